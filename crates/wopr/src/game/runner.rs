@@ -1,0 +1,274 @@
+//! The driver (the thesis's GameDriver): plays one game between players, and
+//! many games in parallel, reproducibly.
+//!
+//! At each turn the driver asks the rules who moves, gives each moving player
+//! its view and its legal actions, checks the answer, and applies it. Chance
+//! nodes are sampled from the game's own random stream; simultaneous turns
+//! collect one action per seat and apply them together.
+
+use rand::RngExt;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::rng::{stream, WoprRng};
+use super::{Action, ActionList, Game, State, Turn};
+use crate::players::{parse_player, Player};
+
+/// One finished (or abandoned) game, as written by `wopr play --record`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game spec, e.g. `connect4:6x6`.
+    pub game: String,
+    /// Player specs by seat.
+    pub players: Vec<String>,
+    /// Moves in notation; a simultaneous turn is written `a/b` (seat order),
+    /// a chance outcome as the game notes it.
+    pub moves: Vec<String>,
+    /// The action indices, in order; a simultaneous turn contributes one index
+    /// per seat, in seat order.
+    pub actions: Vec<Action>,
+    /// Returns per seat; `None` if the game was abandoned.
+    pub returns: Option<Vec<f64>>,
+    /// Score margin per seat, where the game keeps score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<Vec<i32>>,
+}
+
+/// Why a game could not be played to the end.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PlayError {
+    /// A player answered with an action that is not legal.
+    #[error("player {seat} ({player}) chose illegal action {action} at ply {ply}")]
+    Illegal {
+        /// The seat that moved.
+        seat: usize,
+        /// The player's spec.
+        player: String,
+        /// The action chosen.
+        action: Action,
+        /// The ply (0-based) at which it happened.
+        ply: usize,
+    },
+    /// The game ran past its maximum length (a bug in the game's rules).
+    #[error("game exceeded its maximum length of {0} actions")]
+    TooLong(usize),
+}
+
+/// Applies chance outcome sampling to `state` with `rng`.
+fn sample_chance<S: State>(state: &S, rng: &mut WoprRng) -> Action {
+    let mut outcomes = Vec::new();
+    state.chance_outcomes(&mut outcomes);
+    let mut x: f64 = rng.random();
+    for &(a, p) in &outcomes {
+        if x < p {
+            return a;
+        }
+        x -= p;
+    }
+    outcomes.last().expect("a chance node has outcomes").0
+}
+
+/// Plays one game of `game` from its start; `players[s]` sits in seat `s`.
+/// `on_move` sees every state before it changes, with the actions about to be
+/// applied (for live display and music).
+pub fn play_game_observed<G: Game>(
+    game: &G,
+    players: &mut [&mut dyn Player<G>],
+    rng: &mut WoprRng,
+    mut on_move: impl FnMut(&G::State, &[Action]),
+) -> Result<GameRecord, PlayError> {
+    assert_eq!(players.len(), game.num_players(), "one player per seat");
+    for p in players.iter_mut() {
+        p.new_game();
+    }
+    let mut state = game.initial_state();
+    let mut record = GameRecord {
+        game: game.spec(),
+        players: players.iter().map(|p| p.spec()).collect(),
+        moves: Vec::new(),
+        actions: Vec::new(),
+        returns: None,
+        score: None,
+    };
+    let mut legal = ActionList::new();
+    loop {
+        if record.actions.len() > game.max_game_length() {
+            return Err(PlayError::TooLong(game.max_game_length()));
+        }
+        match state.turn() {
+            Turn::Terminal => break,
+            Turn::Chance => {
+                let a = sample_chance(&state, rng);
+                on_move(&state, &[a]);
+                record.moves.push(state.action_to_string(a));
+                record.actions.push(a);
+                state.apply(a);
+            }
+            Turn::Player(seat) => {
+                legal.clear();
+                state.legal_actions(&mut legal);
+                let a = players[seat].choose(&state.view(seat), &legal, rng);
+                if !legal.contains(&a) {
+                    return Err(PlayError::Illegal {
+                        seat,
+                        player: players[seat].spec(),
+                        action: a,
+                        ply: record.actions.len(),
+                    });
+                }
+                on_move(&state, &[a]);
+                record.moves.push(state.action_to_string(a));
+                record.actions.push(a);
+                state.apply(a);
+            }
+            Turn::Simultaneous => {
+                let mut joint = Vec::with_capacity(players.len());
+                for (seat, player) in players.iter_mut().enumerate() {
+                    legal.clear();
+                    state.legal_actions_of(seat, &mut legal);
+                    let a = player.choose(&state.view(seat), &legal, rng);
+                    if !legal.contains(&a) {
+                        return Err(PlayError::Illegal {
+                            seat,
+                            player: player.spec(),
+                            action: a,
+                            ply: record.actions.len(),
+                        });
+                    }
+                    joint.push(a);
+                }
+                on_move(&state, &joint);
+                record.moves.push(
+                    joint
+                        .iter()
+                        .map(|&a| state.action_to_string(a))
+                        .collect::<Vec<_>>()
+                        .join("/"),
+                );
+                record.actions.extend_from_slice(&joint);
+                state.apply_joint(&joint);
+            }
+        }
+    }
+    on_move(&state, &[]);
+    record.returns = Some((0..game.num_players()).map(|p| state.returns(p)).collect());
+    if state.score(0).is_some() {
+        record.score = Some(
+            (0..game.num_players())
+                .map(|p| state.score(p).unwrap_or(0))
+                .collect(),
+        );
+    }
+    Ok(record)
+}
+
+/// Plays one game of `game`; `players[s]` sits in seat `s`.
+pub fn play_game<G: Game>(
+    game: &G,
+    players: &mut [&mut dyn Player<G>],
+    rng: &mut WoprRng,
+) -> Result<GameRecord, PlayError> {
+    play_game_observed(game, players, rng, |_, _| {})
+}
+
+/// Which player sits in seat 0 of game `index` of a match: the first named
+/// player in even games, the second in odd ones.
+pub fn seats_swapped(index: usize) -> bool {
+    index % 2 == 1
+}
+
+/// Replays `actions` from the start (one index per seat at a simultaneous
+/// turn), checking each; the error names the ply and the reason.
+pub fn replay<G: Game>(game: &G, actions: &[Action]) -> Result<G::State, String> {
+    let mut state = game.initial_state();
+    let mut i = 0;
+    while i < actions.len() {
+        if state.turn() == Turn::Simultaneous {
+            let n = game.num_players();
+            let joint = actions
+                .get(i..i + n)
+                .ok_or_else(|| format!("ply {}: a simultaneous turn needs {n} actions", i + 1))?;
+            for (seat, a) in joint.iter().enumerate() {
+                let mut legal = ActionList::new();
+                state.legal_actions_of(seat, &mut legal);
+                if !legal.contains(a) {
+                    return Err(format!("ply {}: action {a} is not legal for seat {seat}", i + 1));
+                }
+            }
+            state.apply_joint(joint);
+            i += n;
+        } else {
+            state
+                .try_apply(actions[i])
+                .map_err(|e| format!("ply {}: {e}", i + 1))?;
+            i += 1;
+        }
+    }
+    Ok(state)
+}
+
+/// Plays `games` games between two player specs, seats swapped every other
+/// game ([`seats_swapped`]), in parallel. Game `i` draws all its randomness
+/// from `stream(seed, &[i])`, so the records are the same whatever the number
+/// of threads. `on_done` is called once per finished game (for progress bars).
+pub fn play_match<G: Game>(
+    game: &G,
+    first: &str,
+    second: &str,
+    games: usize,
+    seed: u64,
+    on_done: &(dyn Fn() + Sync),
+) -> Result<Vec<GameRecord>, String> {
+    // Check both specs once, up front, so errors are reported before any play.
+    parse_player(game, first).map_err(|e| e.to_string())?;
+    parse_player(game, second).map_err(|e| e.to_string())?;
+    (0..games)
+        .into_par_iter()
+        .map(|i| {
+            let mut a = parse_player(game, first).map_err(|e| e.to_string())?;
+            let mut b = parse_player(game, second).map_err(|e| e.to_string())?;
+            let mut rng = stream(seed, &[i as u64]);
+            let mut seats: [&mut dyn Player<G>; 2] = if seats_swapped(i) {
+                [b.as_mut(), a.as_mut()]
+            } else {
+                [a.as_mut(), b.as_mut()]
+            };
+            let r = play_game(game, &mut seats, &mut rng).map_err(|e| e.to_string());
+            on_done();
+            r
+        })
+        .collect()
+}
+
+/// Plays uniformly random actions (and samples chance) from `state` to the
+/// end; returns the number of actions played. The benchmark's inner loop: no
+/// allocation except at chance nodes, no dynamic dispatch.
+pub fn random_playout<S: State>(state: &mut S, num_players: usize, rng: &mut WoprRng) -> usize {
+    let mut legal = ActionList::new();
+    let mut n = 0;
+    loop {
+        match state.turn() {
+            Turn::Terminal => return n,
+            Turn::Chance => {
+                let a = sample_chance(state, rng);
+                state.apply(a);
+            }
+            Turn::Player(_) => {
+                legal.clear();
+                state.legal_actions(&mut legal);
+                let a = legal[rng.random_range(0..legal.len())];
+                state.apply(a);
+            }
+            Turn::Simultaneous => {
+                let mut joint = [0 as Action; 8];
+                for (seat, slot) in joint.iter_mut().enumerate().take(num_players) {
+                    legal.clear();
+                    state.legal_actions_of(seat, &mut legal);
+                    *slot = legal[rng.random_range(0..legal.len())];
+                }
+                state.apply_joint(&joint[..num_players]);
+            }
+        }
+        n += 1;
+    }
+}

@@ -1,0 +1,14 @@
+//! wopr: evolve and train neural-network players for board games.
+//!
+//! The library holds every algorithm; the `wopr` command only parses, prints
+//! and draws. Start with [`game`] (the framework: [`game::Game`],
+//! [`game::State`], the driver) and [`games`] (the rules of each game).
+
+#![warn(missing_docs)]
+
+pub mod game;
+pub mod games;
+pub mod players;
+pub mod search;
+
+pub use game::{Action, ActionList, AnyGame, Game, Searchable, State, Turn};

@@ -1,0 +1,104 @@
+//! The `alphabeta` player: [`AlphaBeta`](crate::search::AlphaBeta) search with
+//! the game's documented heuristic evaluation.
+//!
+//! Spec: `alphabeta[:depth=D][,ms=T]`. With neither limit the depth is 4.
+//! With `ms` alone the search deepens until the time is spent (not
+//! reproducible); with both, whichever comes first stops it.
+
+use std::marker::PhantomData;
+use std::time::Duration;
+
+use crate::game::rng::WoprRng;
+use crate::game::{Action, Game, GameSpec, Searchable, SpecError};
+use crate::search::{AlphaBeta, Limits};
+
+use super::{Player, ViewOf};
+
+/// The depth used when a spec gives no limit.
+pub const DEFAULT_DEPTH: u32 = 4;
+
+/// Transposition-table size (2^18 entries, about 6 MB) per player.
+const TT_BITS: u32 = 18;
+
+/// A player that searches with alpha-beta.
+pub struct AlphaBetaPlayer<G> {
+    search: AlphaBeta,
+    limits: Limits,
+    _game: PhantomData<fn() -> G>,
+}
+
+impl<G> AlphaBetaPlayer<G> {
+    /// A player with the given limits.
+    pub fn new(limits: Limits) -> Self {
+        AlphaBetaPlayer {
+            search: AlphaBeta::new(TT_BITS),
+            limits,
+            _game: PhantomData,
+        }
+    }
+
+    /// Reads `depth=` and `ms=` from a parsed `alphabeta` spec.
+    pub fn from_spec(spec: &GameSpec) -> Result<Self, SpecError> {
+        spec.check_keys(&["depth", "ms"])?;
+        let depth = spec.get("depth").map(|_| spec.int("depth", 0, 1, 64)).transpose()?;
+        let ms = spec
+            .get("ms")
+            .map(|_| spec.int("ms", 0, 1, 86_400_000))
+            .transpose()?;
+        let limits = match (depth, ms) {
+            (None, None) => Limits {
+                depth: Some(DEFAULT_DEPTH),
+                time: None,
+            },
+            (d, t) => Limits {
+                depth: d.map(|d| d as u32),
+                time: t.map(|t| Duration::from_millis(t as u64)),
+            },
+        };
+        Ok(Self::new(limits))
+    }
+}
+
+impl<G> Player<G> for AlphaBetaPlayer<G>
+where
+    G: Game,
+    G::State: Searchable,
+{
+    fn spec(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(d) = self.limits.depth {
+            parts.push(format!("depth={d}"));
+        }
+        if let Some(t) = self.limits.time {
+            parts.push(format!("ms={}", t.as_millis()));
+        }
+        format!("alphabeta:{}", parts.join(","))
+    }
+
+    fn choose(&mut self, view: &ViewOf<G>, legal: &[Action], rng: &mut WoprRng) -> Action {
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        self.search.search(view, self.limits, rng).best
+    }
+
+    fn new_game(&mut self) {
+        self.search.clear();
+    }
+}
+
+/// The player specs every perfect-information game gets from search.
+pub const SEARCH_PLAYERS: &[&str] = &["alphabeta[:depth=D][,ms=T]"];
+
+/// Builds the search-based players for a perfect-information game; games call
+/// this from their [`Game::make_player`].
+pub fn search_player<G>(spec: &GameSpec) -> Result<Option<Box<dyn Player<G>>>, SpecError>
+where
+    G: Game,
+    G::State: Searchable,
+{
+    match spec.name.as_str() {
+        "alphabeta" => Ok(Some(Box::new(AlphaBetaPlayer::<G>::from_spec(spec)?))),
+        _ => Ok(None),
+    }
+}
