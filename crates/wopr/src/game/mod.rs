@@ -96,6 +96,14 @@ pub trait State: Clone + Debug + Display + Send + Sync + 'static {
     /// action. Parsing does not check legality.
     fn parse_action(&self, text: &str) -> Result<Action, String>;
 
+    /// The square `(column, row)` that `action` occupies when played here
+    /// (column 0 = left, row 0 = top), for games played on a grid; `None` for
+    /// actions that occupy no square (passes) and games without a grid. The
+    /// musicator turns these squares into music.
+    fn action_cell(&self, _action: Action) -> Option<(usize, usize)> {
+        None
+    }
+
     /// Whether the game is over.
     fn is_terminal(&self) -> bool {
         self.turn() == Turn::Terminal

@@ -158,6 +158,10 @@ impl State for TicTacToeState {
         square_name(action as usize % 3, action as usize / 3)
     }
 
+    fn action_cell(&self, action: Action) -> Option<(usize, usize)> {
+        Some((action as usize % 3, action as usize / 3))
+    }
+
     fn parse_action(&self, text: &str) -> Result<Action, String> {
         if let Some(a) = parse_index(text, 9) {
             return Ok(a);
