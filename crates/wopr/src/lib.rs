@@ -8,6 +8,7 @@
 
 pub mod game;
 pub mod games;
+pub mod music;
 pub mod players;
 pub mod search;
 

@@ -1,0 +1,1 @@
+//! The musicator (MIDI-Connect4): placeholder, being written (issue 6).
