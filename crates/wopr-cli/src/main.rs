@@ -1,1 +1,77 @@
-fn main() {}
+//! The `wopr` command: a thin front end over the `wopr` library. Each
+//! subcommand lives in its own module under `cmd/`; they parse, print and
+//! draw, and leave every algorithm to the library.
+
+mod cmd;
+mod human;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Evolve, train and measure neural-network players for board games.
+#[derive(Parser, Debug)]
+#[command(name = "wopr", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the games, their parameters and defaults.
+    Games(cmd::games::GamesArgs),
+    /// Count action sequences from the start, depth by depth.
+    Perft(cmd::perft::PerftArgs),
+    /// Play moves from the start and show the position, its legal moves and result.
+    Position(cmd::position::PositionArgs),
+    /// Play games between two players and report the results.
+    Play(cmd::play::PlayArgs),
+    /// Measure random playouts per second for each game on one thread.
+    Bench(cmd::bench::BenchArgs),
+    /// Turn a recorded game into music (MIDI, optionally WAV).
+    Music(cmd::music::MusicArgs),
+}
+
+/// A failure with the exit code it should produce; anything else exits 1.
+#[derive(Debug)]
+pub struct ExitError {
+    /// The process exit code.
+    pub code: u8,
+    /// The one-line message.
+    pub message: String,
+}
+
+impl std::fmt::Display for ExitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ExitError {}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Games(a) => cmd::games::run(a),
+        Command::Perft(a) => cmd::perft::run(a),
+        Command::Position(a) => cmd::position::run(a),
+        Command::Play(a) => cmd::play::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
+        Command::Music(a) => cmd::music::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let code = e.downcast_ref::<ExitError>().map_or(1, |x| x.code);
+            // One line: the chain of causes joined, never a backtrace.
+            let msg = e
+                .chain()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(": ");
+            eprintln!("error: {msg}");
+            ExitCode::from(code)
+        }
+    }
+}

@@ -132,9 +132,7 @@ pub trait State: Clone + Debug + Display + Send + Sync + 'static {
     fn try_apply(&mut self, action: Action) -> Result<(), String> {
         match self.turn() {
             Turn::Terminal => return Err("the game is over".into()),
-            Turn::Simultaneous => {
-                return Err("this is a simultaneous turn; use apply_joint".into())
-            }
+            Turn::Simultaneous => return Err("this is a simultaneous turn; use apply_joint".into()),
             _ => {}
         }
         let mut legal = ActionList::new();

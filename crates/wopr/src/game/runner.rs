@@ -6,6 +6,8 @@
 //! nodes are sampled from the game's own random stream; simultaneous turns
 //! collect one action per seat and apply them together.
 
+use std::ops::ControlFlow;
+
 use rand::RngExt;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -70,12 +72,14 @@ fn sample_chance<S: State>(state: &S, rng: &mut WoprRng) -> Action {
 
 /// Plays one game of `game` from its start; `players[s]` sits in seat `s`.
 /// `on_move` sees every state before it changes, with the actions about to be
-/// applied (for live display and music).
+/// applied (for live display and music), and once more at the end with no
+/// actions; returning `ControlFlow::Break` abandons the game, which then ends
+/// with `returns: None`.
 pub fn play_game_observed<G: Game>(
     game: &G,
     players: &mut [&mut dyn Player<G>],
     rng: &mut WoprRng,
-    mut on_move: impl FnMut(&G::State, &[Action]),
+    mut on_move: impl FnMut(&G::State, &[Action]) -> ControlFlow<()>,
 ) -> Result<GameRecord, PlayError> {
     assert_eq!(players.len(), game.num_players(), "one player per seat");
     for p in players.iter_mut() {
@@ -99,7 +103,9 @@ pub fn play_game_observed<G: Game>(
             Turn::Terminal => break,
             Turn::Chance => {
                 let a = sample_chance(&state, rng);
-                on_move(&state, &[a]);
+                if on_move(&state, &[a]).is_break() {
+                    return Ok(record);
+                }
                 record.moves.push(state.action_to_string(a));
                 record.actions.push(a);
                 state.apply(a);
@@ -116,7 +122,9 @@ pub fn play_game_observed<G: Game>(
                         ply: record.actions.len(),
                     });
                 }
-                on_move(&state, &[a]);
+                if on_move(&state, &[a]).is_break() {
+                    return Ok(record);
+                }
                 record.moves.push(state.action_to_string(a));
                 record.actions.push(a);
                 state.apply(a);
@@ -137,7 +145,9 @@ pub fn play_game_observed<G: Game>(
                     }
                     joint.push(a);
                 }
-                on_move(&state, &joint);
+                if on_move(&state, &joint).is_break() {
+                    return Ok(record);
+                }
                 record.moves.push(
                     joint
                         .iter()
@@ -150,7 +160,7 @@ pub fn play_game_observed<G: Game>(
             }
         }
     }
-    on_move(&state, &[]);
+    let _ = on_move(&state, &[]);
     record.returns = Some((0..game.num_players()).map(|p| state.returns(p)).collect());
     if state.score(0).is_some() {
         record.score = Some(
@@ -168,7 +178,7 @@ pub fn play_game<G: Game>(
     players: &mut [&mut dyn Player<G>],
     rng: &mut WoprRng,
 ) -> Result<GameRecord, PlayError> {
-    play_game_observed(game, players, rng, |_, _| {})
+    play_game_observed(game, players, rng, |_, _| ControlFlow::Continue(()))
 }
 
 /// Which player sits in seat 0 of game `index` of a match: the first named
@@ -192,7 +202,10 @@ pub fn replay<G: Game>(game: &G, actions: &[Action]) -> Result<G::State, String>
                 let mut legal = ActionList::new();
                 state.legal_actions_of(seat, &mut legal);
                 if !legal.contains(a) {
-                    return Err(format!("ply {}: action {a} is not legal for seat {seat}", i + 1));
+                    return Err(format!(
+                        "ply {}: action {a} is not legal for seat {seat}",
+                        i + 1
+                    ));
                 }
             }
             state.apply_joint(joint);
@@ -270,5 +283,43 @@ pub fn random_playout<S: State>(state: &mut S, num_players: usize, rng: &mut Wop
             }
         }
         n += 1;
+    }
+}
+
+/// Plays one move given in notation (or `#index`): a simultaneous turn takes
+/// one move per seat separated by `/`. Returns the actions applied; on error
+/// the state is unchanged and the message says why.
+pub fn apply_notation<S: State>(
+    state: &mut S,
+    num_players: usize,
+    text: &str,
+) -> Result<Vec<Action>, String> {
+    match state.turn() {
+        Turn::Terminal => Err("the game is already over".into()),
+        Turn::Simultaneous => {
+            let parts: Vec<&str> = text.split('/').collect();
+            if parts.len() != num_players {
+                return Err(format!(
+                    "a simultaneous turn needs {num_players} moves separated by '/'"
+                ));
+            }
+            let mut joint = Vec::with_capacity(num_players);
+            for (seat, part) in parts.iter().enumerate() {
+                let a = state.parse_action(part)?;
+                let mut legal = ActionList::new();
+                state.legal_actions_of(seat, &mut legal);
+                if !legal.contains(&a) {
+                    return Err(format!("{} is not legal for seat {seat}", part.trim()));
+                }
+                joint.push(a);
+            }
+            state.apply_joint(&joint);
+            Ok(joint)
+        }
+        _ => {
+            let a = state.parse_action(text)?;
+            state.try_apply(a)?;
+            Ok(vec![a])
+        }
     }
 }

@@ -40,7 +40,9 @@ impl GameSpec {
                     return Err(SpecError(format!("empty argument in spec '{text}'")));
                 }
                 match part.split_once('=') {
-                    Some((k, v)) => args.push((k.trim().to_ascii_lowercase(), v.trim().to_string())),
+                    Some((k, v)) => {
+                        args.push((k.trim().to_ascii_lowercase(), v.trim().to_string()))
+                    }
                     None if parse_size(part).is_some() => {
                         args.push(("size".to_string(), part.to_string()))
                     }
@@ -68,7 +70,11 @@ impl GameSpec {
     pub fn check_keys(&self, allowed: &[&str]) -> Result<(), SpecError> {
         for (k, v) in &self.args {
             if !allowed.contains(&k.as_str()) {
-                let shown = if k.is_empty() { v.clone() } else { format!("{k}={v}") };
+                let shown = if k.is_empty() {
+                    v.clone()
+                } else {
+                    format!("{k}={v}")
+                };
                 let accepted: Vec<String> = allowed
                     .iter()
                     .map(|a| match *a {
@@ -116,10 +122,16 @@ impl GameSpec {
             None => Ok(default),
             Some(v) => {
                 let (c, r) = parse_size(v).ok_or_else(|| {
-                    SpecError(format!("'{}': size '{v}' is not of the form CxR", self.name))
+                    SpecError(format!(
+                        "'{}': size '{v}' is not of the form CxR",
+                        self.name
+                    ))
                 })?;
                 ok(c, r).map_err(|why| {
-                    SpecError(format!("'{}': size {c}x{r} is not supported: {why}", self.name))
+                    SpecError(format!(
+                        "'{}': size {c}x{r} is not supported: {why}",
+                        self.name
+                    ))
                 })?;
                 Ok((c, r))
             }

@@ -1,10 +1,15 @@
 //! Virus: placeholder, being written (see issue 2).
 #![allow(missing_docs, unused)]
-use std::fmt;
 use crate::game::registry::GameInfo;
 use crate::game::{Action, ActionList, Game, GameSpec, SpecError, State, Turn};
+use std::fmt;
 
-pub const INFO: GameInfo = GameInfo { name: "virus", about: "", paper: "", params: &[] };
+pub const INFO: GameInfo = GameInfo {
+    name: "virus",
+    about: "",
+    paper: "",
+    params: &[],
+};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Virus;
@@ -20,24 +25,48 @@ impl Virus {
 pub struct VirusState;
 
 impl fmt::Display for VirusState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { todo!() }
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        todo!()
+    }
 }
 
 impl State for VirusState {
     type View = Self;
-    fn turn(&self) -> Turn { todo!() }
-    fn legal_actions(&self, out: &mut ActionList) { todo!() }
-    fn apply(&mut self, action: Action) { todo!() }
-    fn returns(&self, player: usize) -> f64 { todo!() }
-    fn view(&self, player: usize) -> Self { *self }
-    fn action_to_string(&self, action: Action) -> String { todo!() }
-    fn parse_action(&self, text: &str) -> Result<Action, String> { todo!() }
+    fn turn(&self) -> Turn {
+        todo!()
+    }
+    fn legal_actions(&self, out: &mut ActionList) {
+        todo!()
+    }
+    fn apply(&mut self, action: Action) {
+        todo!()
+    }
+    fn returns(&self, player: usize) -> f64 {
+        todo!()
+    }
+    fn view(&self, player: usize) -> Self {
+        *self
+    }
+    fn action_to_string(&self, action: Action) -> String {
+        todo!()
+    }
+    fn parse_action(&self, text: &str) -> Result<Action, String> {
+        todo!()
+    }
 }
 
 impl Game for Virus {
     type State = VirusState;
-    fn spec(&self) -> String { "virus".into() }
-    fn num_actions(&self) -> usize { todo!() }
-    fn max_game_length(&self) -> usize { todo!() }
-    fn initial_state(&self) -> VirusState { todo!() }
+    fn spec(&self) -> String {
+        "virus".into()
+    }
+    fn num_actions(&self) -> usize {
+        todo!()
+    }
+    fn max_game_length(&self) -> usize {
+        todo!()
+    }
+    fn initial_state(&self) -> VirusState {
+        todo!()
+    }
 }

@@ -40,7 +40,10 @@ impl<G> AlphaBetaPlayer<G> {
     /// Reads `depth=` and `ms=` from a parsed `alphabeta` spec.
     pub fn from_spec(spec: &GameSpec) -> Result<Self, SpecError> {
         spec.check_keys(&["depth", "ms"])?;
-        let depth = spec.get("depth").map(|_| spec.int("depth", 0, 1, 64)).transpose()?;
+        let depth = spec
+            .get("depth")
+            .map(|_| spec.int("depth", 0, 1, 64))
+            .transpose()?;
         let ms = spec
             .get("ms")
             .map(|_| spec.int("ms", 0, 1, 86_400_000))

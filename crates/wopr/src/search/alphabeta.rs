@@ -80,15 +80,15 @@ impl AlphaBeta {
     ) -> SearchResult {
         let mut moves = ActionList::new();
         state.legal_actions(&mut moves);
-        assert!(!moves.is_empty(), "search called on a position without moves");
+        assert!(
+            !moves.is_empty(),
+            "search called on a position without moves"
+        );
         moves.shuffle(rng);
         self.nodes = 0;
         self.aborted = false;
         self.deadline = limits.time.map(|t| Instant::now() + t);
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_DEPTH)
-            .clamp(1, MAX_DEPTH);
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let me = mover(state).expect("search needs a single player to move");
         let mut result = SearchResult {
             best: moves[0],

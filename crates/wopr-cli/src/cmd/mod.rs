@@ -1,0 +1,16 @@
+//! One module per subcommand.
+
+pub mod bench;
+pub mod games;
+pub mod music;
+pub mod perft;
+pub mod play;
+pub mod position;
+
+use anyhow::Context;
+use wopr::AnyGame;
+
+/// Parses a game spec, with the accepted games in the error.
+pub fn parse_game(spec: &str) -> anyhow::Result<AnyGame> {
+    AnyGame::parse(spec).with_context(|| format!("bad game spec '{spec}'"))
+}
