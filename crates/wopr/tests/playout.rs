@@ -1,0 +1,103 @@
+//! One random-playout test shared by every registered game (after OpenSpiel's
+//! `RandomSimTest`): from the start, random play reaches a terminal state
+//! within the game's maximum length; before that, the player to move always
+//! has legal actions (or chance has outcomes whose probabilities sum to 1);
+//! every action is below `num_actions`; notation round-trips; and the returns
+//! sum to zero.
+
+use rand::RngExt;
+use wopr::game::registry::games;
+use wopr::game::rng::stream;
+use wopr::{with_game, ActionList, AnyGame, Game, State, Turn};
+
+fn check<G: Game>(game: &G, seed: u64, playouts: u64) {
+    let spec = game.spec();
+    for i in 0..playouts {
+        let mut rng = stream(seed, &[i]);
+        let mut s = game.initial_state();
+        let mut plies = 0;
+        loop {
+            assert!(
+                plies <= game.max_game_length(),
+                "{spec}: longer than max_game_length"
+            );
+            let mut legal = ActionList::new();
+            match s.turn() {
+                Turn::Terminal => break,
+                Turn::Simultaneous => {
+                    let mut joint = Vec::new();
+                    for seat in 0..game.num_players() {
+                        legal.clear();
+                        s.legal_actions_of(seat, &mut legal);
+                        assert!(!legal.is_empty(), "{spec}: seat {seat} has no action");
+                        joint.push(legal[rng.random_range(0..legal.len())]);
+                    }
+                    s.apply_joint(&joint);
+                    plies += joint.len();
+                    continue;
+                }
+                Turn::Chance => {
+                    let mut outcomes = Vec::new();
+                    s.chance_outcomes(&mut outcomes);
+                    let total: f64 = outcomes.iter().map(|o| o.1).sum();
+                    assert!((total - 1.0).abs() < 1e-9, "{spec}: chance sums to {total}");
+                }
+                Turn::Player(p) => assert!(p < game.num_players()),
+            }
+            s.legal_actions(&mut legal);
+            assert!(!legal.is_empty(), "{spec}: no legal action before the end");
+            assert!(
+                legal.windows(2).all(|w| w[0] < w[1]),
+                "{spec}: legal actions not increasing"
+            );
+            for &a in &legal {
+                assert!(
+                    (a as usize) < game.num_actions(),
+                    "{spec}: action {a} out of range"
+                );
+                let text = s.action_to_string(a);
+                assert_eq!(
+                    s.parse_action(&text),
+                    Ok(a),
+                    "{spec}: '{text}' does not round-trip"
+                );
+            }
+            let a = legal[rng.random_range(0..legal.len())];
+            s.apply(a);
+            plies += 1;
+        }
+        let sum: f64 = (0..game.num_players()).map(|p| s.returns(p)).sum();
+        assert!(sum.abs() < 1e-9, "{spec}: returns sum to {sum}");
+        if let Some(m) = s.score(0) {
+            assert_eq!(s.score(1), Some(-m), "{spec}: margins not opposite");
+        }
+    }
+}
+
+#[test]
+fn random_playouts_of_every_registered_game() {
+    let mut specs: Vec<String> = games().iter().map(|g| g.name.to_string()).collect();
+    // The other sizes the papers use.
+    specs.extend(["connect4:6x6", "reversi:6x6", "dots-and-boxes:2x2"].map(String::from));
+    for spec in specs {
+        let game = AnyGame::parse(&spec).unwrap();
+        assert_eq!(
+            AnyGame::parse(&game.spec()).unwrap().spec(),
+            game.spec(),
+            "spec round trip"
+        );
+        with_game!(&game, g => check(g, 42, 300));
+    }
+}
+
+#[test]
+fn unknown_games_and_arguments_are_one_line_errors() {
+    let e = AnyGame::parse("chess").unwrap_err().to_string();
+    assert!(
+        e.contains("unknown game 'chess'") && e.contains("connect4"),
+        "{e}"
+    );
+    assert!(!e.contains('\n'));
+    let e = AnyGame::parse("tictactoe:4x4").unwrap_err().to_string();
+    assert!(e.contains("does not take"), "{e}");
+}
