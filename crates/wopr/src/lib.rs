@@ -6,10 +6,12 @@
 
 #![warn(missing_docs)]
 
+pub mod eval;
 pub mod game;
 pub mod games;
 pub mod music;
 pub mod players;
 pub mod search;
+pub mod solve;
 
 pub use game::{Action, ActionList, AnyGame, Game, Searchable, State, Turn};

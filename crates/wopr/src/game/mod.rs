@@ -194,6 +194,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         Ok(None)
     }
 
+    /// An exact solver for this game's positions, where one exists.
+    fn solver(&self) -> Option<Box<dyn crate::solve::Solver<Self>>> {
+        None
+    }
+
     /// The spec syntaxes [`Game::make_player`] accepts, for help and errors.
     fn player_names(&self) -> &'static [&'static str] {
         &[]

@@ -17,17 +17,26 @@
 //! side scores 1, 4 or 16 for one, two or three… marks in it (three is a win and
 //! never reaches the evaluation); the value is own total minus the opponent's.
 //!
+//! **Solver and `perfect` player.** The whole game tree (5,478 reachable
+//! positions) is solved once per process into a table; the value of a position
+//! for the player to move is `±(1 + empty squares left at the end)` for a win
+//! or loss (so faster wins and slower losses rank higher), 0 for a draw. The
+//! `perfect` player picks at random among the moves with the best such value:
+//! it never loses (the yardstick of Handa and of the thesis).
+//!
 //! **Papers.** The WOPR thesis (exhaustive loss counts, perfect player) and
 //! Handa & Horiuchi (feature nets evolved by a (1+λ)-ES).
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use super::bitboard::{parse_square, square_name};
 use crate::game::registry::GameInfo;
 use crate::game::{
     mix64, parse_index, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, Turn,
 };
-use crate::players::{alphabeta::search_player, alphabeta::SEARCH_PLAYERS, Player};
+use crate::players::{alphabeta::search_player, Player};
+use crate::solve::{perfect_player, Solution, SolveError, Solver};
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -233,10 +242,94 @@ impl Game for TicTacToe {
         vec!["X", "O"]
     }
     fn make_player(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
+        if spec.name == "perfect" {
+            spec.check_keys(&[])?;
+            return perfect_player(self).map(Some);
+        }
         search_player(spec)
     }
     fn player_names(&self) -> &'static [&'static str] {
-        SEARCH_PLAYERS
+        &["alphabeta[:depth=D][,ms=T]", "perfect"]
+    }
+    fn solver(&self) -> Option<Box<dyn Solver<Self>>> {
+        Some(Box::new(TicTacToeSolver))
+    }
+}
+
+/// Values of every reachable position, indexed by `x | o << 9`; see the module
+/// docs for the encoding. Unreachable entries hold 0 and are never read.
+fn table() -> &'static [i8] {
+    static TABLE: OnceLock<Vec<i8>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = vec![i8::MIN; 1 << 18];
+        fill(&TicTacToeState::new(), &mut t);
+        t
+    })
+}
+
+fn index(s: &TicTacToeState) -> usize {
+    s.marks[0] as usize | (s.marks[1] as usize) << 9
+}
+
+fn fill(s: &TicTacToeState, t: &mut [i8]) -> i8 {
+    let i = index(s);
+    if t[i] != i8::MIN {
+        return t[i];
+    }
+    let empties = s.empty().count_ones() as i8;
+    let v = if s.winner.is_some() {
+        // The player who just moved won; the player to move has lost.
+        -(1 + empties)
+    } else if empties == 0 {
+        0
+    } else {
+        let mut moves = ActionList::new();
+        s.legal_actions(&mut moves);
+        moves
+            .iter()
+            .map(|&a| {
+                let mut c = *s;
+                c.apply(a);
+                -fill(&c, t)
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    t[i] = v;
+    v
+}
+
+/// The table value of `state` for the player to move (see module docs).
+pub fn solved_value(state: &TicTacToeState) -> i8 {
+    table()[index(state)]
+}
+
+/// The exact Tic-Tac-Toe solver (a table lookup after the first call).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TicTacToeSolver;
+
+impl Solver<TicTacToe> for TicTacToeSolver {
+    fn solve(&mut self, state: &TicTacToeState) -> Result<Solution, SolveError> {
+        if state.is_terminal() {
+            return Err(SolveError::Terminal);
+        }
+        let mut moves = ActionList::new();
+        state.legal_actions(&mut moves);
+        let scored: Vec<(Action, i8)> = moves
+            .iter()
+            .map(|&a| {
+                let mut c = *state;
+                c.apply(a);
+                (a, -solved_value(&c))
+            })
+            .collect();
+        let top = scored.iter().map(|x| x.1).max().unwrap_or(0);
+        Ok(Solution {
+            value: top.signum() as i32,
+            score: None,
+            best: scored.iter().filter(|x| x.1 == top).map(|x| x.0).collect(),
+            nodes: scored.len() as u64,
+        })
     }
 }
 
@@ -255,6 +348,29 @@ mod tests {
         assert_eq!(perft(&s, 4), 3024);
         // The well-known count of distinct Tic-Tac-Toe games.
         assert_eq!(count_games(&s), 255_168);
+    }
+
+    #[test]
+    fn solver_values() {
+        let mut solver = TicTacToeSolver;
+        // Perfect play from the start is a draw, and every first move draws.
+        let start = TicTacToeState::new();
+        let sol = solver.solve(&start).unwrap();
+        assert_eq!(sol.value, 0);
+        assert_eq!(sol.best.len(), 9);
+        // X: a1, b2; O: a2, c1. X to move can win at once with c3 (a1-b2-c3):
+        // the fastest win is the only best move.
+        let mut s = start;
+        for a in [0, 3, 4, 2] {
+            s.apply(a);
+        }
+        let sol = solver.solve(&s).unwrap();
+        assert_eq!((sol.value, sol.best.clone()), (1, vec![8]));
+        // After X a1, O b1 (an edge next to X's corner) X wins by force.
+        let mut s = start;
+        s.apply(0);
+        s.apply(1);
+        assert_eq!(solver.solve(&s).unwrap().value, 1);
     }
 
     #[test]

@@ -1,0 +1,197 @@
+//! Yardsticks: match statistics with confidence intervals, and the thesis's
+//! exhaustive loss count (§4.3).
+
+use serde::Serialize;
+
+use crate::game::rng::WoprRng;
+use crate::game::{ActionList, Game, GameRecord, State, Turn};
+use crate::players::Player;
+
+/// The Wilson score interval for `successes` out of `n` at normal quantile `z`
+/// (1.96 for 95%): `(p̂ + z²/2n ± z·sqrt(p̂(1−p̂)/n + z²/4n²)) / (1 + z²/n)`.
+/// Returns `(0, 1)` for `n = 0`.
+pub fn wilson(successes: u64, n: u64, z: f64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let n = n as f64;
+    let p = successes as f64 / n;
+    let z2 = z * z;
+    let centre = p + z2 / (2.0 * n);
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    let denom = 1.0 + z2 / n;
+    (
+        ((centre - half) / denom).max(0.0),
+        ((centre + half) / denom).min(1.0),
+    )
+}
+
+/// Wins, draws and losses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Wdl {
+    /// Games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+}
+
+impl Wdl {
+    /// Total games.
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    fn add(&mut self, r: f64) {
+        if r > 0.0 {
+            self.wins += 1;
+        } else if r < 0.0 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+}
+
+/// One player's results against one opponent.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MatchStats {
+    /// The evaluated player's spec.
+    pub player: String,
+    /// The opponent's spec.
+    pub opponent: String,
+    /// Results with the player in seat 0 (moving first).
+    pub as_first: Wdl,
+    /// Results with the player in seat 1.
+    pub as_second: Wdl,
+    /// Wins over games played (draws count as not won).
+    pub win_rate: f64,
+    /// 95% Wilson interval of the win rate.
+    pub win_rate_ci95: (f64, f64),
+    /// Mean score margin of the player, where the game keeps score.
+    pub mean_margin: Option<f64>,
+}
+
+/// Summarises match records in which the player sat in seat 0 when
+/// `player_seat(i)` says so for game `i`.
+pub fn match_stats(
+    player: &str,
+    opponent: &str,
+    records: &[GameRecord],
+    player_seat: impl Fn(usize) -> usize,
+) -> MatchStats {
+    let mut as_first = Wdl::default();
+    let mut as_second = Wdl::default();
+    let mut margin = 0i64;
+    let mut scored = 0u64;
+    for (i, rec) in records.iter().enumerate() {
+        let seat = player_seat(i);
+        let Some(r) = &rec.returns else { continue };
+        if seat == 0 {
+            as_first.add(r[0]);
+        } else {
+            as_second.add(r[1]);
+        }
+        if let Some(s) = &rec.score {
+            margin += s[seat] as i64;
+            scored += 1;
+        }
+    }
+    let n = as_first.games() + as_second.games();
+    let wins = as_first.wins + as_second.wins;
+    MatchStats {
+        player: player.to_string(),
+        opponent: opponent.to_string(),
+        as_first,
+        as_second,
+        win_rate: if n > 0 { wins as f64 / n as f64 } else { 0.0 },
+        win_rate_ci95: wilson(wins, n, 1.96),
+        mean_margin: (scored > 0).then(|| margin as f64 / scored as f64),
+    }
+}
+
+/// The outcome of an exhaustive evaluation from one seat.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Exhaustive {
+    /// Complete games reached (one per opponent line).
+    pub games: u64,
+    /// Of those, how many the player won, drew and lost.
+    pub results: Wdl,
+}
+
+/// Plays `player` in `seat` against every possible line of the opponent: at
+/// the player's turns the player chooses (once per position reached); at the
+/// opponent's turns every legal move is followed. Counts the terminal
+/// positions of that strategy tree by result (the thesis's §4.3 measure, where
+/// the losses are the fitness). Perfect-information, chance-free games only;
+/// meant for games as small as Tic-Tac-Toe.
+pub fn exhaustive<G: Game>(
+    game: &G,
+    player: &mut dyn Player<G>,
+    seat: usize,
+    rng: &mut WoprRng,
+) -> Exhaustive
+where
+    G::State: State<View = G::State>,
+{
+    fn walk<G: Game>(
+        s: &G::State,
+        player: &mut dyn Player<G>,
+        seat: usize,
+        rng: &mut WoprRng,
+        out: &mut Exhaustive,
+    ) where
+        G::State: State<View = G::State>,
+    {
+        let mut legal = ActionList::new();
+        match s.turn() {
+            Turn::Terminal => {
+                out.games += 1;
+                out.results.add(s.returns(seat));
+            }
+            Turn::Player(p) => {
+                s.legal_actions(&mut legal);
+                if p == seat {
+                    let a = player.choose(s, &legal, rng);
+                    let mut c = s.clone();
+                    c.apply(a);
+                    walk::<G>(&c, player, seat, rng, out);
+                } else {
+                    for &a in &legal {
+                        let mut c = s.clone();
+                        c.apply(a);
+                        walk::<G>(&c, player, seat, rng, out);
+                    }
+                }
+            }
+            Turn::Chance | Turn::Simultaneous => {
+                panic!("exhaustive evaluation needs a deterministic turn-based game")
+            }
+        }
+    }
+    let mut out = Exhaustive::default();
+    player.new_game();
+    walk::<G>(&game.initial_state(), player, seat, rng, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_a_hand_calculation() {
+        // 8 of 10, z = 1.96: p = 0.8, z² = 3.8416;
+        // centre = 0.8 + 3.8416/20 = 0.99208;
+        // half = 1.96·sqrt(0.016 + 3.8416/400) = 1.96·sqrt(0.025604) = 0.313625;
+        // denominator = 1.38416 → (0.49016, 0.94330).
+        let (lo, hi) = wilson(8, 10, 1.96);
+        assert!((lo - 0.49016).abs() < 1e-4, "{lo}");
+        assert!((hi - 0.94330).abs() < 1e-4, "{hi}");
+        // 0 of 5: the lower end is 0, the upper z²/(n+z²) = 3.8416/8.8416.
+        let (lo, hi) = wilson(0, 5, 1.96);
+        assert_eq!(lo, 0.0);
+        assert!((hi - 3.8416 / 8.8416).abs() < 1e-9);
+    }
+}
