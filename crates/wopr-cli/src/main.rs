@@ -29,6 +29,10 @@ enum Command {
     Play(cmd::play::PlayArgs),
     /// Measure random playouts per second for each game on one thread.
     Bench(cmd::bench::BenchArgs),
+    /// Measure a player against opponents (or exhaustively, for tictactoe).
+    Eval(cmd::eval::EvalArgs),
+    /// Solve a position exactly: value, score margin, optimal moves.
+    Solve(cmd::solve::SolveArgs),
     /// Turn a recorded game into music (MIDI, optionally WAV).
     Music(cmd::music::MusicArgs),
 }
@@ -58,6 +62,8 @@ fn main() -> ExitCode {
         Command::Position(a) => cmd::position::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Eval(a) => cmd::eval::run(a),
+        Command::Solve(a) => cmd::solve::run(a),
         Command::Music(a) => cmd::music::run(a),
     };
     match result {

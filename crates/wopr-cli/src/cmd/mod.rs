@@ -1,11 +1,13 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod eval;
 pub mod games;
 pub mod music;
 pub mod perft;
 pub mod play;
 pub mod position;
+pub mod solve;
 
 use anyhow::Context;
 use wopr::AnyGame;

@@ -1,72 +1,523 @@
-//! DotsAndBoxes: placeholder, being written (see issue 2).
-#![allow(missing_docs, unused)]
-use crate::game::registry::GameInfo;
-use crate::game::{Action, ActionList, Game, GameSpec, SpecError, State, Turn};
+//! Dots-and-Boxes.
+//!
+//! **Rules as implemented** (Weaver & Bossomaier §2.1, the unsolved form).
+//! A grid of `C`×`R` boxes has a dot on every corner; no edge is drawn at the
+//! start. Seat A (0) moves first. A move draws one undrawn edge between two
+//! neighbouring dots; passing is not allowed. An edge that completes the fourth
+//! side of one box, or of two boxes at once, scores them for the mover, and the
+//! same player moves again; any other edge passes the turn. Taking a box is
+//! never compulsory. The game ends when every edge is drawn; more boxes wins,
+//! equal counts (possible on even boards) are a draw.
+//! [`score`](State::score) is own boxes minus the opponent's, at any time.
+//!
+//! **Parameters.** `dots-and-boxes[:CxR]`: `C` columns × `R` rows of boxes,
+//! each 1..=5, default `3x3` (24 edges, the paper's board). The edges must fit
+//! in 64 bits, which every size up to 5x5 (60 edges) does. The canonical spec
+//! always names the size: `dots-and-boxes:3x3`.
+//!
+//! **Notation.** Dots are numbered from the top-left, `(row, col)`, 0-based.
+//! `h<row>,<col>` is the horizontal edge from dot `(row, col)` to
+//! `(row, col+1)`; `v<row>,<col>` the vertical edge from `(row, col)` to
+//! `(row+1, col)`. Case-insensitive; `#<index>` is accepted too.
+//!
+//! **Action indices** (OpenSpiel's `dots_and_boxes`): first the `(R+1)·C`
+//! horizontal edges row by row, `h r,c` = `r·C + c`; then the `R·(C+1)`
+//! vertical edges row by row, `v r,c` = `H + r·(C+1) + c` with `H = (R+1)·C`.
+//! On 3x3, `h0,0` is 0, `h3,2` is 11, `v0,0` is 12 and `v2,3` is 23.
+//! The action index is also the edge's bit in [`DotsAndBoxesState::edges`].
+//!
+//! **Board cells.** Edges are not squares, so
+//! [`action_cell`](State::action_cell) is `None` for every action.
+//!
+//! **Heuristic** (for `alphabeta`), from the side to move:
+//! `100 × (own boxes − opponent's) + 75 × (boxes with exactly three sides)`.
+//! A box with three sides can be taken by the side to move at once (and taking
+//! it keeps the move), so it counts as most of a box for the mover; the search
+//! sees the extra turns itself.
+//!
+//! **Papers.** Weaver & Bossomaier (24-9-24 move-ranking nets on 3x3 boxes,
+//! heuristic players of levels 0–2).
+
 use std::fmt;
 
+use crate::game::registry::{GameInfo, ParamInfo};
+use crate::game::{
+    mix64, parse_index, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, Turn,
+};
+use crate::players::{alphabeta::search_player, alphabeta::SEARCH_PLAYERS, Player};
+
+/// Registry entry.
 pub const INFO: GameInfo = GameInfo {
     name: "dots-and-boxes",
-    about: "",
-    paper: "",
-    params: &[],
+    about: "Dots-and-Boxes on CxR boxes; completing a box scores it and moves again",
+    paper: "Weaver & Bossomaier",
+    params: &[ParamInfo {
+        name: "size",
+        default: "3x3",
+        doc: "CxR boxes (columns x rows), each side 1..=5",
+    }],
 };
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DotsAndBoxes;
+/// The largest side, in boxes.
+pub const MAX_SIDE: usize = 5;
 
-impl DotsAndBoxes {
-    pub fn from_spec(spec: &GameSpec) -> Result<DotsAndBoxes, SpecError> {
-        spec.check_keys(&[])?;
-        Ok(DotsAndBoxes)
+/// The game: a board of `cols` × `rows` boxes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DotsAndBoxes {
+    cols: u8,
+    rows: u8,
+}
+
+impl Default for DotsAndBoxes {
+    /// The paper's 3x3 boxes.
+    fn default() -> Self {
+        DotsAndBoxes { cols: 3, rows: 3 }
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DotsAndBoxesState;
+/// Number of edges on a board of `cols` × `rows` boxes.
+pub const fn edge_count(cols: usize, rows: usize) -> usize {
+    (rows + 1) * cols + rows * (cols + 1)
+}
 
-impl fmt::Display for DotsAndBoxesState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        todo!()
+fn check_size(cols: usize, rows: usize) -> Result<(), String> {
+    if !(1..=MAX_SIDE).contains(&cols) || !(1..=MAX_SIDE).contains(&rows) {
+        return Err(format!("each side must be 1..={MAX_SIDE} boxes"));
+    }
+    let n = edge_count(cols, rows);
+    if n > 64 {
+        return Err(format!("it has {n} edges and at most 64 fit"));
+    }
+    Ok(())
+}
+
+impl DotsAndBoxes {
+    /// A board of `cols` × `rows` boxes (each 1..=5).
+    pub fn new(cols: usize, rows: usize) -> Result<DotsAndBoxes, SpecError> {
+        check_size(cols, rows).map_err(|why| {
+            SpecError(format!(
+                "'dots-and-boxes': size {cols}x{rows} is not supported: {why}"
+            ))
+        })?;
+        Ok(DotsAndBoxes {
+            cols: cols as u8,
+            rows: rows as u8,
+        })
+    }
+
+    /// Builds the game from a parsed spec (`CxR` only).
+    pub fn from_spec(spec: &GameSpec) -> Result<DotsAndBoxes, SpecError> {
+        spec.check_keys(&["size"])?;
+        let (cols, rows) = spec.size((3, 3), check_size)?;
+        DotsAndBoxes::new(cols, rows)
+    }
+
+    /// Columns of boxes.
+    pub fn cols(&self) -> usize {
+        self.cols as usize
+    }
+
+    /// Rows of boxes.
+    pub fn rows(&self) -> usize {
+        self.rows as usize
+    }
+}
+
+/// A Dots-and-Boxes position: the drawn edges as a bitboard (bit = action
+/// index), the boxes each seat owns (bit = `row × cols + col`), and the seat to
+/// move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DotsAndBoxesState {
+    edges: u64,
+    owned: [u32; 2],
+    cols: u8,
+    rows: u8,
+    to_move: u8,
+}
+
+/// Whether an edge is horizontal or vertical, with the edge's first dot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Edge {
+    /// From dot `(row, col)` to `(row, col + 1)`.
+    H {
+        /// Dot row, `0..=rows`.
+        row: usize,
+        /// Dot column, `0..cols`.
+        col: usize,
+    },
+    /// From dot `(row, col)` to `(row + 1, col)`.
+    V {
+        /// Dot row, `0..rows`.
+        row: usize,
+        /// Dot column, `0..=cols`.
+        col: usize,
+    },
+}
+
+impl DotsAndBoxesState {
+    /// The empty board of `game`, seat 0 to move.
+    pub fn new(game: &DotsAndBoxes) -> DotsAndBoxesState {
+        DotsAndBoxesState {
+            edges: 0,
+            owned: [0, 0],
+            cols: game.cols,
+            rows: game.rows,
+            to_move: 0,
+        }
+    }
+
+    /// Columns of boxes.
+    #[inline]
+    pub fn cols(&self) -> usize {
+        self.cols as usize
+    }
+
+    /// Rows of boxes.
+    #[inline]
+    pub fn rows(&self) -> usize {
+        self.rows as usize
+    }
+
+    /// Number of horizontal edges, `(rows + 1) × cols` (the first vertical
+    /// edge's index).
+    #[inline]
+    pub fn horizontal_edges(&self) -> usize {
+        (self.rows() + 1) * self.cols()
+    }
+
+    /// Number of edges on the board.
+    #[inline]
+    pub fn num_edges(&self) -> usize {
+        edge_count(self.cols(), self.rows())
+    }
+
+    #[inline]
+    fn full(&self) -> u64 {
+        (1u64 << self.num_edges()) - 1
+    }
+
+    /// The drawn edges (bit = action index).
+    #[inline]
+    pub fn edges(&self) -> u64 {
+        self.edges
+    }
+
+    /// Whether edge (action) `e` is drawn.
+    #[inline]
+    pub fn has_edge(&self, e: usize) -> bool {
+        self.edges >> e & 1 == 1
+    }
+
+    /// The boxes `seat` owns (bit = `row × cols + col`).
+    #[inline]
+    pub fn owned(&self, seat: usize) -> u32 {
+        self.owned[seat]
+    }
+
+    /// How many boxes `seat` owns.
+    #[inline]
+    pub fn boxes(&self, seat: usize) -> u32 {
+        self.owned[seat].count_ones()
+    }
+
+    /// The owner of box `(row, col)`, if it is complete.
+    pub fn owner(&self, row: usize, col: usize) -> Option<usize> {
+        let bit = 1u32 << (row * self.cols() + col);
+        (0..2).find(|&s| self.owned[s] & bit != 0)
+    }
+
+    /// The seat to move (meaningless once the game is over).
+    #[inline]
+    pub fn to_move(&self) -> usize {
+        self.to_move as usize
+    }
+
+    /// The index of the horizontal edge from dot `(row, col)`.
+    #[inline]
+    pub fn h_index(&self, row: usize, col: usize) -> usize {
+        row * self.cols() + col
+    }
+
+    /// The index of the vertical edge from dot `(row, col)`.
+    #[inline]
+    pub fn v_index(&self, row: usize, col: usize) -> usize {
+        self.horizontal_edges() + row * (self.cols() + 1) + col
+    }
+
+    /// Which edge action `e` draws.
+    pub fn edge(&self, e: usize) -> Edge {
+        let h = self.horizontal_edges();
+        if e < h {
+            Edge::H {
+                row: e / self.cols(),
+                col: e % self.cols(),
+            }
+        } else {
+            let c1 = self.cols() + 1;
+            Edge::V {
+                row: (e - h) / c1,
+                col: (e - h) % c1,
+            }
+        }
+    }
+
+    /// The four edges of box `(row, col)` as a mask.
+    #[inline]
+    pub fn box_mask(&self, row: usize, col: usize) -> u64 {
+        let top = self.h_index(row, col);
+        let bottom = self.h_index(row + 1, col);
+        let left = self.v_index(row, col);
+        1u64 << top | 1u64 << bottom | 1u64 << left | 1u64 << (left + 1)
+    }
+
+    /// The (up to two) boxes that edge `e` borders, as `(row, col)`.
+    #[inline]
+    fn boxes_of_edge(&self, e: usize) -> [Option<(usize, usize)>; 2] {
+        match self.edge(e) {
+            Edge::H { row, col } => [
+                (row > 0).then(|| (row - 1, col)),
+                (row < self.rows()).then_some((row, col)),
+            ],
+            Edge::V { row, col } => [
+                (col > 0).then(|| (row, col - 1)),
+                (col < self.cols()).then_some((row, col)),
+            ],
+        }
+    }
+
+    /// Number of undrawn boxes with exactly three sides drawn.
+    pub fn three_sided(&self) -> u32 {
+        let mut n = 0;
+        for r in 0..self.rows() {
+            for c in 0..self.cols() {
+                if (self.edges & self.box_mask(r, c)).count_ones() == 3 {
+                    n += 1;
+                }
+            }
+        }
+        n
     }
 }
 
 impl State for DotsAndBoxesState {
     type View = Self;
+
     fn turn(&self) -> Turn {
-        todo!()
+        if self.edges == self.full() {
+            Turn::Terminal
+        } else {
+            Turn::Player(self.to_move as usize)
+        }
     }
+
     fn legal_actions(&self, out: &mut ActionList) {
-        todo!()
+        let mut free = !self.edges & self.full();
+        while free != 0 {
+            out.push(free.trailing_zeros() as Action);
+            free &= free - 1;
+        }
     }
+
     fn apply(&mut self, action: Action) {
-        todo!()
+        let e = action as usize;
+        debug_assert!(e < self.num_edges() && !self.has_edge(e));
+        self.edges |= 1u64 << e;
+        let p = self.to_move as usize;
+        let mut completed = false;
+        for (row, col) in self.boxes_of_edge(e).into_iter().flatten() {
+            let m = self.box_mask(row, col);
+            if self.edges & m == m {
+                self.owned[p] |= 1u32 << (row * self.cols() + col);
+                completed = true;
+            }
+        }
+        if !completed {
+            self.to_move ^= 1;
+        }
     }
+
     fn returns(&self, player: usize) -> f64 {
-        todo!()
+        if !self.is_terminal() {
+            return 0.0;
+        }
+        match self.score(player) {
+            Some(s) if s > 0 => 1.0,
+            Some(s) if s < 0 => -1.0,
+            _ => 0.0,
+        }
     }
-    fn view(&self, player: usize) -> Self {
+
+    fn score(&self, player: usize) -> Option<i32> {
+        Some(self.boxes(player) as i32 - self.boxes(1 - player) as i32)
+    }
+
+    fn view(&self, _player: usize) -> Self {
         *self
     }
+
     fn action_to_string(&self, action: Action) -> String {
-        todo!()
+        match self.edge(action as usize) {
+            Edge::H { row, col } => format!("h{row},{col}"),
+            Edge::V { row, col } => format!("v{row},{col}"),
+        }
     }
+
     fn parse_action(&self, text: &str) -> Result<Action, String> {
-        todo!()
+        let n = self.num_edges();
+        if let Some(a) = parse_index(text, n) {
+            return Ok(a);
+        }
+        let (r, c) = (self.rows(), self.cols());
+        let err = || {
+            format!(
+                "'{}' is not an edge: h<row>,<col> (row 0..={r}, col 0..{c}), \
+                 v<row>,<col> (row 0..{r}, col 0..={c}) or #index 0..{}",
+                text.trim(),
+                n - 1
+            )
+        };
+        let t = text.trim().to_ascii_lowercase();
+        let (kind, rest) = t.split_at_checked(1).ok_or_else(err)?;
+        let (row, col) = rest.split_once(',').ok_or_else(err)?;
+        let row: usize = row.trim().parse().map_err(|_| err())?;
+        let col: usize = col.trim().parse().map_err(|_| err())?;
+        match kind {
+            "h" if row <= r && col < c => Ok(self.h_index(row, col) as Action),
+            "v" if row < r && col <= c => Ok(self.v_index(row, col) as Action),
+            _ => Err(err()),
+        }
+    }
+}
+
+impl Searchable for DotsAndBoxesState {
+    fn key(&self) -> u64 {
+        mix64(self.edges)
+            ^ mix64(
+                self.owned[0] as u64 | (self.owned[1] as u64) << 25 | (self.to_move as u64) << 50,
+            )
+    }
+
+    fn evaluate(&self) -> i32 {
+        100 * self.score(self.to_move as usize).unwrap_or(0) + 75 * self.three_sided() as i32
+    }
+}
+
+const SEATS: [char; 2] = ['A', 'B'];
+
+impl fmt::Display for DotsAndBoxesState {
+    /// Dots are `.`, drawn edges `---` and `|`, a completed box shows its
+    /// owner's letter; dot rows and columns are numbered for the notation.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (rows, cols) = (self.rows(), self.cols());
+        let mut line = String::from("  ");
+        for c in 0..=cols {
+            line.push_str(&format!(" {c}  "));
+        }
+        writeln!(f, "{}", line.trim_end())?;
+        for r in 0..=rows {
+            line = format!("{r}  .");
+            for c in 0..cols {
+                let drawn = self.has_edge(self.h_index(r, c));
+                line.push_str(if drawn { "---." } else { "   ." });
+            }
+            writeln!(f, "{line}")?;
+            if r < rows {
+                line = String::from("   ");
+                for c in 0..=cols {
+                    line.push(if self.has_edge(self.v_index(r, c)) {
+                        '|'
+                    } else {
+                        ' '
+                    });
+                    if c < cols {
+                        let owner = self.owner(r, c).map_or(' ', |s| SEATS[s]);
+                        line.push_str(&format!(" {owner} "));
+                    }
+                }
+                writeln!(f, "{}", line.trim_end())?;
+            }
+        }
+        write!(f, "A {} - B {}", self.boxes(0), self.boxes(1))?;
+        if self.is_terminal() {
+            writeln!(f, ", game over")
+        } else {
+            writeln!(f, ", {} to move", SEATS[self.to_move as usize])
+        }
     }
 }
 
 impl Game for DotsAndBoxes {
     type State = DotsAndBoxesState;
+
     fn spec(&self) -> String {
-        "dots-and-boxes".into()
+        format!("dots-and-boxes:{}x{}", self.cols, self.rows)
     }
     fn num_actions(&self) -> usize {
-        todo!()
+        edge_count(self.cols(), self.rows())
     }
     fn max_game_length(&self) -> usize {
-        todo!()
+        edge_count(self.cols(), self.rows())
     }
     fn initial_state(&self) -> DotsAndBoxesState {
-        todo!()
+        DotsAndBoxesState::new(self)
+    }
+    fn seat_names(&self) -> Vec<&'static str> {
+        vec!["A", "B"]
+    }
+    fn make_player(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
+        search_player(spec)
+    }
+    fn player_names(&self) -> &'static [&'static str] {
+        SEARCH_PLAYERS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::perft::perft;
+
+    #[test]
+    fn sizes_and_spec() {
+        let g = DotsAndBoxes::from_spec(&GameSpec::parse("dots-and-boxes").unwrap()).unwrap();
+        assert_eq!(g.spec(), "dots-and-boxes:3x3");
+        assert_eq!(g.num_actions(), 24);
+        let g = DotsAndBoxes::from_spec(&GameSpec::parse("dots-and-boxes:5x4").unwrap()).unwrap();
+        assert_eq!(g.spec(), "dots-and-boxes:5x4");
+        assert_eq!(g.num_actions(), 5 * 5 + 4 * 6);
+        for bad in [
+            "dots-and-boxes:6x1",
+            "dots-and-boxes:0x3",
+            "dots-and-boxes:3x3,depth=2",
+        ] {
+            assert!(
+                DotsAndBoxes::from_spec(&GameSpec::parse(bad).unwrap()).is_err(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn perft_one_box() {
+        // 1x1 has 4 edges and only the last completes the box: 4, 4·3, 4·3·2, 4!.
+        let s = DotsAndBoxes::new(1, 1).unwrap().initial_state();
+        assert_eq!(perft(&s, 1), 4);
+        assert_eq!(perft(&s, 2), 12);
+        assert_eq!(perft(&s, 3), 24);
+        assert_eq!(perft(&s, 4), 24);
+        assert_eq!(perft(&s, 5), 0);
+    }
+
+    #[test]
+    fn display_draws_edges_and_owners() {
+        let g = DotsAndBoxes::new(1, 1).unwrap();
+        let mut s = g.initial_state();
+        for m in ["h0,0", "h1,0", "v0,0", "v0,1"] {
+            s.apply(s.parse_action(m).unwrap());
+        }
+        let text = s.to_string();
+        assert!(text.contains(".---."), "{text}");
+        assert!(text.contains("| B |"), "{text}");
+        assert!(text.contains("A 0 - B 1, game over"), "{text}");
     }
 }

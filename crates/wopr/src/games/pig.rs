@@ -1,72 +1,344 @@
-//! Pig: placeholder, being written (see issue 2).
-#![allow(missing_docs, unused)]
-use crate::game::registry::GameInfo;
-use crate::game::{Action, ActionList, Game, GameSpec, SpecError, State, Turn};
+//! Pig, the dice game: the framework's example of chance nodes.
+//!
+//! **Rules as implemented.** Two players bank points toward a target. On your
+//! turn you either *roll* or *hold*. A roll goes to a chance node where a fair
+//! die is thrown: a 1 loses the turn total and passes the turn; 2–6 adds the
+//! face to the turn total and you choose again. Holding banks the turn total
+//! and passes the turn (holding with a turn total of 0 is allowed: it just
+//! passes). As soon as your banked points plus the turn total reach the target
+//! the total is banked and you win (+1, the opponent −1): holding is the only
+//! sensible move there, and ending at once keeps every game finite even for a
+//! player that always rolls. If `horizon` turns end without a winner the game
+//! is a draw (0 each). [`score`](State::score) is own banked points minus the
+//! opponent's.
+//!
+//! **Parameters.** `pig[:target=T][,horizon=H]`: `target` 10..=1000, default
+//! 30; `horizon` (turns, counting every roll-of-1 and hold) 1..=100000,
+//! default 1000. The canonical spec names both: `pig:target=30,horizon=1000`.
+//!
+//! **Notation.** `roll`, `hold`, and for chance outcomes `die:N` (N = 1..6);
+//! case-insensitive; `#<index>` is accepted too.
+//!
+//! **Action indices.** 0 = roll, 1 = hold, 2..=7 = die faces 1..=6 (face + 1),
+//! so chance outcomes never share an index with a player's action;
+//! `num_actions` is 8.
+//!
+//! **Length.** A turn has at most `⌈T/2⌉` rolls of 2–6 (each adds at least 2
+//! and the turn ends on reaching `T`), each two actions, plus a closing hold
+//! or roll-and-1 (at most two more); so a game has at most
+//! `H × (2⌈T/2⌉ + 2)` actions.
+//!
+//! **Papers.** None; a classic chance game (OpenSpiel's `pig`), here to show
+//! that the framework, the driver and the records carry chance.
+
 use std::fmt;
 
+use crate::game::registry::{GameInfo, ParamInfo};
+use crate::game::{parse_index, Action, ActionList, Game, GameSpec, SpecError, State, Turn};
+
+/// Registry entry.
 pub const INFO: GameInfo = GameInfo {
     name: "pig",
-    about: "",
+    about: "Pig, the dice game: roll to build a turn total, hold to bank it (chance nodes)",
     paper: "",
-    params: &[],
+    params: &[
+        ParamInfo {
+            name: "target",
+            default: "30",
+            doc: "banked points that win, 10..=1000",
+        },
+        ParamInfo {
+            name: "horizon",
+            default: "1000",
+            doc: "turns after which an unfinished game is a draw, 1..=100000",
+        },
+    ],
 };
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Pig;
+/// Action index of a roll.
+pub const ROLL: Action = 0;
+/// Action index of a hold.
+pub const HOLD: Action = 1;
 
-impl Pig {
-    pub fn from_spec(spec: &GameSpec) -> Result<Pig, SpecError> {
-        spec.check_keys(&[])?;
-        Ok(Pig)
+/// The chance action for die face `face` (1..=6).
+#[inline]
+pub const fn die(face: u16) -> Action {
+    face + 1
+}
+
+/// The game: target and horizon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pig {
+    target: u16,
+    horizon: u32,
+}
+
+impl Default for Pig {
+    /// Target 30, horizon 1000.
+    fn default() -> Self {
+        Pig {
+            target: 30,
+            horizon: 1000,
+        }
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PigState;
+impl Pig {
+    /// Builds the game from a parsed spec (`target=`, `horizon=`).
+    pub fn from_spec(spec: &GameSpec) -> Result<Pig, SpecError> {
+        spec.check_keys(&["target", "horizon"])?;
+        Ok(Pig {
+            target: spec.int("target", 30, 10, 1000)? as u16,
+            horizon: spec.int("horizon", 1000, 1, 100_000)? as u32,
+        })
+    }
 
-impl fmt::Display for PigState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        todo!()
+    /// Banked points that win.
+    pub fn target(&self) -> u32 {
+        self.target as u32
+    }
+
+    /// Turns after which the game is drawn.
+    pub fn horizon(&self) -> u32 {
+        self.horizon
+    }
+}
+
+/// A Pig position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PigState {
+    target: u16,
+    horizon: u32,
+    banked: [u16; 2],
+    turn_total: u16,
+    turns: u32,
+    to_move: u8,
+    rolling: bool,
+    winner: Option<u8>,
+}
+
+impl PigState {
+    /// The start of `game`: nothing banked, seat 0 to move.
+    pub fn new(game: &Pig) -> PigState {
+        PigState {
+            target: game.target,
+            horizon: game.horizon,
+            banked: [0, 0],
+            turn_total: 0,
+            turns: 0,
+            to_move: 0,
+            rolling: false,
+            winner: None,
+        }
+    }
+
+    /// Points `seat` has banked.
+    pub fn banked(&self, seat: usize) -> u32 {
+        self.banked[seat] as u32
+    }
+
+    /// The points at stake in the current turn.
+    pub fn turn_total(&self) -> u32 {
+        self.turn_total as u32
+    }
+
+    /// Turns completed so far.
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    /// The seat whose turn it is (also while the die is rolling).
+    pub fn to_move(&self) -> usize {
+        self.to_move as usize
+    }
+
+    /// The winner, once someone has reached the target.
+    pub fn winner(&self) -> Option<usize> {
+        self.winner.map(|w| w as usize)
+    }
+
+    fn end_turn(&mut self) {
+        self.turn_total = 0;
+        self.to_move ^= 1;
+        self.turns += 1;
     }
 }
 
 impl State for PigState {
     type View = Self;
+
     fn turn(&self) -> Turn {
-        todo!()
+        if self.winner.is_some() || self.turns >= self.horizon {
+            Turn::Terminal
+        } else if self.rolling {
+            Turn::Chance
+        } else {
+            Turn::Player(self.to_move as usize)
+        }
     }
+
     fn legal_actions(&self, out: &mut ActionList) {
-        todo!()
+        match self.turn() {
+            Turn::Chance => out.extend((1..=6).map(die)),
+            Turn::Player(_) => out.extend([ROLL, HOLD]),
+            _ => {}
+        }
     }
+
+    fn chance_outcomes(&self, out: &mut Vec<(Action, f64)>) {
+        if self.turn() == Turn::Chance {
+            out.extend((1..=6).map(|f| (die(f), 1.0 / 6.0)));
+        }
+    }
+
     fn apply(&mut self, action: Action) {
-        todo!()
+        match action {
+            ROLL => self.rolling = true,
+            HOLD => {
+                let p = self.to_move as usize;
+                self.banked[p] += self.turn_total;
+                self.end_turn();
+            }
+            _ => {
+                debug_assert!((2..=7).contains(&action) && self.rolling);
+                self.rolling = false;
+                let face = action - 1;
+                if face == 1 {
+                    self.end_turn();
+                } else {
+                    self.turn_total += face;
+                    let p = self.to_move as usize;
+                    if self.banked[p] + self.turn_total >= self.target {
+                        self.banked[p] += self.turn_total;
+                        self.winner = Some(p as u8);
+                        self.end_turn();
+                    }
+                }
+            }
+        }
     }
+
     fn returns(&self, player: usize) -> f64 {
-        todo!()
+        match self.winner {
+            Some(w) if w as usize == player => 1.0,
+            Some(_) => -1.0,
+            None => 0.0,
+        }
     }
-    fn view(&self, player: usize) -> Self {
+
+    fn score(&self, player: usize) -> Option<i32> {
+        Some(self.banked[player] as i32 - self.banked[1 - player] as i32)
+    }
+
+    fn view(&self, _player: usize) -> Self {
         *self
     }
+
     fn action_to_string(&self, action: Action) -> String {
-        todo!()
+        match action {
+            ROLL => "roll".into(),
+            HOLD => "hold".into(),
+            a => format!("die:{}", a - 1),
+        }
     }
+
     fn parse_action(&self, text: &str) -> Result<Action, String> {
-        todo!()
+        if let Some(a) = parse_index(text, 8) {
+            return Ok(a);
+        }
+        let t = text.trim().to_ascii_lowercase();
+        match t.as_str() {
+            "roll" => return Ok(ROLL),
+            "hold" => return Ok(HOLD),
+            _ => {}
+        }
+        if let Some(n) = t
+            .strip_prefix("die:")
+            .and_then(|n| n.trim().parse::<u16>().ok())
+        {
+            if (1..=6).contains(&n) {
+                return Ok(die(n));
+            }
+        }
+        Err(format!(
+            "'{}' is not a Pig action (accepted: roll, hold, die:1..die:6, #index 0..7)",
+            text.trim()
+        ))
+    }
+}
+
+impl fmt::Display for PigState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "banked: first {}, second {} (target {})",
+            self.banked[0], self.banked[1], self.target
+        )?;
+        let who = ["first", "second"][self.to_move as usize];
+        match self.turn() {
+            Turn::Terminal => match self.winner {
+                Some(w) => writeln!(f, "{} wins", ["first", "second"][w as usize]),
+                None => writeln!(f, "draw: {} turns played", self.turns),
+            },
+            Turn::Chance => writeln!(
+                f,
+                "{who} rolls the die (turn total {}, turn {} of {})",
+                self.turn_total,
+                self.turns + 1,
+                self.horizon
+            ),
+            _ => writeln!(
+                f,
+                "{who} to move (turn total {}, turn {} of {})",
+                self.turn_total,
+                self.turns + 1,
+                self.horizon
+            ),
+        }
     }
 }
 
 impl Game for Pig {
     type State = PigState;
+
     fn spec(&self) -> String {
-        "pig".into()
+        format!("pig:target={},horizon={}", self.target, self.horizon)
     }
     fn num_actions(&self) -> usize {
-        todo!()
+        8
     }
     fn max_game_length(&self) -> usize {
-        todo!()
+        let per_turn = 2 * (self.target as usize).div_ceil(2) + 2;
+        self.horizon as usize * per_turn
     }
     fn initial_state(&self) -> PigState {
-        todo!()
+        PigState::new(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::perft::perft;
+
+    #[test]
+    fn spec_round_trips() {
+        let g = Pig::from_spec(&GameSpec::parse("pig").unwrap()).unwrap();
+        assert_eq!(g.spec(), "pig:target=30,horizon=1000");
+        let g2 = Pig::from_spec(&GameSpec::parse(&g.spec()).unwrap()).unwrap();
+        assert_eq!(g, g2);
+        assert!(Pig::from_spec(&GameSpec::parse("pig:target=9").unwrap()).is_err());
+        assert!(Pig::from_spec(&GameSpec::parse("pig:cards=9").unwrap()).is_err());
+    }
+
+    #[test]
+    fn perft_counts() {
+        let s = Pig::default().initial_state();
+        // roll | hold; roll → 6 faces, hold → the opponent's roll | hold: 6 + 2;
+        // faces 2..6 → roll | hold (10), face 1 → opponent roll | hold (2),
+        // hold-roll → 6, hold-hold → 2: 20.
+        assert_eq!(perft(&s, 1), 2);
+        assert_eq!(perft(&s, 2), 8);
+        assert_eq!(perft(&s, 3), 20);
     }
 }

@@ -1,0 +1,192 @@
+//! `wopr eval`: measure a player against opponents, or exhaustively.
+//!
+//! Against each opponent, N games are played, half with the player moving
+//! first, in parallel; game `i` against opponent `j` draws its randomness from
+//! the stream (seed, j, i), so the numbers do not depend on the thread count.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+use wopr::eval::{exhaustive, match_stats, MatchStats};
+use wopr::game::rng::stream;
+use wopr::game::runner::{play_match, seats_swapped};
+use wopr::players::parse_player;
+use wopr::{with_board_game, with_game, Game};
+
+/// Arguments of `wopr eval`.
+#[derive(clap::Args, Debug)]
+pub struct EvalArgs {
+    /// Game spec.
+    #[arg(long)]
+    game: String,
+    /// The player to measure.
+    #[arg(long)]
+    player: String,
+    /// Opponents, separated by commas (`random,alphabeta:depth=2,ms=50`: an
+    /// argument `key=value` belongs to the spec before it); may be repeated.
+    #[arg(long)]
+    against: Vec<String>,
+    /// Games per opponent (half from each seat).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Seed of the run.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Play against every possible line of the opponent instead (small
+    /// games only: the thesis's loss count for Tic-Tac-Toe).
+    #[arg(long, conflicts_with = "against")]
+    exhaustive: bool,
+    /// Print JSON (one object per opponent).
+    #[arg(long)]
+    json: bool,
+}
+
+/// Splits `a,b:k=1,j=2,c` into `["a", "b:k=1,j=2", "c"]`.
+pub fn split_specs(list: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match out.last_mut() {
+            Some(prev) if part.contains('=') && !part.contains(':') => {
+                prev.push(',');
+                prev.push_str(part);
+            }
+            _ => out.push(part.to_string()),
+        }
+    }
+    out
+}
+
+/// Runs the evaluation and prints a table (or JSON).
+pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
+    let game = super::parse_game(&args.game)?;
+    if args.exhaustive {
+        return with_board_game!(&game, g => run_exhaustive(g, args),
+            anyhow::bail!("--exhaustive needs a deterministic perfect-information game"));
+    }
+    let opponents: Vec<String> = args.against.iter().flat_map(|a| split_specs(a)).collect();
+    if opponents.is_empty() {
+        anyhow::bail!("give at least one opponent with --against (or --exhaustive)");
+    }
+    if args.games == 0 {
+        anyhow::bail!("--games must be at least 1");
+    }
+    with_game!(&game, g => run_matches(g, args, &opponents))
+}
+
+fn run_matches<G: Game>(game: &G, args: &EvalArgs, opponents: &[String]) -> anyhow::Result<()> {
+    parse_player(game, &args.player).map_err(|e| anyhow::anyhow!("bad --player: {e}"))?;
+    for o in opponents {
+        parse_player(game, o).map_err(|e| anyhow::anyhow!("bad --against '{o}': {e}"))?;
+    }
+    let bar = if args.games * opponents.len() >= 20 {
+        let b = ProgressBar::new((args.games * opponents.len()) as u64);
+        b.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games, ETA {eta}")
+                .expect("a valid template"),
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut all: Vec<MatchStats> = Vec::new();
+    for (j, opp) in opponents.iter().enumerate() {
+        use rand::Rng;
+        let seed = stream(args.seed, &[j as u64]).next_u64();
+        let records = play_match(game, &args.player, opp, args.games, seed, &|| bar.inc(1))
+            .map_err(|e| anyhow::anyhow!(e))?;
+        all.push(match_stats(&args.player, opp, &records, |i| {
+            usize::from(seats_swapped(i))
+        }));
+    }
+    bar.finish_and_clear();
+    let names = game.seat_names();
+    if args.json {
+        for s in &all {
+            println!("{}", serde_json::to_string(s)?);
+        }
+        return Ok(());
+    }
+    println!(
+        "{} vs each opponent, {} games each (half as {}), seed {}",
+        args.player, args.games, names[0], args.seed
+    );
+    println!(
+        "{:<28} {:>13} {:>13} {:>8} {:>17} {:>8}",
+        "opponent",
+        format!("as {} W/D/L", names[0]),
+        format!("as {} W/D/L", names[1]),
+        "win %",
+        "95% CI",
+        "margin"
+    );
+    for s in &all {
+        let wdl = |w: &wopr::eval::Wdl| format!("{}/{}/{}", w.wins, w.draws, w.losses);
+        println!(
+            "{:<28} {:>13} {:>13} {:>7.1}% {:>17} {:>8}",
+            s.opponent,
+            wdl(&s.as_first),
+            wdl(&s.as_second),
+            100.0 * s.win_rate,
+            format!(
+                "[{:.1}, {:.1}]",
+                100.0 * s.win_rate_ci95.0,
+                100.0 * s.win_rate_ci95.1
+            ),
+            s.mean_margin.map_or("-".into(), |m| format!("{m:+.2}"))
+        );
+    }
+    Ok(())
+}
+
+fn run_exhaustive<G>(game: &G, args: &EvalArgs) -> anyhow::Result<()>
+where
+    G: Game,
+    G::State: wopr::State<View = G::State>,
+{
+    let mut results = Vec::new();
+    for seat in 0..2 {
+        let mut p =
+            parse_player(game, &args.player).map_err(|e| anyhow::anyhow!("bad --player: {e}"))?;
+        let mut rng = stream(args.seed, &[seat as u64]);
+        results.push(exhaustive(game, p.as_mut(), seat, &mut rng));
+    }
+    let names = game.seat_names();
+    let (a, b) = (results[0], results[1]);
+    if args.json {
+        println!(
+            "{}",
+            json!({
+                "game": game.spec(), "player": args.player,
+                "losses_as_x": a.results.losses, "losses_as_o": b.results.losses,
+                "wins_as_x": a.results.wins, "wins_as_o": b.results.wins,
+                "draws_as_x": a.results.draws, "draws_as_o": b.results.draws,
+                "games_as_x": a.games, "games_as_o": b.games,
+            })
+        );
+    } else {
+        println!(
+            "{} against every line of the opponent in {}:",
+            args.player,
+            game.spec()
+        );
+        for (seat, r) in results.iter().enumerate() {
+            println!(
+                "  as {}: {} games, {} wins, {} draws, {} losses",
+                names[seat], r.games, r.results.wins, r.results.draws, r.results.losses
+            );
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_specs;
+
+    #[test]
+    fn opponent_lists_keep_spec_arguments_together() {
+        assert_eq!(
+            split_specs("random, alphabeta:depth=2,ms=50,first"),
+            vec!["random", "alphabeta:depth=2,ms=50", "first"]
+        );
+    }
+}

@@ -1,0 +1,71 @@
+//! `wopr solve GAME [--moves …] [--json]`: the exact value of a position.
+
+use std::time::Instant;
+
+use serde_json::json;
+use wopr::game::runner::apply_notation;
+use wopr::{with_game, Game, State};
+
+use crate::ExitError;
+
+/// Arguments of `wopr solve`.
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// Game spec, e.g. `connect4:6x6`.
+    game: String,
+    /// Moves to play first, in notation, separated by spaces.
+    #[arg(long)]
+    moves: Option<String>,
+    /// Print `{"value", "score", "best", "nodes", "ms"}`.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Solves the position and prints the result.
+pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
+    let game = super::parse_game(&args.game)?;
+    with_game!(&game, g => solve(g, args))
+}
+
+fn solve<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
+    let mut solver = game
+        .solver()
+        .ok_or_else(|| anyhow::anyhow!("{} has no exact solver (solvers: tictactoe, connect4, dots-and-boxes, reversi endgames)", game.spec()))?;
+    let mut state = game.initial_state();
+    if let Some(m) = &args.moves {
+        for (ply, token) in m.split_whitespace().enumerate() {
+            apply_notation(&mut state, game.num_players(), token).map_err(|why| ExitError {
+                code: 2,
+                message: format!("move '{token}' at ply {}: {why}", ply + 1),
+            })?;
+        }
+    }
+    let t = Instant::now();
+    let sol = solver.solve(&state)?;
+    let ms = t.elapsed().as_secs_f64() * 1000.0;
+    if args.json {
+        println!(
+            "{}",
+            json!({"value": sol.value, "score": sol.score, "best": sol.best, "nodes": sol.nodes, "ms": ms})
+        );
+        return Ok(());
+    }
+    let verdict = match sol.value {
+        1 => "win",
+        0 => "draw",
+        _ => "loss",
+    };
+    let best: Vec<String> = sol
+        .best
+        .iter()
+        .map(|&a| state.action_to_string(a))
+        .collect();
+    println!("{state}");
+    println!("value for the player to move: {verdict}");
+    if let Some(s) = sol.score {
+        println!("score margin under optimal play: {s:+}");
+    }
+    println!("optimal moves: {}", best.join(" "));
+    println!("nodes: {}, time: {ms:.1} ms", sol.nodes);
+    Ok(())
+}
