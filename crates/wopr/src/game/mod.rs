@@ -28,7 +28,7 @@ pub mod spec;
 use std::fmt::{Debug, Display};
 
 pub use registry::AnyGame;
-pub use runner::{play_game, GameRecord};
+pub use runner::{play_game, play_match, GameRecord};
 pub use spec::{GameSpec, SpecError};
 
 /// An action index: a number in `0..game.num_actions()`. Its meaning is fixed
