@@ -180,7 +180,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// Names of the seats, e.g. `["X", "O"]`.
     fn seat_names(&self) -> Vec<&'static str> {
-        vec!["first", "second"]
+        vec!["P1", "P2"]
     }
 
     /// Builds a game-specific player (search, heuristic opponents) from a
