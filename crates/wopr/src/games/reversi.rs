@@ -1,72 +1,546 @@
-//! Reversi: placeholder, being written (see issue 2).
-#![allow(missing_docs, unused)]
-use crate::game::registry::GameInfo;
-use crate::game::{Action, ActionList, Game, GameSpec, SpecError, State, Turn};
+//! Reversi, with the Othello rules.
+//!
+//! **Rules as implemented.** A square N×N board (N even). The start has four
+//! discs on the centre squares: White on the top-left and bottom-right ones
+//! (`d4` and `e5` on 8×8), Black on the other two (`e4` and `d5`). Black
+//! (seat 0) moves first. A move puts a disc of the mover's colour on an empty
+//! square so that, in at least one of the eight directions, an unbroken line of
+//! opponent discs runs from it to another disc of the mover's; every such
+//! flanked line (in all directions at once) is turned over. A player without
+//! such a move must pass, and passing is then the only legal action; a player
+//! with a move may not pass. The game ends when neither player can move (full
+//! board included). The player with more discs wins; equal counts draw. Empty
+//! squares at the end are not awarded to anyone.
+//!
+//! **Parameters.** `reversi[:NxN]`: the board, `8x8` by default; any square
+//! board with an even side from 4 to 8 (`4x4`, `6x6`, `8x8`). The canonical
+//! spec always names the size (`reversi:8x8`). `othello` is an alias.
+//!
+//! **Notation.** Squares `a1`…: the letter is the column (`a` = left), the
+//! number the row (`1` = top), as in Othello literature; `pass`. Parsing is
+//! case-insensitive and also takes `#index`.
+//!
+//! **Action indices** (OpenSpiel's `othello`): placing on column `c`, row `r`
+//! is `r × N + c`; the pass is `N × N`. There are `N × N + 1` actions.
+//!
+//! **Game length.** At most `N² − 4` placements. A pass is always followed by a
+//! placement (a pass happens only when the opponent can move, and two passes
+//! in a row would mean neither can) and the first action is a placement, so
+//! there are at most `N² − 5` passes: `max_game_length = 2(N² − 4) − 1`.
+//!
+//! **Heuristic** (for `alphabeta`), from the mover's view: the sum of a
+//! positional weight over own discs minus the same over the opponent's, plus
+//! 10 × (own legal moves − opponent's legal moves). The weights follow one
+//! rule for every size: a corner 100; a C-square (edge square orthogonally next
+//! to a corner) −20; an X-square (diagonally next to a corner) −50; any other
+//! edge square 10; any other square of the second ring −2; inner squares 1.
+//! On 8×8 this is the classic table:
+//!
+//! ```text
+//!  100 -20  10  10  10  10 -20 100
+//!  -20 -50  -2  -2  -2  -2 -50 -20
+//!   10  -2   1   1   1   1  -2  10
+//!   10  -2   1   1   1   1  -2  10
+//!   (rows 5-8 mirror rows 4-1)
+//! ```
+//!
+//! **Board representation.** One `u64` per colour, bit `r × N + c` (the action
+//! index). Move generation shifts whole bitboards one step in each of the eight
+//! directions, masking off squares that wrapped around a side and bits past the
+//! board ("dumb7fill"), so the same code serves every size.
+//!
+//! **Papers.** Handa & Horiuchi evolve feature-input evaluation nets for 6×6
+//! Reversi (`reversi:6x6`).
+
 use std::fmt;
 
+use super::bitboard::{bits, parse_square, square_name};
+use crate::game::registry::{GameInfo, ParamInfo};
+use crate::game::{
+    mix64, parse_index, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, Turn,
+};
+use crate::players::{alphabeta::search_player, alphabeta::SEARCH_PLAYERS, Player};
+
+/// Registry entry.
 pub const INFO: GameInfo = GameInfo {
     name: "reversi",
-    about: "",
-    paper: "",
-    params: &[],
+    about: "Reversi/Othello on an even square board; Black moves first, most discs wins",
+    paper: "Handa & Horiuchi (6x6)",
+    params: &[ParamInfo {
+        name: "size",
+        default: "8x8",
+        doc: "board NxN with N even, 4 to 8 (4x4, 6x6, 8x8)",
+    }],
 };
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Reversi;
+/// Black's seat (moves first).
+pub const BLACK: usize = 0;
+/// White's seat.
+pub const WHITE: usize = 1;
 
-impl Reversi {
-    pub fn from_spec(spec: &GameSpec) -> Result<Reversi, SpecError> {
-        spec.check_keys(&[])?;
-        Ok(Reversi)
+/// Masks and shifts for one board size.
+#[derive(Clone, Copy, Debug)]
+struct Geometry {
+    /// Every square of the board.
+    full: u64,
+    /// The eight directions as (left shift amount, negative = right shift;
+    /// mask of the squares a shifted disc may land on).
+    dirs: [(i32, u64); 8],
+    /// Positional weight of each square.
+    weights: [i32; 64],
+}
+
+const fn geometry(n: usize) -> Geometry {
+    let full = if n * n == 64 {
+        u64::MAX
+    } else {
+        (1u64 << (n * n)) - 1
+    };
+    let mut col_first = 0u64;
+    let mut col_last = 0u64;
+    let mut r = 0;
+    while r < n {
+        col_first |= 1 << (r * n);
+        col_last |= 1 << (r * n + n - 1);
+        r += 1;
+    }
+    // A step towards higher columns must not land in column a (it wrapped
+    // from the row above); a step towards lower columns not in the last one.
+    let east = full & !col_first;
+    let west = full & !col_last;
+    let ni = n as i32;
+    let dirs = [
+        (1, east),
+        (-1, west),
+        (ni, full),
+        (-ni, full),
+        (ni + 1, east),
+        (ni - 1, west),
+        (-ni + 1, east),
+        (-ni - 1, west),
+    ];
+    let mut weights = [0i32; 64];
+    let mut s = 0;
+    while s < n * n {
+        weights[s] = square_weight(n, s % n, s / n);
+        s += 1;
+    }
+    Geometry {
+        full,
+        dirs,
+        weights,
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReversiState;
+/// The positional weight of `(c, r)` on an `n`×`n` board (see the module doc).
+const fn square_weight(n: usize, c: usize, r: usize) -> i32 {
+    let last = n - 1;
+    let edge_c = c == 0 || c == last;
+    let edge_r = r == 0 || r == last;
+    let near_c = c == 1 || c == last - 1;
+    let near_r = r == 1 || r == last - 1;
+    if edge_c && edge_r {
+        100
+    } else if (edge_c && near_r) || (near_c && edge_r) {
+        -20
+    } else if near_c && near_r {
+        -50
+    } else if edge_c || edge_r {
+        10
+    } else if near_c || near_r {
+        -2
+    } else {
+        1
+    }
+}
 
-impl fmt::Display for ReversiState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        todo!()
+/// Geometries for sides 0..=8 (only the even sides 4..=8 are used).
+const GEOMETRY: [Geometry; 9] = {
+    let mut g = [geometry(4); 9];
+    g[6] = geometry(6);
+    g[8] = geometry(8);
+    g
+};
+
+#[inline]
+fn shift(x: u64, (amount, mask): (i32, u64)) -> u64 {
+    let y = if amount > 0 {
+        x << amount
+    } else {
+        x >> -amount
+    };
+    y & mask
+}
+
+/// The squares where the side owning `own` may place against `opp`.
+#[inline]
+fn placements(g: &Geometry, own: u64, opp: u64, n: usize) -> u64 {
+    let empty = g.full & !(own | opp);
+    let mut moves = 0;
+    for &d in &g.dirs {
+        // A flanked line holds at most n − 2 opponent discs.
+        let mut run = shift(own, d) & opp;
+        for _ in 0..n - 3 {
+            run |= shift(run, d) & opp;
+        }
+        moves |= shift(run, d) & empty;
+    }
+    moves
+}
+
+/// The opponent discs turned over by placing on `sq`.
+#[inline]
+fn flips(g: &Geometry, own: u64, opp: u64, sq: usize) -> u64 {
+    let start = 1u64 << sq;
+    let mut all = 0;
+    for &d in &g.dirs {
+        let mut line = 0;
+        let mut x = shift(start, d);
+        while x & opp != 0 {
+            line |= x;
+            x = shift(x, d);
+        }
+        if x & own != 0 {
+            all |= line;
+        }
+    }
+    all
+}
+
+/// The game: the board side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reversi {
+    n: u8,
+}
+
+impl Default for Reversi {
+    fn default() -> Self {
+        Reversi { n: 8 }
+    }
+}
+
+impl Reversi {
+    /// Reversi on an `n`×`n` board; `n` must be even and in 4..=8.
+    pub fn new(n: usize) -> Result<Reversi, SpecError> {
+        check_size(n, n)
+            .map_err(|why| SpecError(format!("'reversi': size {n}x{n} is not supported: {why}")))?;
+        Ok(Reversi { n: n as u8 })
+    }
+
+    /// Builds the game from a parsed spec (`reversi[:NxN]`).
+    pub fn from_spec(spec: &GameSpec) -> Result<Reversi, SpecError> {
+        spec.check_keys(&["size"])?;
+        let (n, _) = spec.size((8, 8), check_size)?;
+        Ok(Reversi { n: n as u8 })
+    }
+
+    /// The board side N.
+    pub fn size(&self) -> usize {
+        self.n as usize
+    }
+}
+
+fn check_size(c: usize, r: usize) -> Result<(), String> {
+    if c == r && c.is_multiple_of(2) && (4..=8).contains(&c) {
+        Ok(())
+    } else {
+        Err("accepted: square boards with an even side from 4 to 8 (4x4, 6x6, 8x8)".into())
+    }
+}
+
+/// A Reversi position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ReversiState {
+    discs: [u64; 2],
+    /// Legal placements of the side to move (cached; zero means pass or end).
+    moves: u64,
+    n: u8,
+    to_move: u8,
+    over: bool,
+}
+
+impl ReversiState {
+    /// The start position on an `n`×`n` board, Black to move.
+    ///
+    /// # Panics
+    /// If `n` is not even and in 4..=8 (use [`Reversi::new`] for checked input).
+    pub fn new(n: usize) -> ReversiState {
+        assert!(
+            check_size(n, n).is_ok(),
+            "reversi side {n} is not supported"
+        );
+        let (a, b) = (n / 2 - 1, n / 2);
+        let white = 1u64 << (a * n + a) | 1u64 << (b * n + b);
+        let black = 1u64 << (a * n + b) | 1u64 << (b * n + a);
+        let mut s = ReversiState {
+            discs: [black, white],
+            moves: 0,
+            n: n as u8,
+            to_move: BLACK as u8,
+            over: false,
+        };
+        s.settle();
+        s
+    }
+
+    fn geo(&self) -> &'static Geometry {
+        &GEOMETRY[self.n as usize]
+    }
+
+    /// The board side N.
+    pub fn size(&self) -> usize {
+        self.n as usize
+    }
+
+    /// The discs of each seat (Black = 0, White = 1), bit `row × N + col`.
+    pub fn discs(&self) -> [u64; 2] {
+        self.discs
+    }
+
+    /// The seat to move (also after the game is over: the seat that would).
+    pub fn to_move(&self) -> usize {
+        self.to_move as usize
+    }
+
+    /// The disc on `(col, row)`: `Some(seat)` or `None` for an empty square.
+    pub fn at(&self, col: usize, row: usize) -> Option<usize> {
+        let bit = 1u64 << (row * self.size() + col);
+        (0..2).find(|&s| self.discs[s] & bit != 0)
+    }
+
+    /// The squares where the side to move may place (bit `row × N + col`);
+    /// zero when it must pass or the game is over.
+    pub fn placements(&self) -> u64 {
+        self.moves
+    }
+
+    /// The pass action, `N × N`.
+    pub fn pass_action(&self) -> Action {
+        (self.size() * self.size()) as Action
+    }
+
+    fn placements_of(&self, seat: usize) -> u64 {
+        placements(
+            self.geo(),
+            self.discs[seat],
+            self.discs[1 - seat],
+            self.size(),
+        )
+    }
+
+    /// Recomputes the cached moves of the side to move and whether the game
+    /// has ended.
+    fn settle(&mut self) {
+        self.moves = self.placements_of(self.to_move as usize);
+        self.over = self.moves == 0 && self.placements_of(1 - self.to_move as usize) == 0;
     }
 }
 
 impl State for ReversiState {
     type View = Self;
+
     fn turn(&self) -> Turn {
-        todo!()
+        if self.over {
+            Turn::Terminal
+        } else {
+            Turn::Player(self.to_move as usize)
+        }
     }
+
     fn legal_actions(&self, out: &mut ActionList) {
-        todo!()
+        if self.over {
+            return;
+        }
+        if self.moves == 0 {
+            out.push(self.pass_action());
+        } else {
+            out.extend(bits(self.moves).map(|s| s as Action));
+        }
     }
+
     fn apply(&mut self, action: Action) {
-        todo!()
+        let me = self.to_move as usize;
+        if action != self.pass_action() {
+            let sq = action as usize;
+            debug_assert!(self.moves >> sq & 1 == 1, "illegal reversi move {sq}");
+            let f = flips(self.geo(), self.discs[me], self.discs[1 - me], sq);
+            self.discs[me] |= f | 1u64 << sq;
+            self.discs[1 - me] &= !f;
+        }
+        self.to_move ^= 1;
+        self.settle();
     }
+
     fn returns(&self, player: usize) -> f64 {
-        todo!()
+        if !self.over {
+            return 0.0;
+        }
+        match self.score(player).unwrap_or(0) {
+            m if m > 0 => 1.0,
+            m if m < 0 => -1.0,
+            _ => 0.0,
+        }
     }
-    fn view(&self, player: usize) -> Self {
+
+    fn score(&self, player: usize) -> Option<i32> {
+        Some(self.discs[player].count_ones() as i32 - self.discs[1 - player].count_ones() as i32)
+    }
+
+    fn view(&self, _player: usize) -> Self {
         *self
     }
+
     fn action_to_string(&self, action: Action) -> String {
-        todo!()
+        let n = self.size();
+        if action == self.pass_action() {
+            "pass".into()
+        } else if (action as usize) < n * n {
+            square_name(action as usize % n, action as usize / n)
+        } else {
+            format!("#{action}")
+        }
     }
+
+    fn action_cell(&self, action: Action) -> Option<(usize, usize)> {
+        let n = self.size();
+        ((action as usize) < n * n).then(|| (action as usize % n, action as usize / n))
+    }
+
     fn parse_action(&self, text: &str) -> Result<Action, String> {
-        todo!()
+        let n = self.size();
+        if let Some(a) = parse_index(text, n * n + 1) {
+            return Ok(a);
+        }
+        if text.trim().eq_ignore_ascii_case("pass") {
+            return Ok(self.pass_action());
+        }
+        parse_square(text, n, n)
+            .map(|(c, r)| (r * n + c) as Action)
+            .ok_or_else(|| {
+                format!(
+                    "'{}' is not a square a1..{} or 'pass' (or #index 0..{})",
+                    text.trim(),
+                    square_name(n - 1, n - 1),
+                    n * n
+                )
+            })
+    }
+}
+
+impl Searchable for ReversiState {
+    fn key(&self) -> u64 {
+        mix64(self.discs[0] ^ mix64(self.discs[1] ^ self.to_move as u64))
+    }
+
+    fn evaluate(&self) -> i32 {
+        let me = self.to_move as usize;
+        let w = &self.geo().weights;
+        let side = |s: usize| -> i32 { bits(self.discs[s]).map(|i| w[i]).sum() };
+        let mobility =
+            self.moves.count_ones() as i32 - self.placements_of(1 - me).count_ones() as i32;
+        side(me) - side(1 - me) + 10 * mobility
+    }
+}
+
+impl fmt::Display for ReversiState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.size();
+        write!(f, "  ")?;
+        for c in 0..n {
+            write!(f, " {}", (b'a' + c as u8) as char)?;
+        }
+        writeln!(f)?;
+        for r in 0..n {
+            write!(f, "{:>2}", r + 1)?;
+            for c in 0..n {
+                let ch = match self.at(c, r) {
+                    Some(BLACK) => 'B',
+                    Some(_) => 'W',
+                    None => '.',
+                };
+                write!(f, " {ch}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
     }
 }
 
 impl Game for Reversi {
     type State = ReversiState;
+
     fn spec(&self) -> String {
-        "reversi".into()
+        format!("reversi:{0}x{0}", self.n)
     }
     fn num_actions(&self) -> usize {
-        todo!()
+        self.size() * self.size() + 1
     }
     fn max_game_length(&self) -> usize {
-        todo!()
+        2 * (self.size() * self.size() - 4) - 1
     }
     fn initial_state(&self) -> ReversiState {
-        todo!()
+        ReversiState::new(self.size())
+    }
+    fn seat_names(&self) -> Vec<&'static str> {
+        vec!["black", "white"]
+    }
+    fn make_player(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
+        search_player(spec)
+    }
+    fn player_names(&self) -> &'static [&'static str] {
+        SEARCH_PLAYERS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_and_first_moves() {
+        let s = Reversi::default().initial_state();
+        // Standard Othello: d4 and e5 White, d5 and e4 Black; Black's four
+        // openings are d3, c4, f5 and e6.
+        assert_eq!(s.at(3, 3), Some(WHITE));
+        assert_eq!(s.at(4, 4), Some(WHITE));
+        assert_eq!(s.at(3, 4), Some(BLACK));
+        assert_eq!(s.at(4, 3), Some(BLACK));
+        let mut l = ActionList::new();
+        s.legal_actions(&mut l);
+        let names: Vec<String> = l.iter().map(|&a| s.action_to_string(a)).collect();
+        assert_eq!(names, ["d3", "c4", "f5", "e6"]);
+    }
+
+    #[test]
+    fn specs_and_notation() {
+        let g = Reversi::from_spec(&GameSpec::parse("reversi").unwrap()).unwrap();
+        assert_eq!(g.spec(), "reversi:8x8");
+        let g6 = Reversi::from_spec(&GameSpec::parse("reversi:6x6").unwrap()).unwrap();
+        assert_eq!(g6.spec(), "reversi:6x6");
+        assert_eq!(g6.num_actions(), 37);
+        for bad in ["reversi:5x5", "reversi:8x6", "reversi:10x10", "reversi:2x2"] {
+            let e = Reversi::from_spec(&GameSpec::parse(bad).unwrap()).unwrap_err();
+            assert!(e.0.contains("even side from 4 to 8"), "{e}");
+        }
+        let s = g.initial_state();
+        for a in 0..g.num_actions() as Action {
+            assert_eq!(s.parse_action(&s.action_to_string(a)).unwrap(), a);
+        }
+        assert_eq!(s.parse_action("PASS").unwrap(), 64);
+        assert_eq!(s.parse_action("H8").unwrap(), 63);
+        assert_eq!(s.parse_action("#5").unwrap(), 5);
+        assert!(s.parse_action("i1").is_err());
+        assert!(g6.initial_state().parse_action("g1").is_err());
+    }
+
+    #[test]
+    fn weights_follow_the_rule() {
+        let w = &GEOMETRY[8].weights;
+        assert_eq!(&w[0..8], &[100, -20, 10, 10, 10, 10, -20, 100]);
+        assert_eq!(&w[8..16], &[-20, -50, -2, -2, -2, -2, -50, -20]);
+        assert_eq!(&w[16..24], &[10, -2, 1, 1, 1, 1, -2, 10]);
+        let w6 = &GEOMETRY[6].weights;
+        assert_eq!(&w6[6..12], &[-20, -50, -2, -2, -50, -20]);
+        assert_eq!(&w6[12..18], &[10, -2, 1, 1, -2, 10]);
     }
 }

@@ -1,72 +1,711 @@
-//! Virus: placeholder, being written (see issue 2).
-#![allow(missing_docs, unused)]
-use crate::game::registry::GameInfo;
-use crate::game::{Action, ActionList, Game, GameSpec, SpecError, State, Turn};
+//! The Virus game (Naveed & Cowling, §1; Cowling, CIG 2005).
+//!
+//! **Rules as implemented.** A square N×N board. Black (seat 0) moves first;
+//! the players alternate, and each move is one of:
+//! - a **grow**: a new piece of the mover's colour on an empty square adjacent
+//!   (sides or corners) to one of the mover's pieces; the growing piece stays,
+//!   so the result depends only on the destination;
+//! - a **jump**: one of the mover's pieces moves to an empty square two away
+//!   (Chebyshev distance 2, so knight-shaped jumps are included) "via an empty
+//!   square": at least one square adjacent to both the origin and the
+//!   destination must be empty. The origin becomes empty.
+//!
+//! After either move every opposing piece adjacent (sides or corners) to the
+//! destination changes colour. A player with no legal move passes (the pass is
+//! then the only legal action). The game ends when neither player can move,
+//! and the player with more pieces wins; equal counts draw. A player without a
+//! grow has no jump either (the empty square a jump passes through would be a
+//! grow), so "can move" is "has an empty square next to a piece".
+//!
+//! **Our decision: a ply limit.** Jumps add no pieces, so play can cycle
+//! forever. After `max-plies` actions (passes included) the game ends and is
+//! scored by pieces as usual.
+//!
+//! **Parameters.** `virus[:NxN][,start=B/W][,max-plies=P]`:
+//! - size `NxN`, square, N from 4 to 8; default `8x8`;
+//! - `start`: Black's squares, a slash, White's squares, each list of square
+//!   names written together, e.g. `start=a1h8/h1a8`. Default: Black on the
+//!   top-left and bottom-right corners, White on the other two (`a1h8/h1a8`
+//!   on 8×8). Both lists must be non-empty, on the board and disjoint;
+//! - `max-plies`: 1 to 10000, default 400.
+//!
+//! The canonical spec names the size and the non-default parameters
+//! (`virus:8x8`, `virus:6x6,max-plies=200`).
+//!
+//! **Notation.** Squares `a1`… as in Othello (letter = column, `a` = left;
+//! number = row, `1` = top). A grow is its destination (`c3`), a jump its
+//! origin and destination (`a1c3`; `a1-c3` is also read), and `pass`.
+//! Parsing is case-insensitive and also takes `#index`.
+//!
+//! **Action indices** (our choice). With squares numbered `s = row × N + col`:
+//! - grow to `s`: `s`, for `s` in `0..N²`;
+//! - jump from `f` with offset `k`: `N² + 16f + k`, where `k` numbers the
+//!   sixteen offsets `(dy, dx)` at Chebyshev distance 2 in row-major order
+//!   (dy from −2 to 2, then dx from −2 to 2, skipping |dy|, |dx| ≤ 1):
+//!   `k = 0..=4` are `(−2, −2…2)`, `5, 6` are `(−1, ∓2)`, `7, 8` are
+//!   `(0, ∓2)`, `9, 10` are `(1, ∓2)`, `11..=15` are `(2, −2…2)`. Indices
+//!   whose destination is off the board are never legal;
+//! - pass: `17 N²`.
+//!
+//! There are `17 N² + 1` actions (1089 on 8×8). At most 336 jumps (the
+//! number of square pairs at distance 2 on 8×8, each usable in one direction
+//! at a time) plus 64 grows are ever legal, under [`MAX_ACTIONS`].
+//!
+//! **Heuristic** (for `alphabeta`), from the mover's view:
+//! 10 × (own pieces − opponent pieces) + (empty squares next to own pieces −
+//! empty squares next to opponent pieces); the second term counts grow moves,
+//! a cheap measure of mobility and room.
+//!
+//! **Board representation.** One `u64` per colour, bit `row × N + col`, and
+//! precomputed tables of each square's neighbours and of the squares two away.
+//!
+//! **Papers.** Naveed & Cowling evolve and train 64-58-27-1 evaluation nets for
+//! 8×8 Virus.
+
 use std::fmt;
 
+use super::bitboard::{bits, parse_square, square_name};
+use crate::game::registry::{GameInfo, ParamInfo};
+use crate::game::{
+    mix64, parse_index, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, Turn,
+    MAX_ACTIONS,
+};
+use crate::players::{alphabeta::search_player, alphabeta::SEARCH_PLAYERS, Player};
+
+/// Registry entry.
 pub const INFO: GameInfo = GameInfo {
     name: "virus",
-    about: "",
-    paper: "",
-    params: &[],
+    about: "the Virus game: grow or jump, convert the neighbours; most pieces wins",
+    paper: "Naveed & Cowling",
+    params: &[
+        ParamInfo {
+            name: "size",
+            default: "8x8",
+            doc: "board NxN, N from 4 to 8",
+        },
+        ParamInfo {
+            name: "start",
+            default: "corners (a1h8/h1a8 on 8x8)",
+            doc: "Black's squares / White's squares, e.g. a1h8/h1a8; non-empty, disjoint",
+        },
+        ParamInfo {
+            name: "max-plies",
+            default: "400",
+            doc: "the game ends after this many actions (passes included), 1..=10000",
+        },
+    ],
 };
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Virus;
+/// Black's seat (moves first).
+pub const BLACK: usize = 0;
+/// White's seat.
+pub const WHITE: usize = 1;
 
-impl Virus {
-    pub fn from_spec(spec: &GameSpec) -> Result<Virus, SpecError> {
-        spec.check_keys(&[])?;
-        Ok(Virus)
+/// The default ply limit.
+pub const DEFAULT_MAX_PLIES: usize = 400;
+
+/// The sixteen jump offsets `(dy, dx)`, in action-index order.
+pub const JUMP_OFFSETS: [(i32, i32); 16] = [
+    (-2, -2),
+    (-2, -1),
+    (-2, 0),
+    (-2, 1),
+    (-2, 2),
+    (-1, -2),
+    (-1, 2),
+    (0, -2),
+    (0, 2),
+    (1, -2),
+    (1, 2),
+    (2, -2),
+    (2, -1),
+    (2, 0),
+    (2, 1),
+    (2, 2),
+];
+
+/// The index `k` of offset `(dy, dx)` in [`JUMP_OFFSETS`], looked up at
+/// `(dy + 2) × 5 + (dx + 2)`; −1 for offsets that are not jumps.
+const OFFSET_INDEX: [i8; 25] = {
+    let mut t = [-1i8; 25];
+    let mut k = 0;
+    while k < 16 {
+        let (dy, dx) = JUMP_OFFSETS[k];
+        t[((dy + 2) * 5 + dx + 2) as usize] = k as i8;
+        k += 1;
+    }
+    t
+};
+
+/// Neighbour tables for one board size.
+#[derive(Clone, Copy, Debug)]
+struct Tables {
+    /// Every square of the board.
+    full: u64,
+    /// Every square but those of the first column.
+    not_first: u64,
+    /// Every square but those of the last column.
+    not_last: u64,
+    /// The (up to eight) squares adjacent to each square.
+    adjacent: [u64; 64],
+    /// The squares at Chebyshev distance exactly 2 from each square.
+    ring2: [u64; 64],
+}
+
+const fn tables(n: usize) -> Tables {
+    let full = if n * n == 64 {
+        u64::MAX
+    } else {
+        (1u64 << (n * n)) - 1
+    };
+    let mut adjacent = [0u64; 64];
+    let mut ring2 = [0u64; 64];
+    let mut first = 0u64;
+    let mut r = 0;
+    while r < n {
+        first |= 1 << (r * n);
+        r += 1;
+    }
+    let ni = n as i32;
+    let mut s = 0;
+    while s < n * n {
+        let (r, c) = ((s / n) as i32, (s % n) as i32);
+        let mut dy = -2;
+        while dy <= 2 {
+            let mut dx = -2;
+            while dx <= 2 {
+                let (y, x) = (r + dy, c + dx);
+                if y >= 0 && y < ni && x >= 0 && x < ni {
+                    let bit = 1u64 << (y * ni + x);
+                    let dist = if dy.abs() > dx.abs() {
+                        dy.abs()
+                    } else {
+                        dx.abs()
+                    };
+                    if dist == 1 {
+                        adjacent[s] |= bit;
+                    } else if dist == 2 {
+                        ring2[s] |= bit;
+                    }
+                }
+                dx += 1;
+            }
+            dy += 1;
+        }
+        s += 1;
+    }
+    Tables {
+        full,
+        not_first: full & !first,
+        not_last: full & !(first << (n - 1)),
+        adjacent,
+        ring2,
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct VirusState;
+/// Tables for sides 0..=8 (only 4..=8 are used).
+static TABLES: [Tables; 9] = {
+    let mut t = [tables(4); 9];
+    t[5] = tables(5);
+    t[6] = tables(6);
+    t[7] = tables(7);
+    t[8] = tables(8);
+    t
+};
 
-impl fmt::Display for VirusState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        todo!()
+/// The most jumps that can be legal at once on an `n`×`n` board: the number
+/// of unordered square pairs at distance 2.
+const fn max_jumps(n: usize) -> usize {
+    let t = tables(n);
+    let mut total = 0;
+    let mut s = 0;
+    while s < n * n {
+        total += t.ring2[s].count_ones() as usize;
+        s += 1;
+    }
+    total / 2
+}
+
+// 336 jumps + 64 grows on 8x8 (the largest board) fit in an action list.
+const _: () = assert!(max_jumps(8) == 336 && max_jumps(8) + 64 <= MAX_ACTIONS);
+
+/// The squares adjacent to some square of `x` or in `x` (a king-step
+/// dilation), on an `n`×`n` board.
+#[inline]
+fn dilate(x: u64, n: usize, t: &Tables) -> u64 {
+    // Spread along rows (dropping squares that wrapped to another row), then
+    // up and down.
+    let row = x | (x << 1 & t.not_first) | (x >> 1 & t.not_last);
+    (row | row << n | row >> n) & t.full
+}
+
+/// The game: board side, start position and ply limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Virus {
+    n: u8,
+    start: [u64; 2],
+    max_plies: u16,
+}
+
+impl Default for Virus {
+    fn default() -> Self {
+        Virus {
+            n: 8,
+            start: corners(8),
+            max_plies: DEFAULT_MAX_PLIES as u16,
+        }
+    }
+}
+
+/// The default start on an `n`×`n` board: Black on the top-left and
+/// bottom-right corners, White on the other two.
+fn corners(n: usize) -> [u64; 2] {
+    let sq = |c: usize, r: usize| 1u64 << (r * n + c);
+    [sq(0, 0) | sq(n - 1, n - 1), sq(n - 1, 0) | sq(0, n - 1)]
+}
+
+fn check_size(c: usize, r: usize) -> Result<(), String> {
+    if c == r && (4..=8).contains(&c) {
+        Ok(())
+    } else {
+        Err("accepted: square boards NxN with N from 4 to 8".into())
+    }
+}
+
+/// Parses squares written together (`a1h8`) into a bitboard.
+fn parse_squares(text: &str, n: usize, who: &str) -> Result<u64, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(format!("{who}'s list of squares is empty"));
+    }
+    let bytes = t.as_bytes();
+    let mut set = 0u64;
+    let mut i = 0;
+    while i < bytes.len() {
+        let mut j = i + 1;
+        while j < bytes.len() && bytes[j].is_ascii_digit() {
+            j += 1;
+        }
+        let name = &t[i..j];
+        let (c, r) = parse_square(name, n, n).ok_or_else(|| {
+            format!(
+                "'{name}' in {who}'s list is not a square a1..{}",
+                square_name(n - 1, n - 1)
+            )
+        })?;
+        let bit = 1u64 << (r * n + c);
+        if set & bit != 0 {
+            return Err(format!("{name} is listed twice for {who}"));
+        }
+        set |= bit;
+        i = j;
+    }
+    Ok(set)
+}
+
+fn squares_text(set: u64, n: usize) -> String {
+    bits(set).map(|s| square_name(s % n, s / n)).collect()
+}
+
+impl Virus {
+    /// Builds the game from a parsed spec
+    /// (`virus[:NxN][,start=B/W][,max-plies=P]`).
+    pub fn from_spec(spec: &GameSpec) -> Result<Virus, SpecError> {
+        spec.check_keys(&["size", "start", "max-plies"])?;
+        let (n, _) = spec.size((8, 8), check_size)?;
+        let max_plies = spec.int("max-plies", DEFAULT_MAX_PLIES as i64, 1, 10_000)? as u16;
+        let start = match spec.get("start") {
+            None => corners(n),
+            Some(v) => {
+                let bad = |why: String| {
+                    SpecError(format!(
+                        "'virus': start={v}: {why} (accepted: Black's squares/White's squares, \
+                         e.g. start=a1h8/h1a8)"
+                    ))
+                };
+                let (b, w) = v
+                    .split_once('/')
+                    .ok_or_else(|| bad("no '/' between the two lists".into()))?;
+                let black = parse_squares(b, n, "Black").map_err(bad)?;
+                let white = parse_squares(w, n, "White").map_err(bad)?;
+                if black & white != 0 {
+                    return Err(bad(format!(
+                        "{} given to both players",
+                        squares_text(black & white, n)
+                    )));
+                }
+                [black, white]
+            }
+        };
+        Ok(Virus {
+            n: n as u8,
+            start,
+            max_plies,
+        })
+    }
+
+    /// The board side N.
+    pub fn size(&self) -> usize {
+        self.n as usize
+    }
+
+    /// The ply limit.
+    pub fn max_plies(&self) -> usize {
+        self.max_plies as usize
+    }
+
+    /// The start pieces of each seat, bit `row × N + col`.
+    pub fn start(&self) -> [u64; 2] {
+        self.start
+    }
+}
+
+/// A Virus position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VirusState {
+    pieces: [u64; 2],
+    plies: u16,
+    max_plies: u16,
+    n: u8,
+    to_move: u8,
+}
+
+impl VirusState {
+    fn tables(&self) -> &'static Tables {
+        &TABLES[self.n as usize]
+    }
+
+    /// The board side N.
+    pub fn size(&self) -> usize {
+        self.n as usize
+    }
+
+    /// The pieces of each seat (Black = 0, White = 1), bit `row × N + col`.
+    pub fn pieces(&self) -> [u64; 2] {
+        self.pieces
+    }
+
+    /// Actions played so far (passes included).
+    pub fn plies(&self) -> usize {
+        self.plies as usize
+    }
+
+    /// The seat to move (also after the game is over: the seat that would).
+    pub fn to_move(&self) -> usize {
+        self.to_move as usize
+    }
+
+    /// The piece on `(col, row)`: `Some(seat)` or `None` for an empty square.
+    pub fn at(&self, col: usize, row: usize) -> Option<usize> {
+        let bit = 1u64 << (row * self.size() + col);
+        (0..2).find(|&s| self.pieces[s] & bit != 0)
+    }
+
+    /// The pass action, `17 N²`.
+    pub fn pass_action(&self) -> Action {
+        (17 * self.size() * self.size()) as Action
+    }
+
+    fn empty(&self) -> u64 {
+        self.tables().full & !(self.pieces[0] | self.pieces[1])
+    }
+
+    /// Empty squares next to a piece of `seat`: its grow moves.
+    pub fn grows(&self, seat: usize) -> u64 {
+        dilate(self.pieces[seat], self.size(), self.tables()) & self.empty()
+    }
+
+    /// Decodes an action into (origin for a jump, destination); `None` for
+    /// the pass and for indices that name no move on this board.
+    fn decode(&self, action: Action) -> Option<(Option<usize>, usize)> {
+        let n = self.size();
+        let a = action as usize;
+        if a < n * n {
+            return Some((None, a));
+        }
+        if a >= 17 * n * n {
+            return None;
+        }
+        let (f, k) = ((a - n * n) / 16, (a - n * n) % 16);
+        let (dy, dx) = JUMP_OFFSETS[k];
+        let (y, x) = ((f / n) as i32 + dy, (f % n) as i32 + dx);
+        let inside = (0..n as i32).contains(&y) && (0..n as i32).contains(&x);
+        inside.then(|| (Some(f), y as usize * n + x as usize))
     }
 }
 
 impl State for VirusState {
     type View = Self;
+
     fn turn(&self) -> Turn {
-        todo!()
+        if self.plies >= self.max_plies || (self.grows(0) == 0 && self.grows(1) == 0) {
+            Turn::Terminal
+        } else {
+            Turn::Player(self.to_move as usize)
+        }
     }
+
     fn legal_actions(&self, out: &mut ActionList) {
-        todo!()
+        if self.turn() == Turn::Terminal {
+            return;
+        }
+        let me = self.to_move as usize;
+        let grows = self.grows(me);
+        if grows == 0 {
+            out.push(self.pass_action());
+            return;
+        }
+        let n = self.size();
+        let t = self.tables();
+        let empty = self.empty();
+        out.extend(bits(grows).map(|s| s as Action));
+        for f in bits(self.pieces[me]) {
+            let (fr, fc) = ((f / n) as i32, (f % n) as i32);
+            // Destinations in increasing square order are in increasing
+            // offset order (both are row-major), so the list stays sorted.
+            for to in bits(t.ring2[f] & empty) {
+                if t.adjacent[f] & t.adjacent[to] & empty != 0 {
+                    let (dy, dx) = ((to / n) as i32 - fr, (to % n) as i32 - fc);
+                    let k = OFFSET_INDEX[((dy + 2) * 5 + dx + 2) as usize] as usize;
+                    out.push((n * n + 16 * f + k) as Action);
+                }
+            }
+        }
     }
+
     fn apply(&mut self, action: Action) {
-        todo!()
+        let me = self.to_move as usize;
+        if let Some((from, to)) = self.decode(action) {
+            debug_assert!(self.empty() >> to & 1 == 1, "virus: destination occupied");
+            if let Some(f) = from {
+                debug_assert!(self.pieces[me] >> f & 1 == 1, "virus: no piece to jump");
+                self.pieces[me] &= !(1u64 << f);
+            }
+            let converted = self.tables().adjacent[to] & self.pieces[1 - me];
+            self.pieces[me] |= converted | 1u64 << to;
+            self.pieces[1 - me] &= !converted;
+        } else {
+            debug_assert!(action == self.pass_action(), "virus: bad action {action}");
+        }
+        self.plies += 1;
+        self.to_move ^= 1;
     }
+
     fn returns(&self, player: usize) -> f64 {
-        todo!()
+        if self.turn() != Turn::Terminal {
+            return 0.0;
+        }
+        match self.score(player).unwrap_or(0) {
+            m if m > 0 => 1.0,
+            m if m < 0 => -1.0,
+            _ => 0.0,
+        }
     }
-    fn view(&self, player: usize) -> Self {
+
+    fn score(&self, player: usize) -> Option<i32> {
+        Some(self.pieces[player].count_ones() as i32 - self.pieces[1 - player].count_ones() as i32)
+    }
+
+    fn view(&self, _player: usize) -> Self {
         *self
     }
+
     fn action_to_string(&self, action: Action) -> String {
-        todo!()
+        let n = self.size();
+        let name = |s: usize| square_name(s % n, s / n);
+        match self.decode(action) {
+            Some((None, to)) => name(to),
+            Some((Some(f), to)) => format!("{}{}", name(f), name(to)),
+            None if action == self.pass_action() => "pass".into(),
+            None => format!("#{action}"),
+        }
     }
+
+    fn action_cell(&self, action: Action) -> Option<(usize, usize)> {
+        let n = self.size();
+        self.decode(action).map(|(_, to)| (to % n, to / n))
+    }
+
     fn parse_action(&self, text: &str) -> Result<Action, String> {
-        todo!()
+        let n = self.size();
+        if let Some(a) = parse_index(text, 17 * n * n + 1) {
+            return Ok(a);
+        }
+        let t = text.trim();
+        if t.eq_ignore_ascii_case("pass") {
+            return Ok(self.pass_action());
+        }
+        let last = square_name(n - 1, n - 1);
+        let accepted = || {
+            format!(
+                "'{t}' is not a move: write a grow as its square (a1..{last}), a jump as \
+                 origin and destination two apart (a1c3), 'pass', or #index 0..{}",
+                17 * n * n
+            )
+        };
+        // A second letter starts the destination of a jump.
+        let split = t
+            .char_indices()
+            .skip(1)
+            .find(|(_, ch)| ch.is_ascii_alphabetic())
+            .map(|(i, _)| i);
+        let Some(i) = split else {
+            return parse_square(t, n, n)
+                .map(|(c, r)| (r * n + c) as Action)
+                .ok_or_else(accepted);
+        };
+        let (Some((fc, fr)), Some((tc, tr))) = (
+            parse_square(t[..i].trim_end_matches(['-', ' ']), n, n),
+            parse_square(&t[i..], n, n),
+        ) else {
+            return Err(accepted());
+        };
+        let (dy, dx) = (tr as i32 - fr as i32, tc as i32 - fc as i32);
+        if dy.abs().max(dx.abs()) != 2 {
+            return Err(accepted());
+        }
+        let k = OFFSET_INDEX[((dy + 2) * 5 + dx + 2) as usize] as usize;
+        Ok((n * n + 16 * (fr * n + fc) + k) as Action)
+    }
+}
+
+impl Searchable for VirusState {
+    fn key(&self) -> u64 {
+        mix64(
+            self.pieces[0]
+                ^ mix64(self.pieces[1] ^ mix64((self.plies as u64) << 1 | self.to_move as u64)),
+        )
+    }
+
+    fn evaluate(&self) -> i32 {
+        let me = self.to_move as usize;
+        let material = self.score(me).unwrap_or(0);
+        let room = self.grows(me).count_ones() as i32 - self.grows(1 - me).count_ones() as i32;
+        10 * material + room
+    }
+}
+
+impl fmt::Display for VirusState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.size();
+        write!(f, "  ")?;
+        for c in 0..n {
+            write!(f, " {}", (b'a' + c as u8) as char)?;
+        }
+        writeln!(f)?;
+        for r in 0..n {
+            write!(f, "{:>2}", r + 1)?;
+            for c in 0..n {
+                let ch = match self.at(c, r) {
+                    Some(BLACK) => 'B',
+                    Some(_) => 'W',
+                    None => '.',
+                };
+                write!(f, " {ch}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
     }
 }
 
 impl Game for Virus {
     type State = VirusState;
+
     fn spec(&self) -> String {
-        "virus".into()
+        let n = self.size();
+        let mut s = format!("virus:{n}x{n}");
+        if self.start != corners(n) {
+            s += &format!(
+                ",start={}/{}",
+                squares_text(self.start[0], n),
+                squares_text(self.start[1], n)
+            );
+        }
+        if self.max_plies as usize != DEFAULT_MAX_PLIES {
+            s += &format!(",max-plies={}", self.max_plies);
+        }
+        s
     }
     fn num_actions(&self) -> usize {
-        todo!()
+        17 * self.size() * self.size() + 1
     }
     fn max_game_length(&self) -> usize {
-        todo!()
+        self.max_plies as usize
     }
     fn initial_state(&self) -> VirusState {
-        todo!()
+        VirusState {
+            pieces: self.start,
+            plies: 0,
+            max_plies: self.max_plies,
+            n: self.n,
+            to_move: BLACK as u8,
+        }
+    }
+    fn seat_names(&self) -> Vec<&'static str> {
+        vec!["black", "white"]
+    }
+    fn make_player(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
+        search_player(spec)
+    }
+    fn player_names(&self) -> &'static [&'static str] {
+        SEARCH_PLAYERS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(spec: &str) -> Virus {
+        Virus::from_spec(&GameSpec::parse(spec).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn specs_round_trip_and_errors_explain() {
+        assert_eq!(game("virus").spec(), "virus:8x8");
+        assert_eq!(game("virus:8x8,start=a1h8/h1a8").spec(), "virus:8x8");
+        for s in [
+            "virus:5x5",
+            "virus:6x6,max-plies=50",
+            "virus:4x4,start=b2/c3d4",
+        ] {
+            assert_eq!(game(s).spec(), s);
+            assert_eq!(game(&game(s).spec()), game(s));
+        }
+        assert_eq!(game("virus").num_actions(), 1089);
+        for (bad, says) in [
+            ("virus:9x9", "N from 4 to 8"),
+            ("virus:6x5", "N from 4 to 8"),
+            ("virus:start=a1h8", "no '/'"),
+            ("virus:start=/h1", "Black's list of squares is empty"),
+            ("virus:start=a1/", "White's list of squares is empty"),
+            ("virus:start=a1b2/b2", "b2 given to both"),
+            ("virus:start=a1a1/b2", "listed twice"),
+            ("virus:start=a9/b2", "not a square"),
+            ("virus:max-plies=0", "1..=10000"),
+        ] {
+            let e = Virus::from_spec(&GameSpec::parse(bad).unwrap()).unwrap_err();
+            assert!(e.0.contains(says), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn notation_round_trips() {
+        let g = game("virus");
+        let s = g.initial_state();
+        for a in 0..g.num_actions() as Action {
+            let text = s.action_to_string(a);
+            if !text.starts_with('#') {
+                assert_eq!(s.parse_action(&text).unwrap(), a, "{text}");
+            }
+        }
+        assert_eq!(s.parse_action("A1C3").unwrap(), 64 + 15);
+        assert_eq!(s.parse_action("a1-c3").unwrap(), 64 + 15);
+        assert_eq!(s.parse_action("b2").unwrap(), 9);
+        assert_eq!(s.parse_action("Pass").unwrap(), 1088);
+        assert!(s.parse_action("a1b2").is_err());
+        assert!(s.parse_action("a1a4").is_err());
+        assert!(s.parse_action("i1").is_err());
     }
 }
