@@ -65,7 +65,12 @@ fn exhaustive_count_of_first_matches_an_independent_enumeration() {
         let got = exhaustive(&game, p.as_mut(), seat, &mut stream(0, &[]));
         let (games, wins, draws, losses) = enumerate(&mut [0; 9], 1, mark);
         assert_eq!(
-            (got.games, got.results.wins, got.results.draws, got.results.losses),
+            (
+                got.games,
+                got.results.wins,
+                got.results.draws,
+                got.results.losses
+            ),
             (games, wins, draws, losses),
             "seat {seat}"
         );

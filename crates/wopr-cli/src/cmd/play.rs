@@ -132,7 +132,7 @@ fn play_sequential<G: Game>(
     let mut records = Vec::new();
     let names = game.seat_names();
     let mut composer = match &args.music {
-        Some(path) => Some(LiveComposer::new(path.clone(), args.seed)?),
+        Some(path) => Some(LiveComposer::new(path.clone(), args.seed)?.with_game(game)),
         None => None,
     };
     let watching = is_human(&args.first) || is_human(&args.second);

@@ -1,4 +1,4 @@
-//! The `alphabeta` player: [`AlphaBeta`](crate::search::AlphaBeta) search with
+//! The `alphabeta` player: [`AlphaBeta`] search with
 //! the game's documented heuristic evaluation.
 //!
 //! Spec: `alphabeta[:depth=D][,ms=T]`. With neither limit the depth is 4.
