@@ -14,4 +14,4 @@ pub mod players;
 pub mod search;
 pub mod solve;
 
-pub use game::{Action, ActionList, AnyGame, Game, Searchable, State, Turn};
+pub use game::{Action, ActionList, AnyGame, Game, Searchable, State, Turn, WIN_SCORE};

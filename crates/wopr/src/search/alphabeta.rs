@@ -42,6 +42,33 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
+/// A leaf evaluation for the search: the value of a non-terminal position for
+/// its player to move, within ±[`WIN_SCORE`]/2. The game's own heuristic
+/// ([`Searchable::evaluate`]) is [`Heuristic`]; other players (Reversi's
+/// `standard`, net players) bring their own.
+pub trait Evaluator<S> {
+    /// The value of `state` for its player to move.
+    fn evaluate(&mut self, state: &S) -> i32;
+}
+
+/// The game's documented heuristic, [`Searchable::evaluate`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Heuristic;
+
+impl<S: Searchable> Evaluator<S> for Heuristic {
+    #[inline]
+    fn evaluate(&mut self, state: &S) -> i32 {
+        state.evaluate()
+    }
+}
+
+impl<S, F: FnMut(&S) -> i32> Evaluator<S> for F {
+    #[inline]
+    fn evaluate(&mut self, state: &S) -> i32 {
+        self(state)
+    }
+}
+
 /// A reusable searcher: keeps its transposition table between moves.
 #[derive(Debug)]
 pub struct AlphaBeta {
@@ -78,6 +105,19 @@ impl AlphaBeta {
         limits: Limits,
         rng: &mut WoprRng,
     ) -> SearchResult {
+        self.search_with(state, limits, rng, &mut Heuristic)
+    }
+
+    /// Like [`AlphaBeta::search`], with `eval` at the leaves instead of the
+    /// game's heuristic. Keep one searcher per evaluation: the transposition
+    /// table remembers values.
+    pub fn search_with<S: Searchable, E: Evaluator<S>>(
+        &mut self,
+        state: &S,
+        limits: Limits,
+        rng: &mut WoprRng,
+        eval: &mut E,
+    ) -> SearchResult {
         let mut moves = ActionList::new();
         state.legal_actions(&mut moves);
         assert!(
@@ -108,7 +148,7 @@ impl AlphaBeta {
             for &m in moves.iter() {
                 let mut child = state.clone();
                 child.apply(m);
-                let v = self.child_value(&child, me, depth - 1, 1, alpha, beta);
+                let v = self.child_value(&child, me, depth - 1, 1, alpha, beta, eval);
                 if self.aborted {
                     break;
                 }
@@ -136,13 +176,14 @@ impl AlphaBeta {
         result
     }
 
-    fn negamax<S: Searchable>(
+    fn negamax<S: Searchable, E: Evaluator<S>>(
         &mut self,
         state: &S,
         depth: u32,
         ply: i32,
         mut alpha: i32,
         mut beta: i32,
+        eval: &mut E,
     ) -> i32 {
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
@@ -159,7 +200,7 @@ impl AlphaBeta {
             unreachable!("negamax is only called on positions with a mover")
         };
         if depth == 0 {
-            return state.evaluate();
+            return eval.evaluate(state);
         }
         let key = state.key();
         let alpha0 = alpha;
@@ -190,7 +231,7 @@ impl AlphaBeta {
         for &m in moves.iter() {
             let mut child = state.clone();
             child.apply(m);
-            let v = self.child_value(&child, me, depth - 1, ply + 1, alpha, beta);
+            let v = self.child_value(&child, me, depth - 1, ply + 1, alpha, beta, eval);
             if self.aborted {
                 return 0;
             }
@@ -229,9 +270,10 @@ fn terminal_value<S: State>(state: &S, me: usize, ply: i32) -> i32 {
     }
 }
 
-/// The value of `child` (reached by a move of `me`) for `me`.
 impl AlphaBeta {
-    fn child_value<S: Searchable>(
+    /// The value of `child` (reached by a move of `me`) for `me`.
+    #[allow(clippy::too_many_arguments)]
+    fn child_value<S: Searchable, E: Evaluator<S>>(
         &mut self,
         child: &S,
         me: usize,
@@ -239,14 +281,15 @@ impl AlphaBeta {
         ply: i32,
         alpha: i32,
         beta: i32,
+        eval: &mut E,
     ) -> i32 {
         match mover(child) {
             None => {
                 self.nodes += 1;
                 terminal_value(child, me, ply)
             }
-            Some(p) if p == me => self.negamax(child, depth, ply, alpha, beta),
-            Some(_) => -self.negamax(child, depth, ply, -beta, -alpha),
+            Some(p) if p == me => self.negamax(child, depth, ply, alpha, beta, eval),
+            Some(_) => -self.negamax(child, depth, ply, -beta, -alpha, eval),
         }
     }
 }

@@ -4,4 +4,4 @@
 pub mod alphabeta;
 pub mod tt;
 
-pub use alphabeta::{AlphaBeta, Limits, SearchResult};
+pub use alphabeta::{AlphaBeta, Evaluator, Heuristic, Limits, SearchResult};
