@@ -99,7 +99,7 @@ fn full_depth_alphabeta_matches_minimax() {
             let Turn::Player(me) = s.turn() else {
                 unreachable!()
             };
-            let mut c = s.clone();
+            let mut c = s;
             c.apply(r.best);
             let after = match c.turn() {
                 Turn::Terminal => sign(c.returns(me)),
