@@ -35,16 +35,32 @@
 //! it keeps the move), so it counts as most of a box for the mover; the search
 //! sees the extra turns itself.
 //!
+//! **Heuristic opponents** (Weaver & Bossomaier §2.2; see
+//! [`dots_and_boxes_players`](super::dots_and_boxes_players)): `level0` plays
+//! at random, `level1` completes a box whenever it can, `level2` also avoids
+//! drawing a box's third side.
+//!
+//! **Solver and `perfect` player** (see
+//! [`dots_and_boxes_solver`](super::dots_and_boxes_solver)): exact from any
+//! position on boards of at most 24 edges (3x3, 4x2, 2x4, 5x1, 1x5 and
+//! smaller), and on bigger boards once at most 24 edges are undrawn. It maximises the final box
+//! margin; `perfect` picks at random among the moves that reach it, and plays
+//! at random while the position is out of reach. From the start, 3x3 is a
+//! second-player win by 6–3, 2x2 a first-player win by 3–1.
+//!
 //! **Papers.** Weaver & Bossomaier (24-9-24 move-ranking nets on 3x3 boxes,
 //! heuristic players of levels 0–2).
 
 use std::fmt;
 
+use super::dots_and_boxes_players::LevelPlayer;
+use super::dots_and_boxes_solver::DotsAndBoxesSolver;
 use crate::game::registry::{GameInfo, ParamInfo};
 use crate::game::{
     mix64, parse_index, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, Turn,
 };
-use crate::players::{alphabeta::search_player, alphabeta::SEARCH_PLAYERS, Player};
+use crate::players::{alphabeta::search_player, Player};
+use crate::solve::{perfect_player, Solver};
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -272,7 +288,7 @@ impl DotsAndBoxesState {
 
     /// The (up to two) boxes that edge `e` borders, as `(row, col)`.
     #[inline]
-    fn boxes_of_edge(&self, e: usize) -> [Option<(usize, usize)>; 2] {
+    pub fn boxes_of_edge(&self, e: usize) -> [Option<(usize, usize)>; 2] {
         match self.edge(e) {
             Edge::H { row, col } => [
                 (row > 0).then(|| (row - 1, col)),
@@ -283,6 +299,29 @@ impl DotsAndBoxesState {
                 (col < self.cols()).then_some((row, col)),
             ],
         }
+    }
+
+    /// How many boxes (0, 1 or 2) drawing the undrawn edge `e` would complete.
+    pub fn completed_by(&self, e: usize) -> u32 {
+        let after = self.edges | 1u64 << e;
+        self.boxes_of_edge(e)
+            .into_iter()
+            .flatten()
+            .filter(|&(r, c)| {
+                let m = self.box_mask(r, c);
+                after & m == m
+            })
+            .count() as u32
+    }
+
+    /// Whether drawing the undrawn edge `e` leaves a box beside it with exactly
+    /// three sides, which the next player could take.
+    pub fn makes_third_side(&self, e: usize) -> bool {
+        let after = self.edges | 1u64 << e;
+        self.boxes_of_edge(e)
+            .into_iter()
+            .flatten()
+            .any(|(r, c)| (after & self.box_mask(r, c)).count_ones() == 3)
     }
 
     /// Number of undrawn boxes with exactly three sides drawn.
@@ -465,10 +504,26 @@ impl Game for DotsAndBoxes {
         vec!["A", "B"]
     }
     fn make_player(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
-        search_player(spec)
+        match spec.name.as_str() {
+            "perfect" => {
+                spec.check_keys(&[])?;
+                perfect_player(self).map(Some)
+            }
+            "level0" | "level1" | "level2" => Ok(Some(Box::new(LevelPlayer::from_spec(spec)?))),
+            _ => search_player(spec),
+        }
     }
     fn player_names(&self) -> &'static [&'static str] {
-        SEARCH_PLAYERS
+        &[
+            "alphabeta[:depth=D][,ms=T]",
+            "level0",
+            "level1",
+            "level2",
+            "perfect",
+        ]
+    }
+    fn solver(&self) -> Option<Box<dyn Solver<Self>>> {
+        Some(Box::new(DotsAndBoxesSolver::new()))
     }
 }
 

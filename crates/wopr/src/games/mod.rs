@@ -5,6 +5,8 @@
 pub mod bitboard;
 pub mod connect4;
 pub mod dots_and_boxes;
+pub mod dots_and_boxes_players;
+pub mod dots_and_boxes_solver;
 pub mod goofspiel;
 pub mod kuhn;
 pub mod pig;
