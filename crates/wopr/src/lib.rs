@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod eval;
+pub mod evolve;
 pub mod game;
 pub mod games;
 pub mod music;
