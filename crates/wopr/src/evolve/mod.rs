@@ -38,6 +38,7 @@ pub mod fitness;
 pub mod ga;
 pub mod genome;
 pub mod operators;
+pub mod schemes;
 pub mod selection;
 
 pub use cma::CmaEs;

@@ -1,0 +1,371 @@
+//! Fitness schemes that play games: how a population of genomes becomes a
+//! vector of fitnesses.
+//!
+//! A scheme knows a game and a [`Phenotype`] (weights → player); genomes are
+//! decoded to weights once per generation. Every game draws its randomness
+//! from `stream(seed, &[generation, tag, …])` with its own coordinates, and
+//! all games of a generation are played in parallel, so fitness does not
+//! depend on the number of threads.
+
+use rand::seq::SliceRandom;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::fitness::Fitness;
+use super::genome::Genome;
+use crate::eval::exhaustive;
+use crate::game::rng::stream;
+use crate::game::{play_game, Game, State};
+use crate::players::{parse_player, Player};
+
+/// Builds a player from decoded weights (a net of a fixed architecture,
+/// encoding and play mode).
+pub trait Phenotype<G: Game>: Sync {
+    /// The player whose parameters are `weights`.
+    fn player(&self, weights: &[f32]) -> Box<dyn Player<G>>;
+}
+
+impl<G: Game, F: Fn(&[f32]) -> Box<dyn Player<G>> + Sync> Phenotype<G> for F {
+    fn player(&self, weights: &[f32]) -> Box<dyn Player<G>> {
+        self(weights)
+    }
+}
+
+/// Points for a game's result.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Points {
+    /// Points for a win.
+    pub win: f64,
+    /// Points for a draw.
+    pub draw: f64,
+    /// Points for a loss.
+    pub loss: f64,
+}
+
+impl Points {
+    /// Naveed & Cowling: 3 for a win, 1 for a draw, 0 for a loss.
+    pub const NAVEED: Points = Points {
+        win: 3.0,
+        draw: 1.0,
+        loss: 0.0,
+    };
+    /// MIDI-Connect4: +2 to the winner, −2 to the loser.
+    pub const MIDI_CONNECT4: Points = Points {
+        win: 2.0,
+        draw: 0.0,
+        loss: -2.0,
+    };
+    /// One point per win, half per draw.
+    pub const WINS: Points = Points {
+        win: 1.0,
+        draw: 0.5,
+        loss: 0.0,
+    };
+
+    fn of(&self, r: f64) -> f64 {
+        if r > 0.0 {
+            self.win
+        } else if r < 0.0 {
+            self.loss
+        } else {
+            self.draw
+        }
+    }
+}
+
+/// Who an individual plays against in [`FixedOpponents`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Opponent {
+    /// A player spec (`level1`, `ai:3`, `perfect`, …).
+    Spec(String),
+    /// A fixed set of weights for the same phenotype (a hall-of-fame champion,
+    /// the other population's parent).
+    Weights(Vec<f32>),
+}
+
+/// Plays one game between `a` (seat `seat_a`) and `b`; returns a's return and
+/// a's score margin (0 where the game keeps no score).
+fn duel<G: Game>(
+    game: &G,
+    a: &mut dyn Player<G>,
+    b: &mut dyn Player<G>,
+    seat_a: usize,
+    path: &[u64],
+    seed: u64,
+) -> (f64, f64) {
+    let mut rng = stream(seed, path);
+    let mut seats: [&mut dyn Player<G>; 2] = if seat_a == 0 { [a, b] } else { [b, a] };
+    match play_game(game, &mut seats, &mut rng) {
+        Ok(rec) => {
+            let r = rec.returns.map_or(0.0, |r| r[seat_a]);
+            let m = rec.score.map_or(r, |s| s[seat_a] as f64);
+            (r, m)
+        }
+        // A player that breaks the rules loses the game.
+        Err(_) => (-1.0, -1.0),
+    }
+}
+
+const TAG_FIXED: u64 = 0x4649_5845;
+const TAG_ROUND: u64 = 0x524F_554E;
+const TAG_SHARE: u64 = 0x5348_4152;
+const TAG_EXHAUSTIVE: u64 = 0x4558_4841;
+
+/// Fitness against fixed opponents: every individual plays each opponent
+/// `games_per_seat` times from each seat and sums the points (Weaver's direct
+/// evolution; Naveed & Cowling's ten hand-crafted players scored 3/1/0, one
+/// game per colour). With `seats: Some(s)` the individual only plays seat `s`
+/// (Handa's first-mover and second-mover populations). With `logistic:
+/// Some(k)` a game scores `1 / (1 + exp(−margin / k))` instead of `points`
+/// (Handa & Horiuchi weigh each result by a logistic of the final margin).
+pub struct FixedOpponents<'a, G: Game, P> {
+    /// The game.
+    pub game: G,
+    /// Weights → player.
+    pub phenotype: &'a P,
+    /// The opponents.
+    pub opponents: Vec<Opponent>,
+    /// Games per opponent and seat.
+    pub games_per_seat: usize,
+    /// Points per result.
+    pub points: Points,
+    /// Only this seat, if given.
+    pub seat: Option<usize>,
+    /// Logistic scale of the margin, if results are weighed by margin.
+    pub logistic: Option<f64>,
+}
+
+impl<G, P, Gn> Fitness<Gn> for FixedOpponents<'_, G, P>
+where
+    G: Game,
+    P: Phenotype<G>,
+    Gn: Genome + Sync,
+{
+    fn evaluate(&self, population: &[Gn], generation: u64, seed: u64) -> Vec<f64> {
+        let weights: Vec<Vec<f32>> = population.iter().map(|g| g.decode()).collect();
+        let seats: Vec<usize> = match self.seat {
+            Some(s) => vec![s],
+            None => (0..2).collect(),
+        };
+        // One task per (individual, opponent, seat, repetition).
+        let mut tasks = Vec::new();
+        for i in 0..population.len() {
+            for j in 0..self.opponents.len() {
+                for &s in &seats {
+                    for k in 0..self.games_per_seat {
+                        tasks.push((i, j, s, k));
+                    }
+                }
+            }
+        }
+        let scores: Vec<(usize, f64)> = tasks
+            .par_iter()
+            .map(|&(i, j, s, k)| {
+                let mut me = self.phenotype.player(&weights[i]);
+                let mut them: Box<dyn Player<G>> = match &self.opponents[j] {
+                    Opponent::Spec(spec) => parse_player(&self.game, spec)
+                        .expect("opponent specs are checked when the run is configured"),
+                    Opponent::Weights(w) => self.phenotype.player(w),
+                };
+                let path = [
+                    generation, TAG_FIXED, i as u64, j as u64, s as u64, k as u64,
+                ];
+                let (r, m) = duel(&self.game, me.as_mut(), them.as_mut(), s, &path, seed);
+                let v = match self.logistic {
+                    Some(scale) => 1.0 / (1.0 + (-m / scale).exp()),
+                    None => self.points.of(r),
+                };
+                (i, v)
+            })
+            .collect();
+        let mut fitness = vec![0.0; population.len()];
+        for (i, v) in scores {
+            fitness[i] += v;
+        }
+        fitness
+    }
+}
+
+/// How a round-robin scores a pair's two games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RoundRobinScoring {
+    /// MIDI-Connect4: each game +2 to the winner and −2 to the loser.
+    PerGame,
+    /// Weaver: per two-game match, 1 to the player who won more of the two
+    /// games, ½ each if they won equally many, 0 to the other.
+    PerMatch,
+}
+
+/// Every pair of the population plays twice, seats swapped.
+pub struct RoundRobin<'a, G: Game, P> {
+    /// The game.
+    pub game: G,
+    /// Weights → player.
+    pub phenotype: &'a P,
+    /// Scoring.
+    pub scoring: RoundRobinScoring,
+}
+
+impl<G, P, Gn> Fitness<Gn> for RoundRobin<'_, G, P>
+where
+    G: Game,
+    P: Phenotype<G>,
+    Gn: Genome + Sync,
+{
+    fn evaluate(&self, population: &[Gn], generation: u64, seed: u64) -> Vec<f64> {
+        let weights: Vec<Vec<f32>> = population.iter().map(|g| g.decode()).collect();
+        let n = population.len();
+        let pairs: Vec<(usize, usize)> = (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect();
+        let results: Vec<(usize, usize, [f64; 2])> = pairs
+            .par_iter()
+            .map(|&(i, j)| {
+                let mut r = [0.0; 2];
+                for (k, slot) in r.iter_mut().enumerate() {
+                    let mut a = self.phenotype.player(&weights[i]);
+                    let mut b = self.phenotype.player(&weights[j]);
+                    let path = [generation, TAG_ROUND, i as u64, j as u64, k as u64];
+                    *slot = duel(&self.game, a.as_mut(), b.as_mut(), k, &path, seed).0;
+                }
+                (i, j, r)
+            })
+            .collect();
+        let mut fitness = vec![0.0; n];
+        for (i, j, r) in results {
+            match self.scoring {
+                RoundRobinScoring::PerGame => {
+                    for x in r {
+                        let p = Points::MIDI_CONNECT4.of(x);
+                        fitness[i] += p;
+                        fitness[j] -= p;
+                    }
+                }
+                RoundRobinScoring::PerMatch => {
+                    let wins_i = r.iter().filter(|&&x| x > 0.0).count();
+                    let wins_j = r.iter().filter(|&&x| x < 0.0).count();
+                    let (a, b) = match wins_i.cmp(&wins_j) {
+                        std::cmp::Ordering::Greater => (1.0, 0.0),
+                        std::cmp::Ordering::Less => (0.0, 1.0),
+                        std::cmp::Ordering::Equal => (0.5, 0.5),
+                    };
+                    fitness[i] += a;
+                    fitness[j] += b;
+                }
+            }
+        }
+        fitness
+    }
+}
+
+/// Weaver & Bossomaier's antibody/antigen coevolution with implicit fitness
+/// sharing (§3.4): a fraction of the population (25%) are antigens; each meets
+/// a random sample (33%) of the population as antibodies in two-game matches;
+/// `points` (33) per antigen are shared among the antibodies that beat it in
+/// proportion to their shares: 4 for winning both games, 1 for winning one.
+/// Only antibodies are rewarded. Antigens and antibodies are drawn from
+/// `stream(seed, &[generation, tag])`; an antigen never meets itself.
+pub struct ImplicitSharing<'a, G: Game, P> {
+    /// The game.
+    pub game: G,
+    /// Weights → player.
+    pub phenotype: &'a P,
+    /// Fraction of the population chosen as antigens.
+    pub antigen_fraction: f64,
+    /// Fraction of the population that meets each antigen.
+    pub sample_fraction: f64,
+    /// Points shared per antigen.
+    pub points: f64,
+}
+
+impl<G, P, Gn> Fitness<Gn> for ImplicitSharing<'_, G, P>
+where
+    G: Game,
+    P: Phenotype<G>,
+    Gn: Genome + Sync,
+{
+    fn evaluate(&self, population: &[Gn], generation: u64, seed: u64) -> Vec<f64> {
+        let weights: Vec<Vec<f32>> = population.iter().map(|g| g.decode()).collect();
+        let n = population.len();
+        let mut rng = stream(seed, &[generation, TAG_SHARE]);
+        let mut order: Vec<usize> = (0..n).collect();
+        order.shuffle(&mut rng);
+        let antigens = ((n as f64 * self.antigen_fraction).round() as usize).clamp(1, n);
+        let sample = ((n as f64 * self.sample_fraction).round() as usize).clamp(1, n);
+        let mut meetings = Vec::new();
+        for &ag in &order[..antigens] {
+            let mut others: Vec<usize> = (0..n).filter(|&x| x != ag).collect();
+            others.shuffle(&mut rng);
+            for &ab in others.iter().take(sample) {
+                meetings.push((ag, ab));
+            }
+        }
+        let wins: Vec<(usize, usize, usize)> = meetings
+            .par_iter()
+            .enumerate()
+            .map(|(m, &(ag, ab))| {
+                let mut w = 0;
+                for k in 0..2 {
+                    let mut a = self.phenotype.player(&weights[ab]);
+                    let mut b = self.phenotype.player(&weights[ag]);
+                    let path = [generation, TAG_SHARE, m as u64, k as u64];
+                    if duel(&self.game, a.as_mut(), b.as_mut(), k, &path, seed).0 > 0.0 {
+                        w += 1;
+                    }
+                }
+                (ag, ab, w)
+            })
+            .collect();
+        let mut fitness = vec![0.0; n];
+        for &ag in &order[..antigens] {
+            let shares: Vec<(usize, f64)> = wins
+                .iter()
+                .filter(|x| x.0 == ag && x.2 > 0)
+                .map(|x| (x.1, if x.2 == 2 { 4.0 } else { 1.0 }))
+                .collect();
+            let total: f64 = shares.iter().map(|s| s.1).sum();
+            for (ab, s) in shares {
+                fitness[ab] += self.points * s / total;
+            }
+        }
+        fitness
+    }
+}
+
+/// The thesis's independent fitness for small games (§4.3): minus the number of
+/// games lost when the individual meets every line of the opponent, as the
+/// first and as the second player.
+pub struct ExhaustiveLosses<'a, G: Game, P> {
+    /// The game (small enough to enumerate).
+    pub game: G,
+    /// Weights → player.
+    pub phenotype: &'a P,
+}
+
+impl<G, P, Gn> Fitness<Gn> for ExhaustiveLosses<'_, G, P>
+where
+    G: Game,
+    G::State: State<View = G::State>,
+    P: Phenotype<G>,
+    Gn: Genome + Sync,
+{
+    fn evaluate(&self, population: &[Gn], generation: u64, seed: u64) -> Vec<f64> {
+        population
+            .par_iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let w = g.decode();
+                let mut losses = 0;
+                for seat in 0..2 {
+                    let mut p = self.phenotype.player(&w);
+                    let mut rng = stream(seed, &[generation, TAG_EXHAUSTIVE, i as u64, seat]);
+                    losses += exhaustive(&self.game, p.as_mut(), seat as usize, &mut rng)
+                        .results
+                        .losses;
+                }
+                -(losses as f64)
+            })
+            .collect()
+    }
+}
