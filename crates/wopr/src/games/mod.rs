@@ -4,6 +4,7 @@
 
 pub mod bitboard;
 pub mod connect4;
+pub mod connect4_solver;
 pub mod dots_and_boxes;
 pub mod dots_and_boxes_players;
 pub mod dots_and_boxes_solver;

@@ -49,6 +49,22 @@ pub struct SearchResult {
 pub trait Evaluator<S> {
     /// The value of `state` for its player to move.
     fn evaluate(&mut self, state: &S) -> i32;
+
+    /// Whether the search should hand over all children of a node one ply
+    /// above the horizon at once ([`Evaluator::evaluate_batch`]) rather than
+    /// one by one under alpha-beta cut-offs: worth it when one evaluation of
+    /// many positions is much cheaper than many of one (a net).
+    fn batched(&self) -> bool {
+        false
+    }
+
+    /// Appends the value of every state to `out`, each for its own player to
+    /// move.
+    fn evaluate_batch(&mut self, states: &[S], out: &mut Vec<i32>) {
+        for s in states {
+            out.push(self.evaluate(s));
+        }
+    }
 }
 
 /// The game's documented heuristic, [`Searchable::evaluate`].
@@ -226,6 +242,19 @@ impl AlphaBeta {
                 moves[..=i].rotate_right(1);
             }
         }
+        if depth == 1 && eval.batched() {
+            let (best_value, best) = self.frontier(state, &moves, me, ply, eval);
+            let bound = if best_value <= alpha0 {
+                Bound::Upper
+            } else if best_value >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.tt
+                .store(key, to_tt(best_value, ply), depth as u8, bound, best);
+            return best_value;
+        }
         let mut best_value = -i32::MAX;
         let mut best = moves[0];
         for &m in moves.iter() {
@@ -271,6 +300,45 @@ fn terminal_value<S: State>(state: &S, me: usize, ply: i32) -> i32 {
 }
 
 impl AlphaBeta {
+    /// Values every child of a node one ply above the horizon with a single
+    /// batched evaluation; returns the best value and move (exact).
+    fn frontier<S: Searchable, E: Evaluator<S>>(
+        &mut self,
+        state: &S,
+        moves: &[Action],
+        me: usize,
+        ply: i32,
+        eval: &mut E,
+    ) -> (i32, Action) {
+        let mut children = Vec::with_capacity(moves.len());
+        let mut values = vec![0; moves.len()];
+        let mut pending = Vec::with_capacity(moves.len());
+        for (i, &m) in moves.iter().enumerate() {
+            let mut child = state.clone();
+            child.apply(m);
+            self.nodes += 1;
+            match mover(&child) {
+                None => values[i] = terminal_value(&child, me, ply + 1),
+                Some(_) => {
+                    pending.push(i);
+                    children.push(child);
+                }
+            }
+        }
+        let mut out = Vec::with_capacity(children.len());
+        eval.evaluate_batch(&children, &mut out);
+        for ((&i, child), v) in pending.iter().zip(&children).zip(out) {
+            values[i] = if mover(child) == Some(me) { v } else { -v };
+        }
+        let mut best = 0;
+        for i in 1..values.len() {
+            if values[i] > values[best] {
+                best = i;
+            }
+        }
+        (values[best], moves[best])
+    }
+
     /// The value of `child` (reached by a move of `me`) for `me`.
     #[allow(clippy::too_many_arguments)]
     fn child_value<S: Searchable, E: Evaluator<S>>(
