@@ -6,13 +6,16 @@
 
 #![warn(missing_docs)]
 
+pub mod encode;
 pub mod eval;
 pub mod evolve;
 pub mod game;
 pub mod games;
 pub mod music;
+pub mod nn;
 pub mod players;
 pub mod search;
 pub mod solve;
+pub mod train;
 
 pub use game::{Action, ActionList, AnyGame, Game, Searchable, State, Turn, WIN_SCORE};

@@ -59,7 +59,7 @@ use crate::game::registry::{GameInfo, ParamInfo};
 use crate::game::{
     mix64, parse_index, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, Turn,
 };
-use crate::players::{alphabeta::search_player, Player};
+use crate::players::Player;
 use crate::solve::{perfect_player, Solver};
 
 /// Registry entry.
@@ -510,12 +510,12 @@ impl Game for DotsAndBoxes {
                 perfect_player(self).map(Some)
             }
             "level0" | "level1" | "level2" => Ok(Some(Box::new(LevelPlayer::from_spec(spec)?))),
-            _ => search_player(spec),
+            _ => crate::players::board_player(self, spec),
         }
     }
     fn player_names(&self) -> &'static [&'static str] {
         &[
-            "alphabeta[:depth=D][,ms=T]",
+            "alphabeta[:depth=D][,ms=T]", "net:PATH[,mode=M][,ply=N][,temp=T]",
             "level0",
             "level1",
             "level2",

@@ -319,7 +319,8 @@ impl ReversiState {
         (self.size() * self.size()) as Action
     }
 
-    fn placements_of(&self, seat: usize) -> u64 {
+    /// The squares where `seat` could place a disc now (whoever is to move).
+    pub fn placements_of(&self, seat: usize) -> u64 {
         placements(
             self.geo(),
             self.discs[seat],

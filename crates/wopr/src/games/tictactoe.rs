@@ -35,7 +35,7 @@ use crate::game::registry::GameInfo;
 use crate::game::{
     mix64, parse_index, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, Turn,
 };
-use crate::players::{alphabeta::search_player, Player};
+use crate::players::Player;
 use crate::solve::{perfect_player, Solution, SolveError, Solver};
 
 /// Registry entry.
@@ -246,10 +246,10 @@ impl Game for TicTacToe {
             spec.check_keys(&[])?;
             return perfect_player(self).map(Some);
         }
-        search_player(spec)
+        crate::players::board_player(self, spec)
     }
     fn player_names(&self) -> &'static [&'static str] {
-        &["alphabeta[:depth=D][,ms=T]", "perfect"]
+        &["alphabeta[:depth=D][,ms=T]", "net:PATH[,mode=M][,ply=N][,temp=T]", "perfect"]
     }
     fn solver(&self) -> Option<Box<dyn Solver<Self>>> {
         Some(Box::new(TicTacToeSolver))

@@ -7,6 +7,7 @@
 //! the command line, not to this library.
 
 pub mod alphabeta;
+pub mod net;
 
 use rand::RngExt;
 
@@ -91,4 +92,17 @@ pub fn player_names<G: Game>(game: &G) -> Vec<&'static str> {
     let mut names = GENERIC_PLAYERS.to_vec();
     names.extend_from_slice(game.player_names());
     names
+}
+
+/// The players every board game gets: `alphabeta` search and `net:` players.
+/// Board games call this from [`Game::make_player`] after their own names.
+pub fn board_player<G>(game: &G, spec: &GameSpec) -> Result<Option<Box<dyn Player<G>>>, SpecError>
+where
+    G: crate::encode::Encodable,
+    G::State: crate::game::Searchable,
+{
+    if let Some(p) = alphabeta::search_player(spec)? {
+        return Ok(Some(p));
+    }
+    net::net_player(game, spec)
 }

@@ -1,0 +1,375 @@
+//! Either architecture behind one type, and the JSON network file.
+//!
+//! A file looks like this (fields in this order; `game`, `encoding`,
+//! `player` and `pruned` are optional):
+//!
+//! ```json
+//! {
+//!   "game": "connect4:6x6",
+//!   "encoding": "cells",
+//!   "player": "greedy",
+//!   "architecture": {"type": "mlp", "layers": [36, 60, 6]},
+//!   "activations": ["sigmoid", "linear"],
+//!   "weights": [0.12, -0.4, ...],
+//!   "pruned": [17, 250]
+//! }
+//! ```
+//!
+//! A complete net has `"architecture": {"type": "complete", "inputs": 18,
+//! "nodes": 5, "outputs": 1}` and two activations, hidden then output.
+//! `weights` is the flat parameter vector in the layout documented on
+//! [`Mlp`] and [`CompleteNet`]; `pruned` lists the indices held at zero.
+
+use std::fmt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Activation, CompleteNet, Mlp, NetError, Network, Scratch, Segment};
+use crate::game::rng::WoprRng;
+
+/// The shape of a net, as written in files.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Architecture {
+    /// A layered net: inputs, hidden layers, outputs.
+    Mlp {
+        /// Units per layer, inputs first.
+        layers: Vec<usize>,
+    },
+    /// The thesis's complete feed-forward net.
+    Complete {
+        /// Number of inputs.
+        inputs: usize,
+        /// Number of non-input nodes, outputs included.
+        nodes: usize,
+        /// Number of output nodes (the last ones).
+        outputs: usize,
+    },
+}
+
+impl Architecture {
+    /// Parses `36-60-6` (a layered net: inputs, hidden layers, outputs) or
+    /// `complete:18-5-1` (inputs, nodes, outputs of a complete net).
+    pub fn parse(text: &str) -> Result<Architecture, NetError> {
+        let t = text.trim();
+        let (complete, body) = match t.split_once(':') {
+            Some((kind, rest)) if kind.eq_ignore_ascii_case("complete") => (true, rest),
+            Some((kind, rest)) if kind.eq_ignore_ascii_case("mlp") => (false, rest),
+            Some((kind, _)) => {
+                return Err(NetError(format!(
+                    "unknown architecture kind '{kind}' in '{t}' (accepted: 36-60-6, mlp:36-60-6, complete:IN-NODES-OUT)"
+                )))
+            }
+            None => (false, t),
+        };
+        let nums = body
+            .split('-')
+            .map(|p| p.trim().parse::<usize>())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| {
+                NetError(format!(
+                    "bad architecture '{t}': expected sizes joined by '-', e.g. 36-60-6 or complete:18-5-1"
+                ))
+            })?;
+        if complete {
+            match nums[..] {
+                [inputs, nodes, outputs] => Ok(Architecture::Complete {
+                    inputs,
+                    nodes,
+                    outputs,
+                }),
+                _ => Err(NetError(format!(
+                    "bad architecture '{t}': a complete net is complete:INPUTS-NODES-OUTPUTS"
+                ))),
+            }
+        } else if nums.len() < 2 {
+            Err(NetError(format!(
+                "bad architecture '{t}': a layered net needs at least inputs and outputs, e.g. 36-60-6"
+            )))
+        } else {
+            Ok(Architecture::Mlp { layers: nums })
+        }
+    }
+
+    /// Number of activations a net of this shape takes: one per non-input
+    /// layer, or two (hidden, output) for a complete net.
+    pub fn num_activations(&self) -> usize {
+        match self {
+            Architecture::Mlp { layers } => layers.len().saturating_sub(1),
+            Architecture::Complete { .. } => 2,
+        }
+    }
+}
+
+impl fmt::Display for Architecture {
+    /// The form [`Architecture::parse`] reads.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Architecture::Mlp { layers } => {
+                let s: Vec<String> = layers.iter().map(|l| l.to_string()).collect();
+                f.write_str(&s.join("-"))
+            }
+            Architecture::Complete {
+                inputs,
+                nodes,
+                outputs,
+            } => write!(f, "complete:{inputs}-{nodes}-{outputs}"),
+        }
+    }
+}
+
+/// A net of either architecture (what a file holds).
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyNet {
+    /// A layered perceptron.
+    Mlp(Mlp),
+    /// A complete feed-forward net.
+    Complete(CompleteNet),
+}
+
+impl AnyNet {
+    /// A net of the given shape with all parameters zero. `activations` has
+    /// [`Architecture::num_activations`] entries.
+    pub fn new(arch: &Architecture, activations: &[Activation]) -> Result<AnyNet, NetError> {
+        match arch {
+            Architecture::Mlp { layers } => Ok(AnyNet::Mlp(Mlp::new(layers, activations)?)),
+            Architecture::Complete {
+                inputs,
+                nodes,
+                outputs,
+            } => match activations {
+                &[hidden, output] => Ok(AnyNet::Complete(CompleteNet::new(
+                    *inputs, *nodes, *outputs, hidden, output,
+                )?)),
+                _ => Err(NetError(format!(
+                    "a complete net takes 2 activations (hidden, output), got {}",
+                    activations.len()
+                ))),
+            },
+        }
+    }
+
+    /// The net's shape.
+    pub fn architecture(&self) -> Architecture {
+        match self {
+            AnyNet::Mlp(m) => Architecture::Mlp {
+                layers: m.sizes().to_vec(),
+            },
+            AnyNet::Complete(c) => Architecture::Complete {
+                inputs: c.num_inputs(),
+                nodes: c.nodes(),
+                outputs: c.num_outputs(),
+            },
+        }
+    }
+
+    /// The activations, as [`AnyNet::new`] takes them.
+    pub fn activations(&self) -> Vec<Activation> {
+        match self {
+            AnyNet::Mlp(m) => m.activations().to_vec(),
+            AnyNet::Complete(c) => vec![c.hidden_activation(), c.output_activation()],
+        }
+    }
+}
+
+macro_rules! both {
+    ($self:ident, $n:ident => $e:expr) => {
+        match $self {
+            AnyNet::Mlp($n) => $e,
+            AnyNet::Complete($n) => $e,
+        }
+    };
+}
+
+impl Network for AnyNet {
+    fn num_inputs(&self) -> usize {
+        both!(self, n => n.num_inputs())
+    }
+    fn num_outputs(&self) -> usize {
+        both!(self, n => n.num_outputs())
+    }
+    fn params(&self) -> &[f32] {
+        both!(self, n => n.params())
+    }
+    fn params_mut(&mut self) -> &mut [f32] {
+        both!(self, n => n.params_mut())
+    }
+    fn segments(&self) -> Vec<Segment> {
+        both!(self, n => n.segments())
+    }
+    fn mask(&self) -> Option<&[bool]> {
+        both!(self, n => n.mask())
+    }
+    fn set_mask(&mut self, mask: Option<Vec<bool>>) -> Result<(), NetError> {
+        both!(self, n => n.set_mask(mask))
+    }
+    fn prune(&mut self, index: usize) {
+        both!(self, n => n.prune(index))
+    }
+    fn apply_mask(&mut self) {
+        both!(self, n => n.apply_mask())
+    }
+    fn randomize(&mut self, rng: &mut WoprRng, range: f32) {
+        both!(self, n => n.randomize(rng, range))
+    }
+    fn forward(&self, input: &[f32], out: &mut [f32], scratch: &mut Scratch) {
+        both!(self, n => n.forward(input, out, scratch))
+    }
+    fn forward_batch(&self, inputs: &[f32], out: &mut [f32], scratch: &mut Scratch) {
+        both!(self, n => n.forward_batch(inputs, out, scratch))
+    }
+    fn backward(&self, out_grad: &[f32], grad: &mut [f32], scratch: &mut Scratch) {
+        both!(self, n => n.backward(out_grad, grad, scratch))
+    }
+}
+
+/// A net with what it is for: the contents of a network file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetFile {
+    /// The game spec the net plays, e.g. `connect4:6x6`.
+    pub game: Option<String>,
+    /// The name of the input encoding the net expects.
+    pub encoding: Option<String>,
+    /// How a player uses the net (e.g. `greedy`, `minimax:2`, `softmax`).
+    pub player: Option<String>,
+    /// The net.
+    pub net: AnyNet,
+}
+
+/// The file as serde sees it, before shape checks.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    #[serde(default)]
+    game: Option<String>,
+    #[serde(default)]
+    encoding: Option<String>,
+    #[serde(default)]
+    player: Option<String>,
+    architecture: Architecture,
+    activations: Vec<Activation>,
+    weights: Vec<f32>,
+    #[serde(default)]
+    pruned: Vec<usize>,
+}
+
+impl NetFile {
+    /// A file holding just `net`.
+    pub fn new(net: AnyNet) -> NetFile {
+        NetFile {
+            game: None,
+            encoding: None,
+            player: None,
+            net,
+        }
+    }
+
+    /// The file as JSON: one field per line, weights ten to a line.
+    pub fn to_json(&self) -> String {
+        let mut out = String::from("{\n");
+        let field = |out: &mut String, key: &str, value: String| {
+            out.push_str(&format!("  \"{key}\": {value},\n"));
+        };
+        if let Some(g) = &self.game {
+            field(&mut out, "game", js(g));
+        }
+        if let Some(e) = &self.encoding {
+            field(&mut out, "encoding", js(e));
+        }
+        if let Some(p) = &self.player {
+            field(&mut out, "player", js(p));
+        }
+        field(&mut out, "architecture", js(&self.net.architecture()));
+        field(&mut out, "activations", js(&self.net.activations()));
+        let lines: Vec<String> = self
+            .net
+            .params()
+            .chunks(10)
+            .map(|c| {
+                let s: Vec<String> = c.iter().map(js).collect();
+                s.join(", ")
+            })
+            .collect();
+        let pruned: Vec<usize> = self
+            .net
+            .mask()
+            .map(|m| (0..m.len()).filter(|&i| !m[i]).collect())
+            .unwrap_or_default();
+        out.push_str("  \"weights\": [\n    ");
+        out.push_str(&lines.join(",\n    "));
+        out.push_str("\n  ]");
+        if !pruned.is_empty() {
+            out.push_str(",\n");
+            out.push_str(&format!("  \"pruned\": {}", js(&pruned)));
+        }
+        out.push_str("\n}\n");
+        out
+    }
+
+    /// Reads a file's JSON, checking that the weights fit the architecture
+    /// and activations, that every weight is finite, and that pruned indices
+    /// are in range and hold zero.
+    pub fn from_json(text: &str) -> Result<NetFile, NetError> {
+        let raw: RawFile =
+            serde_json::from_str(text).map_err(|e| NetError(format!("bad network file: {e}")))?;
+        let arch = raw.architecture;
+        let mut net = AnyNet::new(&arch, &raw.activations)?;
+        if raw.weights.len() != net.num_params() {
+            return Err(NetError(format!(
+                "architecture {arch} has {} weights, the file has {}",
+                net.num_params(),
+                raw.weights.len()
+            )));
+        }
+        if let Some(i) = raw.weights.iter().position(|w| !w.is_finite()) {
+            return Err(NetError(format!("weight {i} is not a finite number")));
+        }
+        net.params_mut().copy_from_slice(&raw.weights);
+        if !raw.pruned.is_empty() {
+            let n = net.num_params();
+            let mut mask = vec![true; n];
+            for &i in &raw.pruned {
+                if i >= n {
+                    return Err(NetError(format!(
+                        "pruned index {i} is out of range (the net has {n} weights)"
+                    )));
+                }
+                if raw.weights[i] != 0.0 {
+                    return Err(NetError(format!(
+                        "weight {i} is listed as pruned but is {}, not 0",
+                        raw.weights[i]
+                    )));
+                }
+                mask[i] = false;
+            }
+            net.set_mask(Some(mask))?;
+        }
+        Ok(NetFile {
+            game: raw.game,
+            encoding: raw.encoding,
+            player: raw.player,
+            net,
+        })
+    }
+
+    /// Writes the file.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), NetError> {
+        let path = path.as_ref();
+        std::fs::write(path, self.to_json())
+            .map_err(|e| NetError(format!("cannot write {}: {e}", path.display())))
+    }
+
+    /// Reads and checks a file (see [`NetFile::from_json`]).
+    pub fn load(path: impl AsRef<Path>) -> Result<NetFile, NetError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| NetError(format!("cannot read {}: {e}", path.display())))?;
+        NetFile::from_json(&text).map_err(|e| NetError(format!("{}: {e}", path.display())))
+    }
+}
+
+/// One value as compact JSON.
+fn js<T: Serialize + ?Sized>(v: &T) -> String {
+    serde_json::to_string(v).expect("plain values serialise")
+}

@@ -1,0 +1,477 @@
+//! Players driven by a neural network (the `net:` specs).
+//!
+//! Spec: `net:PATH[,mode=M][,ply=N][,temp=T][,reduce=R]`. The net file says
+//! which encoding the net reads (`raw` if it does not say) and may name a
+//! default mode. Modes:
+//!
+//! - `greedy` — a value net (one output: the value of a position for its
+//!   player to move) scores every successor and the best is played (the
+//!   thesis's SimpleMaxPlayer; Handa & Horiuchi; Naveed & Cowling's 1-ply). A
+//!   successor that ends the game is scored by its result instead (±2, or 0
+//!   for a draw), so the net is never asked about finished games.
+//! - `policy` — a move-ranking net (one output per action index): illegal
+//!   actions are masked, the highest output is played (Weaver & Bossomaier).
+//! - `minimax2` — MIDI-Connect4's 2-ply minimax over a move-ranking net: for
+//!   each own move, every reply of the opponent is considered and the position
+//!   after it is scored by the net (read from our side, we are to move again);
+//!   the move whose worst reply scores best is played. The paper does not say
+//!   how several outputs make one position value: `reduce=max` (default)
+//!   takes the highest output over our legal moves there (the value of our
+//!   best continuation), `reduce=mean` their mean.
+//! - `alphabeta` — `ply=N` alpha-beta (the thesis's proposed hybrid) with the
+//!   value net at the leaves; `greedy` is `ply=1`.
+//! - `softmax` — the thesis's "distribution over choices" (§3.1): successor
+//!   values v become probabilities ∝ exp(v / T), `temp=T` (default 0.1).
+//!
+//! Ties are broken at random. Searches evaluate their leaves in batches: all
+//! successors at once (`greedy`, `softmax`), all positions after every reply
+//! (`minimax2`), all children of each node one ply above the horizon
+//! (`alphabeta`).
+
+use std::sync::Arc;
+
+use rand::RngExt;
+
+use super::{Player, ViewOf};
+use crate::encode::{Encodable, EncodingOf};
+use crate::game::rng::WoprRng;
+use crate::game::{mover, Action, ActionList, GameSpec, Searchable, SpecError, State};
+use crate::nn::{AnyNet, NetFile, Network, Scratch};
+use crate::search::{AlphaBeta, Evaluator, Limits};
+
+/// How a net chooses moves; see the module docs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NetMode {
+    /// Greedy over successor values.
+    Greedy,
+    /// Highest output among the legal actions.
+    Policy,
+    /// MIDI-Connect4's 2-ply minimax over the outputs.
+    Minimax2 {
+        /// How outputs become a position value.
+        reduce: Reduce,
+    },
+    /// Alpha-beta to `ply` with the net at the leaves.
+    AlphaBeta {
+        /// Search depth.
+        ply: u32,
+    },
+    /// Sample successors with probability ∝ exp(value / temperature).
+    Softmax {
+        /// The temperature.
+        temperature: f32,
+    },
+}
+
+/// How a move-ranking net's outputs become one position value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduce {
+    /// The highest output over the legal actions.
+    Max,
+    /// The mean output over the legal actions.
+    Mean,
+}
+
+impl NetMode {
+    /// The mode's spec text (`mode=…` plus its options).
+    pub fn spec(&self) -> String {
+        match self {
+            NetMode::Greedy => "mode=greedy".into(),
+            NetMode::Policy => "mode=policy".into(),
+            NetMode::Minimax2 { reduce } => format!(
+                "mode=minimax2,reduce={}",
+                if *reduce == Reduce::Max { "max" } else { "mean" }
+            ),
+            NetMode::AlphaBeta { ply } => format!("mode=alphabeta,ply={ply}"),
+            NetMode::Softmax { temperature } => format!("mode=softmax,temp={temperature}"),
+        }
+    }
+
+    /// Reads the mode from spec arguments, falling back to `default` (the
+    /// net file's `player` field, or what the output count suggests).
+    pub fn from_spec(spec: &GameSpec, default: &str) -> Result<NetMode, SpecError> {
+        let name = spec.get("mode").unwrap_or(default).to_ascii_lowercase();
+        let ply = spec.int("ply", 0, 1, 32)?;
+        let mode = match name.as_str() {
+            "greedy" | "value" if ply > 1 => NetMode::AlphaBeta { ply: ply as u32 },
+            "greedy" | "value" => NetMode::Greedy,
+            "policy" | "rank" => NetMode::Policy,
+            "minimax2" | "minimax" => NetMode::Minimax2 {
+                reduce: match spec.get("reduce").unwrap_or("max") {
+                    "max" => Reduce::Max,
+                    "mean" => Reduce::Mean,
+                    other => {
+                        return Err(SpecError(format!(
+                            "reduce={other} is not known (accepted: max, mean)"
+                        )))
+                    }
+                },
+            },
+            "alphabeta" => NetMode::AlphaBeta {
+                ply: if ply == 0 { 2 } else { ply as u32 },
+            },
+            "softmax" => {
+                let t: f32 = spec
+                    .get("temp")
+                    .unwrap_or("0.1")
+                    .parse()
+                    .ok()
+                    .filter(|t: &f32| *t > 0.0 && t.is_finite())
+                    .ok_or_else(|| SpecError("temp= must be a positive number".into()))?;
+                NetMode::Softmax { temperature: t }
+            }
+            other => {
+                return Err(SpecError(format!(
+                    "unknown net mode '{other}' (accepted: greedy, policy, minimax2, alphabeta, softmax)"
+                )))
+            }
+        };
+        Ok(mode)
+    }
+}
+
+/// The value assigned to a finished successor in net units: well beyond the
+/// range of a sigmoid or tanh output.
+const RESULT_VALUE: f32 = 2.0;
+
+/// Net values are scaled to integers for the alpha-beta search.
+const SEARCH_SCALE: f32 = 10_000.0;
+
+/// A net, its encoding and its working memory.
+pub struct NetEval<G: Encodable> {
+    net: Arc<AnyNet>,
+    encoding: EncodingOf<G>,
+    scratch: Scratch,
+    inputs: Vec<f32>,
+    outputs: Vec<f32>,
+}
+
+impl<G: Encodable> NetEval<G> {
+    /// Pairs a net with an encoding; fails if the sizes differ.
+    pub fn new(net: Arc<AnyNet>, encoding: EncodingOf<G>) -> Result<Self, SpecError> {
+        if net.num_inputs() != encoding.size() {
+            return Err(SpecError(format!(
+                "the net has {} inputs but encoding '{}' gives {}",
+                net.num_inputs(),
+                encoding.name(),
+                encoding.size()
+            )));
+        }
+        Ok(NetEval {
+            net,
+            encoding,
+            scratch: Scratch::new(),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+        })
+    }
+
+    /// Runs the net on every state; returns the outputs, `num_outputs` per
+    /// state, row by row.
+    pub fn run(&mut self, states: &[G::State]) -> &[f32] {
+        let n_in = self.encoding.size();
+        self.inputs.resize(states.len() * n_in, 0.0);
+        for (s, row) in states.iter().zip(self.inputs.chunks_exact_mut(n_in)) {
+            self.encoding.encode(s, row);
+        }
+        self.outputs
+            .resize(states.len() * self.net.num_outputs(), 0.0);
+        if !states.is_empty() {
+            self.net
+                .forward_batch(&self.inputs, &mut self.outputs, &mut self.scratch);
+        }
+        &self.outputs
+    }
+
+    /// The number of outputs.
+    pub fn num_outputs(&self) -> usize {
+        self.net.num_outputs()
+    }
+}
+
+impl<G: Encodable> Evaluator<G::State> for NetEval<G>
+where
+    G::State: Searchable,
+{
+    fn evaluate(&mut self, state: &G::State) -> i32 {
+        let v = self.run(std::slice::from_ref(state))[0];
+        (v.clamp(-RESULT_VALUE, RESULT_VALUE) * SEARCH_SCALE) as i32
+    }
+    fn batched(&self) -> bool {
+        true
+    }
+    fn evaluate_batch(&mut self, states: &[G::State], out: &mut Vec<i32>) {
+        let k = self.num_outputs();
+        let values = self.run(states);
+        out.extend(
+            values
+                .chunks_exact(k)
+                .map(|o| (o[0].clamp(-RESULT_VALUE, RESULT_VALUE) * SEARCH_SCALE) as i32),
+        );
+    }
+}
+
+/// A player that chooses with a net.
+pub struct NetPlayer<G: Encodable> {
+    spec: String,
+    eval: NetEval<G>,
+    mode: NetMode,
+    search: Option<AlphaBeta>,
+}
+
+impl<G: Encodable> NetPlayer<G>
+where
+    G::State: Searchable,
+{
+    /// A player using `net` (read through `encoding`) in `mode`; `spec` is what
+    /// records show.
+    pub fn new(
+        game: &G,
+        net: Arc<AnyNet>,
+        encoding: EncodingOf<G>,
+        mode: NetMode,
+        spec: String,
+    ) -> Result<Self, SpecError> {
+        let outputs = net.num_outputs();
+        match mode {
+            NetMode::Policy | NetMode::Minimax2 { .. } if outputs != game.num_actions() => {
+                return Err(SpecError(format!(
+                    "{} needs a net with one output per action ({} for {}), this one has {outputs}",
+                    mode.spec(),
+                    game.num_actions(),
+                    game.spec()
+                )))
+            }
+            NetMode::Greedy | NetMode::AlphaBeta { .. } | NetMode::Softmax { .. }
+                if outputs != 1 =>
+            {
+                return Err(SpecError(format!(
+                    "{} needs a value net with one output, this one has {outputs}",
+                    mode.spec()
+                )))
+            }
+            _ => {}
+        }
+        let search = match mode {
+            NetMode::AlphaBeta { .. } => Some(AlphaBeta::new(16)),
+            _ => None,
+        };
+        Ok(NetPlayer {
+            spec,
+            eval: NetEval::new(net, encoding)?,
+            mode,
+            search,
+        })
+    }
+
+    /// Loads `net:PATH[,…]` for `game`.
+    pub fn from_spec(game: &G, spec: &GameSpec) -> Result<Self, SpecError> {
+        spec.check_keys(&["", "mode", "ply", "temp", "reduce"])?;
+        let path = spec
+            .args
+            .iter()
+            .find(|(k, _)| k.is_empty())
+            .map(|(_, v)| v.clone())
+            .ok_or_else(|| SpecError("net: needs a file, as net:PATH".into()))?;
+        let file = NetFile::load(&path).map_err(|e| SpecError(e.to_string()))?;
+        if let Some(g) = &file.game {
+            let want = crate::AnyGame::parse(g)
+                .map(|a| a.spec())
+                .unwrap_or_else(|_| g.clone());
+            if want != game.spec() {
+                return Err(SpecError(format!(
+                    "{path} is a net for {want}, not for {}",
+                    game.spec()
+                )));
+            }
+        }
+        let encoding = game.encoding(file.encoding.as_deref().unwrap_or("raw"))?;
+        let default_mode = file.player.clone().unwrap_or_else(|| {
+            if file.net.num_outputs() == 1 {
+                "greedy".into()
+            } else {
+                "policy".into()
+            }
+        });
+        let mode = NetMode::from_spec(spec, &default_mode)?;
+        NetPlayer::new(game, Arc::new(file.net), encoding, mode, spec.to_string())
+    }
+
+    /// Values of the successors (for the player to move here), one per legal
+    /// action.
+    fn successor_values(&mut self, state: &G::State, legal: &[Action]) -> Vec<f32> {
+        let me = mover(state).expect("a player to move");
+        let mut values = vec![0.0; legal.len()];
+        let mut pending = Vec::new();
+        let mut children = Vec::new();
+        for (i, &a) in legal.iter().enumerate() {
+            let mut c = state.clone();
+            c.apply(a);
+            match mover(&c) {
+                None => values[i] = RESULT_VALUE * c.returns(me).signum_or_zero(),
+                Some(_) => {
+                    pending.push(i);
+                    children.push(c);
+                }
+            }
+        }
+        let out = self.eval.run(&children).to_vec();
+        for ((&i, c), v) in pending.iter().zip(&children).zip(out) {
+            values[i] = if mover(c) == Some(me) { v } else { -v };
+        }
+        values
+    }
+
+    fn minimax2(&mut self, state: &G::State, legal: &[Action], reduce: Reduce) -> Vec<f32> {
+        let me = mover(state).expect("a player to move");
+        // Positions after (own move, reply), and which own move each belongs to.
+        let mut values = vec![f32::INFINITY; legal.len()];
+        let mut owner = Vec::new();
+        let mut leaves: Vec<G::State> = Vec::new();
+        let mut list = ActionList::new();
+        for (i, &a) in legal.iter().enumerate() {
+            let mut c = state.clone();
+            c.apply(a);
+            match mover(&c) {
+                None => values[i] = RESULT_VALUE * c.returns(me).signum_or_zero(),
+                Some(_) => {
+                    list.clear();
+                    c.legal_actions(&mut list);
+                    for &r in &list {
+                        let mut d = c.clone();
+                        d.apply(r);
+                        match mover(&d) {
+                            None => {
+                                let v = RESULT_VALUE * d.returns(me).signum_or_zero();
+                                values[i] = values[i].min(v);
+                            }
+                            Some(_) => {
+                                owner.push(i);
+                                leaves.push(d);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let k = self.eval.num_outputs();
+        let out = self.eval.run(&leaves).to_vec();
+        for ((leaf, &i), o) in leaves.iter().zip(&owner).zip(out.chunks_exact(k)) {
+            list.clear();
+            leaf.legal_actions(&mut list);
+            let outs = list.iter().map(|&a| o[a as usize]);
+            let v = match reduce {
+                Reduce::Max => outs.fold(f32::NEG_INFINITY, f32::max),
+                Reduce::Mean => outs.sum::<f32>() / list.len().max(1) as f32,
+            };
+            // The leaf's net view is that of its player to move.
+            let v = if mover(leaf) == Some(me) { v } else { -v };
+            values[i] = values[i].min(v);
+        }
+        values
+    }
+}
+
+trait SignumOrZero {
+    fn signum_or_zero(self) -> f32;
+}
+
+impl SignumOrZero for f64 {
+    fn signum_or_zero(self) -> f32 {
+        if self > 0.0 {
+            1.0
+        } else if self < 0.0 {
+            -1.0
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Index of a random maximum of `values`.
+fn argmax_random(values: &[f32], rng: &mut WoprRng) -> usize {
+    let top = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let best: Vec<usize> = (0..values.len()).filter(|&i| values[i] >= top).collect();
+    if best.is_empty() {
+        return rng.random_range(0..values.len());
+    }
+    best[rng.random_range(0..best.len())]
+}
+
+impl<G: Encodable> Player<G> for NetPlayer<G>
+where
+    G::State: Searchable,
+{
+    fn spec(&self) -> String {
+        self.spec.clone()
+    }
+
+    fn choose(&mut self, view: &ViewOf<G>, legal: &[Action], rng: &mut WoprRng) -> Action {
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        match self.mode {
+            NetMode::Greedy => {
+                let v = self.successor_values(view, legal);
+                legal[argmax_random(&v, rng)]
+            }
+            NetMode::Policy => {
+                let out = self.eval.run(std::slice::from_ref(view)).to_vec();
+                let v: Vec<f32> = legal.iter().map(|&a| out[a as usize]).collect();
+                legal[argmax_random(&v, rng)]
+            }
+            NetMode::Minimax2 { reduce } => {
+                let v = self.minimax2(view, legal, reduce);
+                legal[argmax_random(&v, rng)]
+            }
+            NetMode::Softmax { temperature } => {
+                let v = self.successor_values(view, legal);
+                let top = v.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                let w: Vec<f64> = v
+                    .iter()
+                    .map(|&x| (((x - top) / temperature) as f64).exp())
+                    .collect();
+                let total: f64 = w.iter().sum();
+                let mut x = rng.random::<f64>() * total;
+                for (i, wi) in w.iter().enumerate() {
+                    if x < *wi {
+                        return legal[i];
+                    }
+                    x -= wi;
+                }
+                legal[legal.len() - 1]
+            }
+            NetMode::AlphaBeta { ply } => {
+                let search = self.search.as_mut().expect("alpha-beta mode has a searcher");
+                let limits = Limits {
+                    depth: Some(ply),
+                    time: None,
+                };
+                search.search_with(view, limits, rng, &mut self.eval).best
+            }
+        }
+    }
+
+    fn new_game(&mut self) {
+        if let Some(s) = self.search.as_mut() {
+            s.clear();
+        }
+    }
+}
+
+/// The `net:` spec syntax, for player lists.
+pub const NET_PLAYERS: &[&str] = &["net:PATH[,mode=greedy|policy|minimax2|alphabeta|softmax][,ply=N][,temp=T]"];
+
+/// Builds a `net:` player, or `Ok(None)` for other names.
+pub fn net_player<G: Encodable>(
+    game: &G,
+    spec: &GameSpec,
+) -> Result<Option<Box<dyn Player<G>>>, SpecError>
+where
+    G::State: Searchable,
+{
+    if spec.name != "net" {
+        return Ok(None);
+    }
+    Ok(Some(Box::new(NetPlayer::from_spec(game, spec)?)))
+}
