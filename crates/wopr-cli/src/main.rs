@@ -4,6 +4,7 @@
 
 mod cmd;
 mod human;
+mod plot;
 
 use std::process::ExitCode;
 
@@ -33,6 +34,12 @@ enum Command {
     Eval(cmd::eval::EvalArgs),
     /// Solve a position exactly: value, score margin, optimal moves.
     Solve(cmd::solve::SolveArgs),
+    /// Record positions with an oracle's judgement as a training set (CSV).
+    Dataset(cmd::dataset::Args),
+    /// Train a net on a dataset by back-propagation or RPROP.
+    Train(cmd::train::Args),
+    /// Evolve players from a config file.
+    Evolve(cmd::evolve::Args),
     /// Turn a recorded game into music (MIDI, optionally WAV).
     Music(cmd::music::MusicArgs),
 }
@@ -64,6 +71,9 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Eval(a) => cmd::eval::run(a),
         Command::Solve(a) => cmd::solve::run(a),
+        Command::Dataset(a) => cmd::dataset::run(a),
+        Command::Train(a) => cmd::train::run(a),
+        Command::Evolve(a) => cmd::evolve::run(a),
         Command::Music(a) => cmd::music::run(a),
     };
     match result {

@@ -1,13 +1,16 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod dataset;
 pub mod eval;
+pub mod evolve;
 pub mod games;
 pub mod music;
 pub mod perft;
 pub mod play;
 pub mod position;
 pub mod solve;
+pub mod train;
 
 use anyhow::Context;
 use wopr::AnyGame;
