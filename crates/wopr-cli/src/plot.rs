@@ -15,13 +15,31 @@ pub struct Series {
 }
 
 /// Draws `series` into `stem.png` and `stem.svg`.
-pub fn lines(stem: &Path, title: &str, x_label: &str, y_label: &str, series: &[Series]) -> anyhow::Result<()> {
+pub fn lines(
+    stem: &Path,
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    series: &[Series],
+) -> anyhow::Result<()> {
     let png = stem.with_extension("png");
     let svg = stem.with_extension("svg");
-    draw(BitMapBackend::new(&png, (900, 560)).into_drawing_area(), title, x_label, y_label, series)
-        .with_context(|| format!("cannot draw {}", png.display()))?;
-    draw(SVGBackend::new(&svg, (900, 560)).into_drawing_area(), title, x_label, y_label, series)
-        .with_context(|| format!("cannot draw {}", svg.display()))?;
+    draw(
+        BitMapBackend::new(&png, (900, 560)).into_drawing_area(),
+        title,
+        x_label,
+        y_label,
+        series,
+    )
+    .with_context(|| format!("cannot draw {}", png.display()))?;
+    draw(
+        SVGBackend::new(&svg, (900, 560)).into_drawing_area(),
+        title,
+        x_label,
+        y_label,
+        series,
+    )
+    .with_context(|| format!("cannot draw {}", svg.display()))?;
     Ok(())
 }
 
@@ -69,10 +87,15 @@ where
     for (i, s) in series.iter().enumerate() {
         let colour = Palette99::pick(i).to_rgba();
         chart
-            .draw_series(LineSeries::new(s.points.iter().copied(), colour.stroke_width(2)))
+            .draw_series(LineSeries::new(
+                s.points.iter().copied(),
+                colour.stroke_width(2),
+            ))
             .map_err(|e| anyhow::anyhow!("{e}"))?
             .label(s.name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2)));
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2))
+            });
     }
     if series.len() > 1 {
         chart

@@ -9,6 +9,7 @@
 pub mod encode;
 pub mod eval;
 pub mod evolve;
+pub mod experiment;
 pub mod game;
 pub mod games;
 pub mod music;

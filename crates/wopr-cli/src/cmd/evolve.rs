@@ -1,9 +1,245 @@
-//! Placeholder, being written.
-#![allow(missing_docs)]
+//! `wopr evolve CONFIG.toml`: evolve players as a config file says, into a
+//! run folder that survives being killed (`--resume DIR`).
 
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use wopr::encode::Encodable;
+use wopr::experiment::run::{GenerationRow, YardstickRow};
+use wopr::experiment::{
+    load_checkpoint, run as run_evolution, start, Checkpoint, EvolveConfig, Progress, RunFiles,
+};
+use wopr::{with_board_game, Searchable};
+
+use crate::plot::{self, Series};
+
+/// Arguments of `wopr evolve`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// The run's config (TOML); see `configs/` for the papers' setups.
+    config: Option<PathBuf>,
+    /// The run folder (default: runs/<config name>-seed<S>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Seed (overrides the config's).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Generations (overrides the config's stop.generations).
+    #[arg(long)]
+    generations: Option<u64>,
+    /// Continue the run in this folder from its last checkpoint.
+    #[arg(long, conflicts_with_all = ["config", "out", "seed"])]
+    resume: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
 
-pub fn run(_args: &Args) -> anyhow::Result<()> {
-    anyhow::bail!("not built yet")
+/// Starts or resumes a run.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let (mut cp, dir) = match (&args.resume, &args.config) {
+        (Some(dir), _) => {
+            let mut cp = load_checkpoint(dir)?;
+            if let Some(g) = args.generations {
+                cp.config.stop.generations = g;
+                cp.finished = cp.engine.generation() >= g;
+            }
+            (cp, dir.clone())
+        }
+        (None, Some(path)) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read config {}", path.display()))?;
+            let mut config: EvolveConfig = toml::from_str(&text).map_err(|e| {
+                anyhow::anyhow!(
+                    "bad config {}: {}",
+                    path.display(),
+                    e.to_string()
+                        .lines()
+                        .filter(|l| !l.trim().is_empty())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )
+            })?;
+            if let Some(s) = args.seed {
+                config.seed = s;
+            }
+            if let Some(g) = args.generations {
+                config.stop.generations = g;
+            }
+            let stem = path
+                .file_stem()
+                .map_or("run".into(), |s| s.to_string_lossy().to_string());
+            let dir = args
+                .out
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(format!("runs/{stem}-seed{}", config.seed)));
+            if dir.join("checkpoint.json").exists() {
+                anyhow::bail!(
+                    "{} already holds a run; continue it with --resume {} or choose another --out",
+                    dir.display(),
+                    dir.display()
+                );
+            }
+            std::fs::create_dir_all(&dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            let game = super::parse_game(&config.game)?;
+            let cp = with_board_game!(&game, g => start(g, config.clone())?,
+                anyhow::bail!("{} cannot be evolved: nets play the board games only", config.game));
+            // The config as run (with the seed and generations actually used).
+            let as_run = toml::to_string_pretty(&cp.config)?;
+            std::fs::write(dir.join("config.toml"), as_run)?;
+            (cp, dir)
+        }
+        (None, None) => anyhow::bail!("give a config file, or --resume DIR"),
+    };
+    let game = super::parse_game(&cp.config.game)?;
+    with_board_game!(&game, g => go(g, &mut cp, &dir, args.quiet),
+        anyhow::bail!("{} cannot be evolved", cp.config.game))
+}
+
+struct Bar {
+    bar: ProgressBar,
+    started: Instant,
+}
+
+impl Progress for Bar {
+    fn generation(&mut self, row: &GenerationRow, _: &Checkpoint) {
+        self.bar.set_position(row.generation + 1);
+        self.bar.set_message(format!(
+            "best {:.3}  mean {:.3}  ({:.1}s/gen)",
+            row.best, row.mean, row.seconds
+        ));
+    }
+    fn yardsticks(&mut self, rows: &[YardstickRow]) {
+        let text: Vec<String> = rows
+            .iter()
+            .map(|r| format!("{} {}/{}/{}", r.opponent, r.wins, r.draws, r.losses))
+            .collect();
+        self.bar.println(format!(
+            "generation {}: champion W/D/L vs {} [{:.0?}]",
+            rows.first().map_or(0, |r| r.generation),
+            text.join(", "),
+            self.started.elapsed()
+        ));
+    }
+}
+
+fn go<G>(game: &G, cp: &mut Checkpoint, dir: &Path, quiet: bool) -> anyhow::Result<()>
+where
+    G: Encodable,
+    G::State: Searchable,
+{
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(cp.config.stop.generations)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("gen {pos}/{len} {bar:30} {elapsed} {msg}")
+            .expect("a valid template"),
+    );
+    bar.set_position(cp.engine.generation());
+    let mut progress = Bar {
+        bar,
+        started: Instant::now(),
+    };
+    let files = RunFiles {
+        dir: dir.to_path_buf(),
+    };
+    run_evolution(game, cp, &files, &mut progress)?;
+    progress.bar.finish_and_clear();
+    draw(cp, dir)?;
+    let last = cp.history.last();
+    println!(
+        "{}: {} generations of {}; last best {:.4}, mean {:.4}",
+        dir.display(),
+        cp.history.len(),
+        cp.config.game,
+        last.map_or(f64::NAN, |r| r.best),
+        last.map_or(f64::NAN, |r| r.mean)
+    );
+    if let Some(b) = &cp.best {
+        println!("best fitness {:.4} (generation {})", b.0, b.1);
+    }
+    println!(
+        "champion: {}   play it: wopr play {} --first human --second net:{}",
+        dir.join("champion.json").display(),
+        cp.config.game,
+        dir.join("champion.json").display()
+    );
+    Ok(())
+}
+
+fn draw(cp: &Checkpoint, dir: &Path) -> anyhow::Result<()> {
+    let pts = |f: fn(&GenerationRow) -> f64| -> Vec<(f64, f64)> {
+        cp.history
+            .iter()
+            .map(|r| (r.generation as f64, f(r)))
+            .collect()
+    };
+    plot::lines(
+        &dir.join("fitness"),
+        &format!(
+            "fitness, {}",
+            cp.config
+                .name
+                .clone()
+                .unwrap_or_else(|| cp.config.game.clone())
+        ),
+        "generation",
+        "fitness",
+        &[
+            Series {
+                name: "best".into(),
+                points: pts(|r| r.best),
+            },
+            Series {
+                name: "mean".into(),
+                points: pts(|r| r.mean),
+            },
+            Series {
+                name: "min".into(),
+                points: pts(|r| r.min),
+            },
+        ],
+    )?;
+    if !cp.yardsticks.is_empty() {
+        let mut names: Vec<&str> = cp.yardsticks.iter().map(|r| r.opponent.as_str()).collect();
+        names.dedup();
+        names.sort();
+        names.dedup();
+        let series: Vec<Series> = names
+            .iter()
+            .map(|&n| Series {
+                name: if n == "exhaustive" {
+                    "exhaustive losses / lines".into()
+                } else {
+                    format!("wins vs {n}")
+                },
+                points: cp
+                    .yardsticks
+                    .iter()
+                    .filter(|r| r.opponent == n)
+                    .map(|r| {
+                        let y = if n == "exhaustive" {
+                            r.losses as f64 / r.games.max(1) as f64
+                        } else {
+                            r.win_rate
+                        };
+                        (r.generation as f64, y)
+                    })
+                    .collect(),
+            })
+            .collect();
+        plot::lines(
+            &dir.join("yardsticks"),
+            "champion against yardsticks",
+            "generation",
+            "fraction of games",
+            &series,
+        )?;
+    }
+    Ok(())
 }

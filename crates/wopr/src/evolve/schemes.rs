@@ -364,7 +364,7 @@ where
                         .results
                         .losses;
                 }
-                -(losses as f64)
+                0.0 - losses as f64
             })
             .collect()
     }

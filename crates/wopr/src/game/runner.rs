@@ -235,11 +235,35 @@ pub fn play_match<G: Game>(
     // Check both specs once, up front, so errors are reported before any play.
     parse_player(game, first).map_err(|e| e.to_string())?;
     parse_player(game, second).map_err(|e| e.to_string())?;
+    let make = |spec: &str| parse_player(game, spec).map_err(|e| e.to_string());
+    play_match_with(
+        game,
+        &|| make(first),
+        &|| make(second),
+        games,
+        seed,
+        on_done,
+    )
+}
+
+/// Makes a fresh player for each game of a match.
+pub type PlayerFactory<'a, G> = dyn Fn() -> Result<Box<dyn Player<G>>, String> + Sync + 'a;
+
+/// [`play_match`] with players built by factories (nets held in memory,
+/// evolved champions) instead of specs.
+pub fn play_match_with<G: Game>(
+    game: &G,
+    first: &PlayerFactory<'_, G>,
+    second: &PlayerFactory<'_, G>,
+    games: usize,
+    seed: u64,
+    on_done: &(dyn Fn() + Sync),
+) -> Result<Vec<GameRecord>, String> {
     (0..games)
         .into_par_iter()
         .map(|i| {
-            let mut a = parse_player(game, first).map_err(|e| e.to_string())?;
-            let mut b = parse_player(game, second).map_err(|e| e.to_string())?;
+            let mut a = first()?;
+            let mut b = second()?;
             let mut rng = stream(seed, &[i as u64]);
             let mut seats: [&mut dyn Player<G>; 2] = if seats_swapped(i) {
                 [b.as_mut(), a.as_mut()]

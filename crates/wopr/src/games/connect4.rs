@@ -428,7 +428,11 @@ impl Game for Connect4 {
         crate::players::board_player(self, spec)
     }
     fn player_names(&self) -> &'static [&'static str] {
-        &["alphabeta[:depth=D][,ms=T]", "net:PATH[,mode=M][,ply=N][,temp=T]", "perfect"]
+        &[
+            "alphabeta[:depth=D][,ms=T]",
+            "net:PATH[,mode=M][,ply=N][,temp=T]",
+            "perfect",
+        ]
     }
     fn solver(&self) -> Option<Box<dyn Solver<Self>>> {
         Some(Box::new(Connect4Solver::new(self)))

@@ -515,7 +515,8 @@ impl Game for DotsAndBoxes {
     }
     fn player_names(&self) -> &'static [&'static str] {
         &[
-            "alphabeta[:depth=D][,ms=T]", "net:PATH[,mode=M][,ply=N][,temp=T]",
+            "alphabeta[:depth=D][,ms=T]",
+            "net:PATH[,mode=M][,ply=N][,temp=T]",
             "level0",
             "level1",
             "level2",

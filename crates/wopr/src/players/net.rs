@@ -80,7 +80,11 @@ impl NetMode {
             NetMode::Policy => "mode=policy".into(),
             NetMode::Minimax2 { reduce } => format!(
                 "mode=minimax2,reduce={}",
-                if *reduce == Reduce::Max { "max" } else { "mean" }
+                if *reduce == Reduce::Max {
+                    "max"
+                } else {
+                    "mean"
+                }
             ),
             NetMode::AlphaBeta { ply } => format!("mode=alphabeta,ply={ply}"),
             NetMode::Softmax { temperature } => format!("mode=softmax,temp={temperature}"),
@@ -286,14 +290,29 @@ where
             }
         }
         let encoding = game.encoding(file.encoding.as_deref().unwrap_or("raw"))?;
-        let default_mode = file.player.clone().unwrap_or_else(|| {
-            if file.net.num_outputs() == 1 {
-                "greedy".into()
+        // The file's `player` field gives defaults: a mode name (`greedy`) or
+        // mode arguments (`mode=alphabeta,ply=3`); the spec's arguments win.
+        let default_mode = if file.net.num_outputs() == 1 {
+            "greedy"
+        } else {
+            "policy"
+        };
+        let mut merged = GameSpec {
+            name: "net".into(),
+            args: Vec::new(),
+        };
+        if let Some(p) = &file.player {
+            let text = if p.contains('=') {
+                format!("net:{p}")
             } else {
-                "policy".into()
-            }
-        });
-        let mode = NetMode::from_spec(spec, &default_mode)?;
+                format!("net:mode={p}")
+            };
+            merged.args = GameSpec::parse(&text)?.args;
+        }
+        merged
+            .args
+            .extend(spec.args.iter().filter(|(k, _)| !k.is_empty()).cloned());
+        let mode = NetMode::from_spec(&merged, default_mode)?;
         NetPlayer::new(game, Arc::new(file.net), encoding, mode, spec.to_string())
     }
 
@@ -442,7 +461,10 @@ where
                 legal[legal.len() - 1]
             }
             NetMode::AlphaBeta { ply } => {
-                let search = self.search.as_mut().expect("alpha-beta mode has a searcher");
+                let search = self
+                    .search
+                    .as_mut()
+                    .expect("alpha-beta mode has a searcher");
                 let limits = Limits {
                     depth: Some(ply),
                     time: None,
@@ -460,7 +482,8 @@ where
 }
 
 /// The `net:` spec syntax, for player lists.
-pub const NET_PLAYERS: &[&str] = &["net:PATH[,mode=greedy|policy|minimax2|alphabeta|softmax][,ply=N][,temp=T]"];
+pub const NET_PLAYERS: &[&str] =
+    &["net:PATH[,mode=greedy|policy|minimax2|alphabeta|softmax][,ply=N][,temp=T]"];
 
 /// Builds a `net:` player, or `Ok(None)` for other names.
 pub fn net_player<G: Encodable>(
