@@ -494,9 +494,11 @@ where
             }),
             0,
         ),
-        other => return Err(RunError(format!(
+        other => {
+            return Err(RunError(format!(
             "unknown fitness scheme '{other}' (accepted: fixed, round-robin, sharing, exhaustive)"
-        ))),
+        )))
+        }
     };
     if hof.is_empty() {
         Ok((main, games))
@@ -527,6 +529,27 @@ where
         ));
     }
     let engine = new_engine(&config, config.seed, phenotype.num_params)?;
+    // Check the fitness section (opponent specs, names) before anything runs.
+    fn check<G, E>(
+        game: &G,
+        config: &EvolveConfig,
+        p: &NetPhenotype<G>,
+        e: &E,
+    ) -> Result<(), RunError>
+    where
+        G: Encodable,
+        G::State: Searchable,
+        E: Engine,
+        E::Genome: Sync,
+    {
+        scheme::<G, E::Genome>(game, config, p, &[], e.population().len()).map(|_| ())
+    }
+    with_engine!(&engine, e => check(game, &config, &phenotype, e))?;
+    if let Some(y) = &config.yardsticks {
+        for spec in &y.against {
+            parse_player(game, spec).map_err(|e| RunError(format!("yardstick '{spec}': {e}")))?;
+        }
+    }
     Ok(Checkpoint {
         config,
         engine,

@@ -1,0 +1,110 @@
+//! `wopr evolve` killed in the middle of a run and resumed with `--resume`
+//! finishes with exactly the champion of an uninterrupted run.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const CONFIG: &str = r#"
+game = "tictactoe"
+seed = 3
+[net]
+encoding = "planes"
+hidden = [6]
+[algorithm]
+kind = "ga"
+preset = "thesis-real"
+population = 16
+[fitness]
+scheme = "fixed"
+opponents = ["random", "perfect"]
+games_per_seat = 6
+[stop]
+generations = 60
+"#;
+
+fn wopr() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_wopr"))
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("wopr-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn generations_done(d: &Path) -> usize {
+    std::fs::read_to_string(d.join("generations.csv"))
+        .map(|t| t.lines().count().saturating_sub(1))
+        .unwrap_or(0)
+}
+
+#[test]
+fn killed_and_resumed_run_matches_a_straight_run() {
+    let cfg = dir("cfg").with_extension("toml");
+    std::fs::write(&cfg, CONFIG).unwrap();
+
+    let straight = dir("straight");
+    let ok = wopr()
+        .args(["evolve", cfg.to_str().unwrap(), "--quiet", "--out"])
+        .arg(&straight)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+
+    let killed = dir("killed");
+    let mut child = wopr()
+        .args(["evolve", cfg.to_str().unwrap(), "--quiet", "--out"])
+        .arg(&killed)
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while generations_done(&killed) < 5 && t.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let at_kill = generations_done(&killed);
+    assert!(at_kill < 60, "the run finished before it could be killed");
+
+    let ok = wopr()
+        .args(["evolve", "--quiet", "--resume"])
+        .arg(&killed)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let a = std::fs::read_to_string(straight.join("champion.json")).unwrap();
+    let b = std::fs::read_to_string(killed.join("champion.json")).unwrap();
+    assert_eq!(a, b, "killed after {at_kill} generations");
+    let rows = |d: &Path| -> Vec<String> {
+        std::fs::read_to_string(d.join("generations.csv"))
+            .unwrap()
+            .lines()
+            // Drop the wall-clock column.
+            .map(|l| l.rsplit_once(',').unwrap().0.to_string())
+            .collect()
+    };
+    assert_eq!(rows(&straight), rows(&killed));
+}
+
+#[test]
+fn a_bad_config_is_a_one_line_error() {
+    let cfg = dir("bad").with_extension("toml");
+    std::fs::write(
+        &cfg,
+        "game = \"tictactoe\"\n[fitness]\nscheme = \"telepathy\"\n",
+    )
+    .unwrap();
+    let out = wopr()
+        .args(["evolve", cfg.to_str().unwrap(), "--out"])
+        .arg(dir("badrun"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("telepathy") && err.contains("accepted"),
+        "{err}"
+    );
+}
