@@ -709,6 +709,9 @@ where
     let phenotype = NetPhenotype::new(game, &config.net)?;
     let seed = config.seed;
     let every = config.checkpoint_every.max(1);
+    if cp.engine.generation() >= config.stop.generations {
+        cp.finished = true;
+    }
     while !cp.finished {
         let t = Instant::now();
         let generation = cp.engine.generation();

@@ -12,5 +12,7 @@ pub mod goofspiel;
 pub mod kuhn;
 pub mod pig;
 pub mod reversi;
+pub mod reversi_players;
 pub mod tictactoe;
 pub mod virus;
+pub mod virus_players;

@@ -49,17 +49,26 @@
 //! directions, masking off squares that wrapped around a side and bits past the
 //! board ("dumb7fill"), so the same code serves every size.
 //!
+//! **Players and solver** (in [`reversi_players`](super::reversi_players)):
+//! `alphabeta` with the heuristic above; `standard[:depth=D]`, our version
+//! of Handa & Horiuchi's "standard program" (alpha-beta over its own weight
+//! table and relative mobility); an exact endgame solver behind
+//! [`Game::solver`] (final disc margin); and `perfect[:empties=E]`, which
+//! plays `standard` until `E` squares are empty and solves from then on.
+//!
 //! **Papers.** Handa & Horiuchi evolve feature-input evaluation nets for 6×6
-//! Reversi (`reversi:6x6`).
+//! Reversi (`reversi:6x6`) and measure them against a standard program.
 
 use std::fmt;
 
 use super::bitboard::{bits, parse_square, square_name};
+use super::reversi_players;
 use crate::game::registry::{GameInfo, ParamInfo};
 use crate::game::{
     mix64, parse_index, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, Turn,
 };
-use crate::players::{alphabeta::search_player, alphabeta::SEARCH_PLAYERS, Player};
+use crate::players::Player;
+use crate::solve::Solver;
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -162,7 +171,7 @@ const GEOMETRY: [Geometry; 9] = {
     g
 };
 
-#[inline]
+#[inline(always)]
 fn shift(x: u64, (amount, mask): (i32, u64)) -> u64 {
     let y = if amount > 0 {
         x << amount
@@ -173,7 +182,7 @@ fn shift(x: u64, (amount, mask): (i32, u64)) -> u64 {
 }
 
 /// The squares where the side owning `own` may place against `opp`.
-#[inline]
+#[inline(always)]
 fn placements(g: &Geometry, own: u64, opp: u64, n: usize) -> u64 {
     let empty = g.full & !(own | opp);
     let mut moves = 0;
@@ -189,7 +198,7 @@ fn placements(g: &Geometry, own: u64, opp: u64, n: usize) -> u64 {
 }
 
 /// The opponent discs turned over by placing on `sq`.
-#[inline]
+#[inline(always)]
 fn flips(g: &Geometry, own: u64, opp: u64, sq: usize) -> u64 {
     let start = 1u64 << sq;
     let mut all = 0;
@@ -205,6 +214,39 @@ fn flips(g: &Geometry, own: u64, opp: u64, sq: usize) -> u64 {
         }
     }
     all
+}
+
+/// Every square of an `n`×`n` board (`n` even, 4..=8).
+#[inline]
+pub(crate) fn board_mask(n: usize) -> u64 {
+    GEOMETRY[n].full
+}
+
+/// The opponent discs turned over when the side owning `own` places on `sq`.
+#[inline]
+pub(crate) fn flips_for(n: usize, own: u64, opp: u64, sq: usize) -> u64 {
+    flips(&GEOMETRY[n], own, opp, sq)
+}
+
+/// The squares where the side owning `own` may place against `opp`, for a
+/// board side known at compile time (the solver's hot
+/// loop: masks and loop bounds become constants).
+#[inline(always)]
+pub(crate) fn moves_n<const N: usize>(own: u64, opp: u64) -> u64 {
+    placements(&GEOMETRY[N], own, opp, N)
+}
+
+/// The squares next to (in any of the eight directions) a square of `x`,
+/// for a board side known at compile time.
+#[inline(always)]
+pub(crate) fn neighbours_n<const N: usize>(x: u64) -> u64 {
+    GEOMETRY[N].dirs.iter().fold(0, |acc, &d| acc | shift(x, d))
+}
+
+/// [`flips_for`] for a board side known at compile time.
+#[inline(always)]
+pub(crate) fn flips_n<const N: usize>(own: u64, opp: u64, sq: usize) -> u64 {
+    flips(&GEOMETRY[N], own, opp, sq)
 }
 
 /// The game: the board side.
@@ -281,6 +323,37 @@ impl ReversiState {
         };
         s.settle();
         s
+    }
+
+    /// A position from bitboards (bit `row × N + col`; Black = 0, White = 1)
+    /// and the seat to move. Any disjoint placement on the board is accepted,
+    /// reachable or not; if the seat to move has no placement the position is
+    /// one where it must pass (or the game is over).
+    pub fn from_discs(n: usize, discs: [u64; 2], to_move: usize) -> Result<ReversiState, String> {
+        check_size(n, n)?;
+        if discs[0] & discs[1] != 0 {
+            return Err("a square holds discs of both colours".into());
+        }
+        if (discs[0] | discs[1]) & !GEOMETRY[n].full != 0 {
+            return Err(format!("discs lie off the {n}x{n} board"));
+        }
+        if to_move > 1 {
+            return Err(format!("seat {to_move} is not 0 (Black) or 1 (White)"));
+        }
+        let mut s = ReversiState {
+            discs,
+            moves: 0,
+            n: n as u8,
+            to_move: to_move as u8,
+            over: false,
+        };
+        s.settle();
+        Ok(s)
+    }
+
+    /// The number of empty squares.
+    pub fn empties(&self) -> u32 {
+        (self.geo().full & !(self.discs[0] | self.discs[1])).count_ones()
     }
 
     fn geo(&self) -> &'static Geometry {
@@ -486,10 +559,13 @@ impl Game for Reversi {
         vec!["black", "white"]
     }
     fn make_player(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
-        search_player(spec)
+        reversi_players::make_player(self, spec)
     }
     fn player_names(&self) -> &'static [&'static str] {
-        SEARCH_PLAYERS
+        reversi_players::PLAYER_NAMES
+    }
+    fn solver(&self) -> Option<Box<dyn Solver<Self>>> {
+        Some(Box::new(reversi_players::ReversiSolver::for_game(self)))
     }
 }
 

@@ -59,18 +59,24 @@
 //! **Board representation.** One `u64` per colour, bit `row × N + col`, and
 //! precomputed tables of each square's neighbours and of the squares two away.
 //!
+//! **Players** (in [`virus_players`](super::virus_players)): `alphabeta`
+//! with the heuristic above, and the twenty hand-crafted players
+//! `ai:1` … `ai:20[,depth=D]` (linear evaluations over ten documented
+//! features), whose static evaluations are also available as training targets.
+//!
 //! **Papers.** Naveed & Cowling evolve and train 64-58-27-1 evaluation nets for
-//! 8×8 Virus.
+//! 8×8 Virus against ten hand-crafted players, and test them on ten more.
 
 use std::fmt;
 
 use super::bitboard::{bits, parse_square, square_name};
+use super::virus_players;
 use crate::game::registry::{GameInfo, ParamInfo};
 use crate::game::{
     mix64, parse_index, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, Turn,
     MAX_ACTIONS,
 };
-use crate::players::{alphabeta::search_player, alphabeta::SEARCH_PLAYERS, Player};
+use crate::players::Player;
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -406,8 +412,25 @@ impl VirusState {
         (17 * self.size() * self.size()) as Action
     }
 
-    fn empty(&self) -> u64 {
+    /// The empty squares (bit `row × N + col`).
+    pub fn empty(&self) -> u64 {
         self.tables().full & !(self.pieces[0] | self.pieces[1])
+    }
+
+    /// Every square of the board.
+    pub fn board(&self) -> u64 {
+        self.tables().full
+    }
+
+    /// `set` and every square adjacent (sides or corners) to one of its
+    /// squares.
+    pub fn around(&self, set: u64) -> u64 {
+        dilate(set, self.size(), self.tables())
+    }
+
+    /// The (up to eight) squares adjacent to square `sq`.
+    pub fn neighbours(&self, sq: usize) -> u64 {
+        self.tables().adjacent[sq]
     }
 
     /// Empty squares next to a piece of `seat`: its grow moves.
@@ -646,10 +669,10 @@ impl Game for Virus {
         vec!["black", "white"]
     }
     fn make_player(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
-        search_player(spec)
+        virus_players::make_player(spec)
     }
     fn player_names(&self) -> &'static [&'static str] {
-        SEARCH_PLAYERS
+        virus_players::PLAYER_NAMES
     }
 }
 

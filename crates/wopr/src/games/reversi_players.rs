@@ -1,0 +1,739 @@
+//! Reversi's own players: the `standard` program, the exact endgame solver
+//! and the `perfect` player built on both.
+//!
+//! **`standard[:depth=D]`** (default depth 3). Handa & Horiuchi measure their
+//! evolved 6×6 players against "the standard program", which the paper only
+//! describes as "a program easily to get through Internet"; it gives no
+//! details. Ours is the kind of program that phrase described around 2002:
+//! fixed-depth alpha-beta over a positional weight table plus mobility. It
+//! runs the shared search ([`AlphaBeta::search_with`]: transposition table,
+//! iterative deepening to depth `D`) with its own evaluation, from the
+//! mover's view:
+//!
+//! ```text
+//! Σ weight(own discs) − Σ weight(opponent discs) + 100 × (m − o) / (m + o)
+//! ```
+//!
+//! where `m` and `o` are the two sides' numbers of legal placements (the
+//! mobility term is 0 when both are 0; the division truncates). Finished
+//! games score as everywhere in that search, ±(1,000,000 + final disc
+//! margin) ∓ plies. The search shuffles the root moves with the game's
+//! random stream, so among moves of equal value the choice is random and
+//! reproducible. The evaluation is deliberately not the game's `alphabeta`
+//! heuristic (one weight rule for all sizes, 10 per move of absolute
+//! mobility). The tables:
+//!
+//! ```text
+//! 8×8 (the classic table)              6×6                       4×4
+//!  100 -20  10   5   5  10 -20 100      100 -20  10  10 -20 100   100 -20 -20 100
+//!  -20 -50  -2  -2  -2  -2 -50 -20      -20 -50  -2  -2 -50 -20   -20  -5  -5 -20
+//!   10  -2  -1  -1  -1  -1  -2  10       10  -2  -1  -1  -2  10   (rows 3-4 mirror
+//!    5  -2  -1  -1  -1  -1  -2   5      (rows 4-6 mirror 3-1)      rows 2-1)
+//!  (rows 5-8 mirror rows 4-1)
+//! ```
+//!
+//! The 8×8 table is the one found in many Othello programs and tutorials:
+//! corners 100, the X-squares diagonally next to them −50, the C-squares
+//! beside them on the edge −20, other edge squares positive, the second ring
+//! slightly negative. The 6×6 table keeps the same roles for its corners,
+//! X-, C- and edge squares (all its other squares are next to the centre).
+//! On 4×4 every edge square is a C-square and the four centre squares are
+//! X-squares (they are taken from the start, so their weight matters little).
+//!
+//! **Endgame solver** ([`ReversiSolver`], behind
+//! [`Game::solver`](crate::game::Game::solver)): negamax with alpha-beta
+//! over the final disc margin (own discs − opponent's when neither side can
+//! move; empty squares count for no one, as in the game's [`State::score`]).
+//! It works on bare bitboards, with code specialised per board size:
+//! principal-variation search (null windows after the first move); while
+//! more than [`SHALLOW`] squares are empty, a transposition table keyed by
+//! both bitboards (bounds and best move; buckets of two slots, one kept for
+//! the position with more empties), enhanced transposition cutoffs, and
+//! fastest-first ordering (the table's move, then fewest opponent replies
+//! with corner replies counted twice, then fewest empty squares next to own
+//! discs); below that, parity ordering (moves into quadrants with an odd
+//! number of empties first); and a closed form for the last empty square.
+//! A position with more empty squares than the solver's limit is refused
+//! with [`SolveError::TooLarge`]. The default limits
+//! ([`default_max_empties`]) are 12 on 4×4 (the whole game), 24 on 6×6 and
+//! 20 on 8×8: the slowest random positions at the limit we tried took under
+//! a minute (release build, about 8 million positions a second); positions
+//! from real games are much easier, and 14 empties take a few hundredths of
+//! a second. The 6×6 start (32 empties) is out of reach: a release run did
+//! not finish in 15 minutes.
+//!
+//! `best` lists every move reaching the optimal final margin: after the
+//! first move's exact value `v`, each other move is tested against `v − 1`
+//! (is it as good?) and then against `v` (is it better?), and searched
+//! exactly only if it is better.
+//!
+//! **`perfect[:empties=E]`** plays `standard` (default depth) while more than
+//! `E` squares are empty and a random optimal move (by final margin) from
+//! then on. The default `E` ([`default_perfect_empties`]) keeps a game's
+//! solving to about a second: 12 on 4×4 (solved from the start), 20 on 6×6,
+//! 18 on 8×8.
+//!
+//! **Known results.** 4×4 Othello is a second-player win; plain minimax in
+//! the tests confirms it and gives 3–11 (margin −8 for Black, two squares
+//! left empty), as does the solver. 6×6 is a second-player win, 16–20
+//! (Feinstein, 1993), beyond the solver's reach from the start.
+
+use arrayvec::ArrayVec;
+use rand::RngExt;
+
+use super::bitboard::bits;
+use super::reversi::{
+    board_mask, flips_for, flips_n, moves_n, neighbours_n, Reversi, ReversiState,
+};
+use crate::game::rng::WoprRng;
+use crate::game::{mix64, Action, ActionList, GameSpec, SpecError, State};
+use crate::players::{Player, ViewOf};
+use crate::search::{AlphaBeta, Limits};
+use crate::solve::{Solution, SolveError, Solver};
+
+// ---------------------------------------------------------------------------
+// The standard program.
+
+/// The depth of `standard` when the spec gives none.
+pub const STANDARD_DEPTH: u32 = 3;
+
+const W8: [i32; 64] = mirror::<8, 64>([
+    [100, -20, 10, 5],
+    [-20, -50, -2, -2],
+    [10, -2, -1, -1],
+    [5, -2, -1, -1],
+]);
+const W6: [i32; 36] = mirror::<6, 36>([
+    [100, -20, 10, 0],
+    [-20, -50, -2, 0],
+    [10, -2, -1, 0],
+    [0, 0, 0, 0],
+]);
+const W4: [i32; 16] = mirror::<4, 16>([
+    [100, -20, 0, 0],
+    [-20, -5, 0, 0],
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+]);
+
+/// Expands the top-left quadrant `q` (`N/2`×`N/2` used) of a table with
+/// the board's symmetries into a full `N`×`N` table.
+const fn mirror<const N: usize, const NN: usize>(q: [[i32; 4]; 4]) -> [i32; NN] {
+    let mut t = [0; NN];
+    let mut s = 0;
+    while s < NN {
+        let (r, c) = (s / N, s % N);
+        let rr = if r < N / 2 { r } else { N - 1 - r };
+        let cc = if c < N / 2 { c } else { N - 1 - c };
+        t[s] = q[rr][cc];
+        s += 1;
+    }
+    t
+}
+
+/// The standard program's weight of each square (bit order) on an `n`×`n`
+/// board (see the module docs).
+pub fn standard_weights(n: usize) -> &'static [i32] {
+    match n {
+        4 => &W4,
+        6 => &W6,
+        _ => &W8,
+    }
+}
+
+/// The standard program's evaluation of a position for the side to move
+/// (see the module docs); ignores whether the game is over.
+pub fn standard_evaluation(state: &ReversiState) -> i32 {
+    let n = state.size();
+    let w = standard_weights(n);
+    let me = state.to_move();
+    let d = state.discs();
+    let positional = |x: u64| -> i32 { bits(x).map(|i| w[i]).sum() };
+    let m = state.placements().count_ones() as i32;
+    let o = state.placements_of(1 - me).count_ones() as i32;
+    let mobility = if m + o > 0 {
+        100 * (m - o) / (m + o)
+    } else {
+        0
+    };
+    positional(d[me]) - positional(d[1 - me]) + mobility
+}
+
+/// Transposition-table size of a `standard` player (2^16 entries).
+const STANDARD_TT_BITS: u32 = 16;
+
+/// Handa & Horiuchi's standard opponent as we reconstruct it: the shared
+/// alpha-beta search ([`AlphaBeta::search_with`]) to a fixed depth over
+/// [`standard_evaluation`]. Spec: `standard[:depth=D]`.
+#[derive(Debug)]
+pub struct StandardPlayer {
+    search: AlphaBeta,
+    depth: u32,
+}
+
+impl StandardPlayer {
+    /// A standard player searching `depth` plies (at least 1).
+    pub fn new(depth: u32) -> StandardPlayer {
+        StandardPlayer {
+            search: AlphaBeta::new(STANDARD_TT_BITS),
+            depth: depth.max(1),
+        }
+    }
+
+    /// Reads `depth=` (1..=12) from a parsed `standard` spec.
+    pub fn from_spec(spec: &GameSpec) -> Result<StandardPlayer, SpecError> {
+        spec.check_keys(&["depth"])?;
+        let depth = spec.int("depth", STANDARD_DEPTH as i64, 1, 12)?;
+        Ok(StandardPlayer::new(depth as u32))
+    }
+
+    /// The search depth.
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+}
+
+impl Player<Reversi> for StandardPlayer {
+    fn spec(&self) -> String {
+        format!("standard:depth={}", self.depth)
+    }
+
+    fn choose(&mut self, view: &ViewOf<Reversi>, legal: &[Action], rng: &mut WoprRng) -> Action {
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        let limits = Limits {
+            depth: Some(self.depth),
+            time: None,
+        };
+        self.search
+            .search_with(view, limits, rng, &mut standard_evaluation)
+            .best
+    }
+
+    fn new_game(&mut self) {
+        self.search.clear();
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The exact endgame solver.
+
+/// At most this many empty squares: parity ordering, no table.
+pub const SHALLOW: u32 = 5;
+
+/// The default limit on empty squares of [`ReversiSolver`] for an `n`×`n`
+/// board: 12 on 4×4 (the whole game), 24 on 6×6, 20 on 8×8.
+pub fn default_max_empties(n: usize) -> u32 {
+    match n {
+        4 => 12,
+        6 => 24,
+        _ => 20,
+    }
+}
+
+/// The default `empties=` of `perfect` on an `n`×`n` board: 12 on 4×4, 20
+/// on 6×6, 18 on 8×8.
+pub fn default_perfect_empties(n: usize) -> u32 {
+    match n {
+        4 => 12,
+        6 => 20,
+        _ => 18,
+    }
+}
+
+/// From this many empty squares on, children are looked up in the table
+/// before any is searched (enhanced transposition cutoff).
+const ETC_EMPTIES: u32 = 11;
+
+/// One table slot: a position, bounds on its margin, its best move, and
+/// its number of empty squares (deeper entries are kept in preference).
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    own: u64,
+    opp: u64,
+    lower: i8,
+    upper: i8,
+    best: u8,
+    empties: u8,
+}
+
+/// Table size: 2^20 slots of 24 bytes (24 MB) in buckets of two (the first
+/// keeps the position with more empties, the second the newest), allocated
+/// on the first solve deep enough to use it; 2^23 slots (192 MB) for solves
+/// of [`BIG_SOLVE`] or more empties.
+const TT_BITS: u32 = 20;
+const TT_BITS_BIG: u32 = 23;
+
+/// From this many empty squares on, the solver uses the big table.
+pub const BIG_SOLVE: u32 = 26;
+
+/// The exact Reversi endgame solver (see the module docs).
+#[derive(Clone, Debug)]
+pub struct ReversiSolver {
+    n: usize,
+    max_empties: u32,
+    /// Squares of each quadrant, for parity ordering.
+    quadrant_mask: [u64; 4],
+    corners: u64,
+    tt: Vec<Entry>,
+    tt_bits: u32,
+    nodes: u64,
+}
+
+impl ReversiSolver {
+    /// A solver for `n`×`n` boards that refuses positions with more than
+    /// `max_empties` empty squares.
+    ///
+    /// # Panics
+    /// If `n` is not a supported side (even, 4..=8).
+    pub fn new(n: usize, max_empties: u32) -> ReversiSolver {
+        assert!(
+            n.is_multiple_of(2) && (4..=8).contains(&n),
+            "reversi side {n} is not supported"
+        );
+        let mut quadrant_mask = [0u64; 4];
+        for s in 0..n * n {
+            let (r, c) = (s / n, s % n);
+            quadrant_mask[(r >= n / 2) as usize * 2 + (c >= n / 2) as usize] |= 1 << s;
+        }
+        ReversiSolver {
+            n,
+            max_empties,
+            quadrant_mask,
+            corners: 1 | 1 << (n - 1) | 1 << (n * (n - 1)) | 1 << (n * n - 1),
+            tt: Vec::new(),
+            tt_bits: TT_BITS,
+            nodes: 0,
+        }
+    }
+
+    /// The solver for `game` with [`default_max_empties`].
+    pub fn for_game(game: &Reversi) -> ReversiSolver {
+        ReversiSolver::new(game.size(), default_max_empties(game.size()))
+    }
+
+    /// The most empty squares this solver accepts.
+    pub fn max_empties(&self) -> u32 {
+        self.max_empties
+    }
+
+    /// The final disc margin for the side to move under perfect play, for a
+    /// position of at most [`max_empties`](Self::max_empties) empty squares.
+    pub fn exact_margin(&mut self, state: &ReversiState) -> Result<i32, SolveError> {
+        self.check(state)?;
+        let d = state.discs();
+        let me = state.to_move();
+        Ok(self.search(d[me], d[1 - me], -65, 65))
+    }
+
+    /// Makes sure the table is there, and big enough for `empties`.
+    fn prepare(&mut self, empties: u32) {
+        let bits = if empties >= BIG_SOLVE {
+            TT_BITS_BIG
+        } else {
+            TT_BITS
+        };
+        if empties > SHALLOW && (self.tt.is_empty() || bits > self.tt_bits) {
+            self.tt_bits = bits;
+            self.tt = vec![Entry::default(); 1 << bits];
+        }
+    }
+
+    fn check(&mut self, state: &ReversiState) -> Result<(), SolveError> {
+        assert_eq!(state.size(), self.n, "solver built for another board size");
+        if state.is_terminal() {
+            return Err(SolveError::Terminal);
+        }
+        let e = state.empties();
+        if e > self.max_empties {
+            return Err(SolveError::TooLarge(format!(
+                "reversi:{0}x{0}: {e} empty squares is beyond the endgame solver's limit of {1}",
+                self.n, self.max_empties
+            )));
+        }
+        self.prepare(e);
+        Ok(())
+    }
+
+    /// Fail-soft alpha-beta over the final margin of `own` (to move) against
+    /// `opp`, dispatched to the code for this board size.
+    fn search(&mut self, own: u64, opp: u64, alpha: i32, beta: i32) -> i32 {
+        match self.n {
+            4 => self.node::<4>(own, opp, alpha, beta),
+            6 => self.node::<6>(own, opp, alpha, beta),
+            _ => self.node::<8>(own, opp, alpha, beta),
+        }
+    }
+
+    /// The margin (own − opponent discs) of a finished position.
+    #[inline]
+    fn final_margin(own: u64, opp: u64) -> i32 {
+        own.count_ones() as i32 - opp.count_ones() as i32
+    }
+
+    /// The exact margin of the position whose one empty square is `sq`.
+    #[inline]
+    fn last_square<const N: usize>(&mut self, own: u64, opp: u64, sq: usize) -> i32 {
+        self.nodes += 1;
+        let f = flips_n::<N>(own, opp, sq);
+        if f != 0 {
+            return Self::final_margin(own, opp) + 2 * f.count_ones() as i32 + 1;
+        }
+        let g = flips_n::<N>(opp, own, sq);
+        if g != 0 {
+            return Self::final_margin(own, opp) - 2 * g.count_ones() as i32 - 1;
+        }
+        Self::final_margin(own, opp)
+    }
+
+    fn node<const N: usize>(&mut self, own: u64, opp: u64, alpha: i32, beta: i32) -> i32 {
+        let empty = board_mask(N) & !(own | opp);
+        let e = empty.count_ones();
+        if e == 1 {
+            return self.last_square::<N>(own, opp, empty.trailing_zeros() as usize);
+        }
+        self.nodes += 1;
+        let moves = moves_n::<N>(own, opp);
+        if moves == 0 {
+            if moves_n::<N>(opp, own) == 0 {
+                return Self::final_margin(own, opp);
+            }
+            return -self.node::<N>(opp, own, -beta, -alpha);
+        }
+        if e <= SHALLOW {
+            self.shallow::<N>(own, opp, moves, empty, alpha, beta)
+        } else {
+            self.deep::<N>(own, opp, moves, e, alpha, beta)
+        }
+    }
+
+    /// Near the end: moves into quadrants with an odd number of empties
+    /// first, no table.
+    fn shallow<const N: usize>(
+        &mut self,
+        own: u64,
+        opp: u64,
+        moves: u64,
+        empty: u64,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut odd = 0u64;
+        for q in self.quadrant_mask {
+            if (empty & q).count_ones() & 1 == 1 {
+                odd |= q;
+            }
+        }
+        let mut best = -65;
+        for set in [moves & odd, moves & !odd] {
+            for sq in bits(set) {
+                let f = flips_n::<N>(own, opp, sq);
+                let v = -self.node::<N>(opp & !f, own | f | 1 << sq, -beta, -alpha);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The bucket of a position: two adjacent slots.
+    #[inline]
+    fn bucket(&self, own: u64, opp: u64) -> usize {
+        (mix64(own ^ mix64(opp)) >> (64 - self.tt_bits)) as usize & !1
+    }
+
+    #[inline]
+    fn probe(&self, own: u64, opp: u64) -> Option<Entry> {
+        let b = self.bucket(own, opp);
+        self.tt[b..b + 2]
+            .iter()
+            .find(|e| e.own == own && e.opp == opp)
+            .copied()
+    }
+
+    fn store(&mut self, entry: Entry) {
+        let b = self.bucket(entry.own, entry.opp);
+        let slot = if self.tt[b].own == entry.own && self.tt[b].opp == entry.opp
+            || entry.empties >= self.tt[b].empties
+        {
+            b
+        } else {
+            b + 1
+        };
+        self.tt[slot] = entry;
+    }
+
+    /// Far from the end: table, fastest-first ordering, null windows.
+    fn deep<const N: usize>(
+        &mut self,
+        own: u64,
+        opp: u64,
+        moves: u64,
+        e: u32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        let mut tt_move = u8::MAX;
+        let (mut lo, mut hi) = (-64, 64);
+        if let Some(t) = self.probe(own, opp) {
+            (lo, hi) = (t.lower as i32, t.upper as i32);
+            if lo >= beta || lo == hi {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+            tt_move = t.best;
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let empty = board_mask(N) & !(own | opp);
+        // (ordering key, square, flips)
+        let mut list: ArrayVec<(i32, u8, u64), 64> = ArrayVec::new();
+        for sq in bits(moves) {
+            let f = flips_n::<N>(own, opp, sq);
+            let (n_own, n_opp) = (own | f | 1 << sq, opp & !f);
+            let key = if sq as u8 == tt_move {
+                i32::MIN
+            } else {
+                let replies = moves_n::<N>(n_opp, n_own);
+                let corner = (1u64 << sq & self.corners != 0) as i32;
+                let potential = (neighbours_n::<N>(n_own) & empty).count_ones() as i32;
+                16 * (replies.count_ones() + (replies & self.corners).count_ones()) as i32
+                    - 8 * corner
+                    + 4 * potential
+            };
+            list.push((key, sq as u8, f));
+        }
+        // Enhanced transposition cutoff: a child already known to be bad
+        // enough for the opponent refutes this node without a search.
+        if e >= ETC_EMPTIES {
+            for &(_, sq, f) in &list {
+                if let Some(t) = self.probe(opp & !f, own | f | 1 << sq) {
+                    let v = -(t.upper as i32);
+                    if v >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+        list.sort_unstable_by_key(|x| x.0);
+        let mut best = -65;
+        let mut best_sq = list[0].1;
+        for (i, &(_, sq, f)) in list.iter().enumerate() {
+            let (n_own, n_opp) = (own | f | 1 << sq, opp & !f);
+            let v = if i == 0 {
+                -self.node::<N>(n_opp, n_own, -beta, -alpha)
+            } else {
+                let v = -self.node::<N>(n_opp, n_own, -alpha - 1, -alpha);
+                if v > alpha && v < beta {
+                    -self.node::<N>(n_opp, n_own, -beta, -v)
+                } else {
+                    v
+                }
+            };
+            if v > best {
+                best = v;
+                best_sq = sq;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if best <= alpha0 {
+            hi = hi.min(best);
+        } else if best >= beta0 {
+            lo = lo.max(best);
+        } else {
+            (lo, hi) = (best, best);
+        }
+        self.store(Entry {
+            own,
+            opp,
+            lower: lo as i8,
+            upper: hi as i8,
+            best: best_sq,
+            empties: e as u8,
+        });
+        best
+    }
+}
+
+impl Solver<Reversi> for ReversiSolver {
+    fn solve(&mut self, state: &ReversiState) -> Result<Solution, SolveError> {
+        self.check(state)?;
+        self.nodes = 0;
+        let d = state.discs();
+        let me = state.to_move();
+        let (own, opp) = (d[me], d[1 - me]);
+        let mut legal = ActionList::new();
+        state.legal_actions(&mut legal);
+        if state.placements() == 0 {
+            let v = -self.search(opp, own, -65, 65);
+            return Ok(Solution {
+                value: v.signum(),
+                score: Some(v),
+                best: legal.to_vec(),
+                nodes: self.nodes,
+            });
+        }
+        // The first move exactly; each later one first against `best − 1`
+        // (is it as good?), then against `best` (is it better?), exactly only
+        // when it is better.
+        let mut best = -65;
+        let mut chosen = Vec::new();
+        for &a in &legal {
+            let sq = a as usize;
+            let f = flips_for(self.n, own, opp, sq);
+            let (c_own, c_opp) = (opp & !f, own | f | 1 << sq);
+            if chosen.is_empty() {
+                best = -self.search(c_own, c_opp, -65, 65);
+                chosen.push(a);
+                continue;
+            }
+            if -self.search(c_own, c_opp, -best, -best + 1) < best {
+                continue;
+            }
+            let v = -self.search(c_own, c_opp, -best - 1, -best);
+            if v <= best {
+                chosen.push(a);
+            } else {
+                best = -self.search(c_own, c_opp, -65, -best);
+                chosen.clear();
+                chosen.push(a);
+            }
+        }
+        Ok(Solution {
+            value: best.signum(),
+            score: Some(best),
+            best: chosen,
+            nodes: self.nodes,
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The perfect player.
+
+/// `perfect[:empties=E]`: `standard` play while more than `E` squares are
+/// empty, then a random move among those with the optimal final margin.
+#[derive(Debug)]
+pub struct PerfectPlayer {
+    solver: ReversiSolver,
+    empties: u32,
+    fallback: StandardPlayer,
+}
+
+impl PerfectPlayer {
+    /// A perfect player for `game` that solves from `empties` empty squares
+    /// on (at least 1; the solver's limit is raised to match if needed).
+    pub fn new(game: &Reversi, empties: u32) -> PerfectPlayer {
+        let n = game.size();
+        let empties = empties.max(1);
+        PerfectPlayer {
+            solver: ReversiSolver::new(n, empties.max(default_max_empties(n))),
+            empties,
+            fallback: StandardPlayer::new(STANDARD_DEPTH),
+        }
+    }
+
+    /// Reads `empties=` (1..=N²) from a parsed `perfect` spec.
+    pub fn from_spec(game: &Reversi, spec: &GameSpec) -> Result<PerfectPlayer, SpecError> {
+        spec.check_keys(&["empties"])?;
+        let n = game.size();
+        let e = spec.int(
+            "empties",
+            default_perfect_empties(n) as i64,
+            1,
+            (n * n) as i64,
+        )?;
+        Ok(PerfectPlayer::new(game, e as u32))
+    }
+}
+
+impl Player<Reversi> for PerfectPlayer {
+    fn spec(&self) -> String {
+        format!("perfect:empties={}", self.empties)
+    }
+
+    fn choose(&mut self, view: &ViewOf<Reversi>, legal: &[Action], rng: &mut WoprRng) -> Action {
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        if view.empties() > self.empties {
+            return self.fallback.choose(view, legal, rng);
+        }
+        match self.solver.solve(view) {
+            Ok(sol) => sol.best[rng.random_range(0..sol.best.len())],
+            Err(_) => self.fallback.choose(view, legal, rng),
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.fallback.new_game();
+    }
+}
+
+/// The player specs Reversi adds to the generic ones.
+pub const PLAYER_NAMES: &[&str] = &[
+    "alphabeta[:depth=D][,ms=T]",
+    "standard[:depth=D]",
+    "perfect[:empties=E]",
+];
+
+/// Builds Reversi's own players (`standard`, `perfect`), then the search
+/// players; `Ok(None)` for other names.
+pub fn make_player(
+    game: &Reversi,
+    spec: &GameSpec,
+) -> Result<Option<Box<dyn Player<Reversi>>>, SpecError> {
+    match spec.name.as_str() {
+        "standard" => Ok(Some(Box::new(StandardPlayer::from_spec(spec)?))),
+        "perfect" => Ok(Some(Box::new(PerfectPlayer::from_spec(game, spec)?))),
+        _ => crate::players::alphabeta::search_player(spec),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_have_the_documented_rows() {
+        assert_eq!(&W8[0..8], &[100, -20, 10, 5, 5, 10, -20, 100]);
+        assert_eq!(&W8[24..32], &[5, -2, -1, -1, -1, -1, -2, 5]);
+        assert_eq!(&W8[56..64], &W8[0..8]);
+        assert_eq!(&W6[6..12], &[-20, -50, -2, -2, -50, -20]);
+        assert_eq!(&W6[18..24], &[10, -2, -1, -1, -2, 10]);
+        assert_eq!(&W4[4..8], &[-20, -5, -5, -20]);
+    }
+
+    #[test]
+    fn start_evaluation_is_zero_by_symmetry() {
+        for n in [4, 6, 8] {
+            let s = ReversiState::new(n);
+            // Both sides have 4 moves and symmetric discs.
+            assert_eq!(standard_evaluation(&s), 0);
+        }
+    }
+
+    #[test]
+    fn solver_refuses_beyond_its_limit() {
+        let mut s = ReversiSolver::new(8, 20);
+        let e = s.solve(&ReversiState::new(8)).unwrap_err();
+        assert!(e.to_string().contains("60 empty squares"), "{e}");
+        assert!(e.to_string().contains("limit of 20"), "{e}");
+    }
+}

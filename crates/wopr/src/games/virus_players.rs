@@ -1,0 +1,440 @@
+//! Twenty hand-crafted Virus players, `ai:1` … `ai:20`.
+//!
+//! Naveed & Cowling evolve and pre-train their nets against ten "strong
+//! hand-crafted (deterministic) AI players" and test them on ten more that
+//! were unseen in training; the paper does not describe them. Ours stand in
+//! for both sets: `ai:1` … `ai:10` are the training opponents, `ai:11` …
+//! `ai:20` the unseen ones.
+//!
+//! **Spec** `ai:K[,depth=D]`: player `K` (1..=20) searching `D` plies
+//! (1..=6, default 1, as in the paper, whose games are all played at 1 ply).
+//! At depth 1 the player scores the position after each of its moves; deeper
+//! it runs alpha-beta negamax. Among moves of equal value it picks one at
+//! random from the game's stream (ties are rare once the opening is past).
+//!
+//! **Evaluation.** Each player is a fixed linear evaluation: the dot product
+//! of its weight vector with ten features, each the player's count minus the
+//! opponent's ([`features`]); so a position is worth exactly minus as much to
+//! the opponent. Finished games score ±(1,000,000 + piece margin), draws 0.
+//! The features, for one side (its pieces `P`, the other side `Q`):
+//!
+//! | # | feature | counts |
+//! |---|---------|--------|
+//! | 0 | `pieces` | pieces of `P` |
+//! | 1 | `grows` | empty squares next to a piece of `P`: its grow moves (mobility) |
+//! | 2 | `jumps` | empty squares `P` reaches only by a jump (two away, through an empty square next to one of its pieces) |
+//! | 3 | `exposed` | pieces of `P` next to an empty square `Q` can move to (by grow or jump): open to capture |
+//! | 4 | `safe` | pieces of `P` without an empty neighbour (nothing can land next to them) |
+//! | 5 | `edges` | pieces of `P` on the border, corners excluded |
+//! | 6 | `corners` | pieces of `P` on the four corners |
+//! | 7 | `centre` | pieces of `P` in the central half of the board (rows and columns N/4 … N−1−N/4) |
+//! | 8 | `cluster` | pairs of adjacent pieces of `P` (each pair once) |
+//! | 9 | `threat` | the most pieces of `Q` one move of `P` would convert |
+//!
+//! **The players** ([`AI_PLAYERS`], weights in feature order):
+//!
+//! | K | character | pieces | grows | jumps | exposed | safe | edges | corners | centre | cluster | threat |
+//! |---|-----------|-----|-----|-----|-----|-----|-----|-----|-----|-----|-----|
+//! | 1 | counter: pieces only | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | 2 | greedy capturer | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0.8 |
+//! | 3 | mobility first | 0.3 | 1 | 0.5 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | 4 | defensive cluster | 1 | 0 | 0 | −0.6 | 0.5 | 0 | 0 | 0 | 0.3 | 0 |
+//! | 5 | edge hugger | 1 | 0 | 0 | 0 | 0 | 0.8 | 1.5 | 0 | 0 | 0 |
+//! | 6 | corner seeker | 1 | 0 | 0 | −0.2 | 0 | 0 | 4 | 0 | 0 | 0 |
+//! | 7 | centre grabber | 1 | 0.2 | 0 | 0 | 0 | 0 | 0 | 0.8 | 0 | 0 |
+//! | 8 | cautious | 1 | 0 | 0 | −1.5 | 0 | 0 | 0 | 0 | 0 | 0.3 |
+//! | 9 | jumper | 0.6 | 0.4 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | 10 | balanced | 1 | 0.3 | 0.1 | −0.4 | 0.2 | 0.2 | 0.5 | 0.1 | 0.1 | 0.4 |
+//! | 11 | raider | 0.5 | 0 | 0 | −0.2 | 0 | 0 | 0 | 0 | 0 | 1.5 |
+//! | 12 | turtle | 0.7 | −0.2 | 0 | 0 | 1.2 | 0 | 0 | 0 | 0.5 | 0 |
+//! | 13 | sprawler | 0.8 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | −0.3 | 0 |
+//! | 14 | rim walker | 1 | 0 | 0 | 0 | 0 | 1.2 | 0 | −0.3 | 0 | 0 |
+//! | 15 | centre fortress | 1 | 0 | 0 | −0.5 | 0.6 | 0 | 0 | 0.6 | 0 | 0 |
+//! | 16 | hunter | 1 | 0.5 | 0 | −0.5 | 0 | 0 | 0 | 0 | 0 | 1 |
+//! | 17 | compact mass | 1 | −0.3 | 0 | 0 | 0 | 0 | 0 | 0 | 0.6 | 0 |
+//! | 18 | fortified rim | 1 | 0 | 0 | −0.8 | 0 | 0.5 | 2 | 0 | 0 | 0 |
+//! | 19 | opportunist | 1.2 | 0 | 0.3 | 0 | 0.3 | 0 | 0 | 0 | 0 | 0.6 |
+//! | 20 | all-rounder | 1 | 0.5 | 0.3 | −0.8 | 0.4 | 0.3 | 1 | 0.2 | 0.2 | 0.6 |
+//!
+//! [`ai_evaluation`] gives a player's static evaluation of any position (the
+//! targets Naveed & Cowling pre-train their nets on).
+
+use rand::RngExt;
+
+use super::bitboard::bits;
+use super::virus::{Virus, VirusState};
+use crate::game::rng::WoprRng;
+use crate::game::{Action, ActionList, GameSpec, SpecError, State, WIN_SCORE};
+use crate::players::{Player, ViewOf};
+
+/// The number of evaluation features.
+pub const NUM_FEATURES: usize = 10;
+
+/// The features' names, in order (see the module docs).
+pub const FEATURE_NAMES: [&str; NUM_FEATURES] = [
+    "pieces", "grows", "jumps", "exposed", "safe", "edges", "corners", "centre", "cluster",
+    "threat",
+];
+
+/// One hand-crafted player: a one-line character and its feature weights.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AiProfile {
+    /// What the weights make it do.
+    pub character: &'static str,
+    /// Weights in [`FEATURE_NAMES`] order.
+    pub weights: [f32; NUM_FEATURES],
+}
+
+const fn ai(character: &'static str, weights: [f32; NUM_FEATURES]) -> AiProfile {
+    AiProfile { character, weights }
+}
+
+/// The twenty players; `ai:K` is `AI_PLAYERS[K − 1]`. 1–10 train, 11–20 test.
+#[rustfmt::skip]
+pub const AI_PLAYERS: [AiProfile; 20] = [
+    //   pieces grows jumps exposed safe edges corners centre cluster threat
+    ai("counter: pieces only",
+       [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+    ai("greedy capturer",
+       [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.8]),
+    ai("mobility first",
+       [0.3, 1.0, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+    ai("defensive cluster",
+       [1.0, 0.0, 0.0, -0.6, 0.5, 0.0, 0.0, 0.0, 0.3, 0.0]),
+    ai("edge hugger",
+       [1.0, 0.0, 0.0, 0.0, 0.0, 0.8, 1.5, 0.0, 0.0, 0.0]),
+    ai("corner seeker",
+       [1.0, 0.0, 0.0, -0.2, 0.0, 0.0, 4.0, 0.0, 0.0, 0.0]),
+    ai("centre grabber",
+       [1.0, 0.2, 0.0, 0.0, 0.0, 0.0, 0.0, 0.8, 0.0, 0.0]),
+    ai("cautious",
+       [1.0, 0.0, 0.0, -1.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.3]),
+    ai("jumper",
+       [0.6, 0.4, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+    ai("balanced",
+       [1.0, 0.3, 0.1, -0.4, 0.2, 0.2, 0.5, 0.1, 0.1, 0.4]),
+    ai("raider",
+       [0.5, 0.0, 0.0, -0.2, 0.0, 0.0, 0.0, 0.0, 0.0, 1.5]),
+    ai("turtle",
+       [0.7, -0.2, 0.0, 0.0, 1.2, 0.0, 0.0, 0.0, 0.5, 0.0]),
+    ai("sprawler",
+       [0.8, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.3, 0.0]),
+    ai("rim walker",
+       [1.0, 0.0, 0.0, 0.0, 0.0, 1.2, 0.0, -0.3, 0.0, 0.0]),
+    ai("centre fortress",
+       [1.0, 0.0, 0.0, -0.5, 0.6, 0.0, 0.0, 0.6, 0.0, 0.0]),
+    ai("hunter",
+       [1.0, 0.5, 0.0, -0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]),
+    ai("compact mass",
+       [1.0, -0.3, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.6, 0.0]),
+    ai("fortified rim",
+       [1.0, 0.0, 0.0, -0.8, 0.0, 0.5, 2.0, 0.0, 0.0, 0.0]),
+    ai("opportunist",
+       [1.2, 0.0, 0.3, 0.0, 0.3, 0.0, 0.0, 0.0, 0.0, 0.6]),
+    ai("all-rounder",
+       [1.0, 0.5, 0.3, -0.8, 0.4, 0.3, 1.0, 0.2, 0.2, 0.6]),
+];
+
+/// The number of hand-crafted players.
+pub const NUM_AI: usize = AI_PLAYERS.len();
+
+/// The depth of `ai:K` when the spec gives none (the paper's 1 ply).
+pub const AI_DEPTH: u32 = 1;
+
+/// Border, corner and centre squares of an `n`×`n` board.
+#[derive(Clone, Copy, Debug)]
+struct Regions {
+    edges: u64,
+    corners: u64,
+    centre: u64,
+}
+
+const fn regions(n: usize) -> Regions {
+    let (mut edges, mut corners, mut centre) = (0u64, 0u64, 0u64);
+    let (lo, hi) = (n / 4, n - 1 - n / 4);
+    let mut s = 0;
+    while s < n * n {
+        let (r, c) = (s / n, s % n);
+        let er = r == 0 || r == n - 1;
+        let ec = c == 0 || c == n - 1;
+        if er && ec {
+            corners |= 1 << s;
+        } else if er || ec {
+            edges |= 1 << s;
+        }
+        if r >= lo && r <= hi && c >= lo && c <= hi {
+            centre |= 1 << s;
+        }
+        s += 1;
+    }
+    Regions {
+        edges,
+        corners,
+        centre,
+    }
+}
+
+static REGIONS: [Regions; 9] = {
+    let mut t = [regions(4); 9];
+    t[5] = regions(5);
+    t[6] = regions(6);
+    t[7] = regions(7);
+    t[8] = regions(8);
+    t
+};
+
+/// One side's raw feature counts (see the module docs).
+fn side_features(state: &VirusState, seat: usize, reach: [u64; 2], grows: [u64; 2]) -> [i32; 10] {
+    let own = state.pieces()[seat];
+    let opp = state.pieces()[1 - seat];
+    let empty = state.empty();
+    let reg = &REGIONS[state.size()];
+    let cluster: u32 = bits(own)
+        .map(|s| (state.neighbours(s) & own).count_ones())
+        .sum::<u32>()
+        / 2;
+    let threat = bits(reach[seat])
+        .map(|t| (state.neighbours(t) & opp).count_ones())
+        .max()
+        .unwrap_or(0);
+    [
+        own.count_ones() as i32,
+        grows[seat].count_ones() as i32,
+        (reach[seat] & !grows[seat]).count_ones() as i32,
+        (own & state.around(reach[1 - seat])).count_ones() as i32,
+        (own & !state.around(empty)).count_ones() as i32,
+        (own & reg.edges).count_ones() as i32,
+        (own & reg.corners).count_ones() as i32,
+        (own & reg.centre).count_ones() as i32,
+        cluster as i32,
+        threat as i32,
+    ]
+}
+
+/// The ten features of `state` for `seat`: its count minus the opponent's,
+/// in [`FEATURE_NAMES`] order.
+pub fn features(state: &VirusState, seat: usize) -> [f32; NUM_FEATURES] {
+    let empty = state.empty();
+    let grows = [state.grows(0), state.grows(1)];
+    // Grow destinations and, one step further through them, jump destinations.
+    let reach = [
+        state.around(grows[0]) & empty,
+        state.around(grows[1]) & empty,
+    ];
+    let a = side_features(state, seat, reach, grows);
+    let b = side_features(state, 1 - seat, reach, grows);
+    std::array::from_fn(|i| (a[i] - b[i]) as f32)
+}
+
+/// The profile of `ai:k` (`k` in 1..=20).
+///
+/// # Panics
+/// If `k` is not in 1..=20.
+pub fn ai_profile(k: usize) -> &'static AiProfile {
+    assert!(
+        (1..=NUM_AI).contains(&k),
+        "ai:{k} does not exist (1..={NUM_AI})"
+    );
+    &AI_PLAYERS[k - 1]
+}
+
+/// Player `ai:k`'s static evaluation of `state` for `seat` (the weighted
+/// sum of [`features`]); `ai_evaluation(k, s, 0) == −ai_evaluation(k, s, 1)`.
+/// Finished games are evaluated like any other position here; the search
+/// scores them by their result ([`ai_value`]).
+///
+/// # Panics
+/// If `k` is not in 1..=20.
+pub fn ai_evaluation(k: usize, state: &VirusState, seat: usize) -> f32 {
+    let w = &ai_profile(k).weights;
+    features(state, seat)
+        .iter()
+        .zip(w)
+        .map(|(f, w)| f * w)
+        .sum()
+}
+
+/// `ai:k`'s search value of `state` for the side to move: ±(1,000,000 +
+/// piece margin) or 0 for a finished game, else [`ai_evaluation`].
+pub fn ai_value(k: usize, state: &VirusState) -> f32 {
+    let me = state.to_move();
+    if state.is_terminal() {
+        let m = state.score(me).unwrap_or(0);
+        return match m.signum() {
+            1 => (WIN_SCORE + m) as f32,
+            -1 => (-WIN_SCORE + m) as f32,
+            _ => 0.0,
+        };
+    }
+    ai_evaluation(k, state, me)
+}
+
+/// The negamax value of `state` for the side to move, `depth` plies deep,
+/// with fail-soft alpha-beta in the window `(alpha, beta)`; `eval` scores
+/// the leaves (depth 0 and finished games) for the side that is (or would
+/// be) to move. Virus alternates strictly (a pass is an action).
+fn negamax(
+    state: &VirusState,
+    depth: u32,
+    mut alpha: f32,
+    beta: f32,
+    eval: &impl Fn(&VirusState) -> f32,
+) -> f32 {
+    if depth == 0 || state.is_terminal() {
+        return eval(state);
+    }
+    let mut moves = ActionList::new();
+    state.legal_actions(&mut moves);
+    let mut best = f32::NEG_INFINITY;
+    for &m in &moves {
+        let mut child = *state;
+        child.apply(m);
+        let v = -negamax(&child, depth - 1, -beta, -alpha, eval);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Searches every legal move of `state` (not finished) `depth` plies deep
+/// (1 = score the position each move leads to) with `eval` at the leaves,
+/// and returns the best value with **every** move that reaches it, in
+/// increasing action order. Moves after the first are searched with the
+/// window (just below the best so far, +∞), exact for every move at least
+/// as good.
+pub fn best_moves(
+    state: &VirusState,
+    depth: u32,
+    eval: &impl Fn(&VirusState) -> f32,
+) -> (f32, ActionList) {
+    let mut moves = ActionList::new();
+    state.legal_actions(&mut moves);
+    let mut best = f32::NEG_INFINITY;
+    let mut chosen = ActionList::new();
+    for &m in &moves {
+        let mut child = *state;
+        child.apply(m);
+        let alpha = if chosen.is_empty() {
+            f32::NEG_INFINITY
+        } else {
+            best.next_down()
+        };
+        let v = -negamax(&child, depth.max(1) - 1, f32::NEG_INFINITY, -alpha, eval);
+        if v > best || chosen.is_empty() {
+            best = v;
+            chosen.clear();
+            chosen.push(m);
+        } else if v == best {
+            chosen.push(m);
+        }
+    }
+    (best, chosen)
+}
+
+/// Player `ai:K` (see the module docs).
+#[derive(Clone, Debug)]
+pub struct AiPlayer {
+    k: usize,
+    depth: u32,
+}
+
+impl AiPlayer {
+    /// Player `k` (1..=20) searching `depth` plies (1..=6).
+    pub fn new(k: usize, depth: u32) -> Result<AiPlayer, SpecError> {
+        if !(1..=NUM_AI).contains(&k) {
+            return Err(SpecError(format!(
+                "'ai': there is no player {k} (accepted: ai:1 … ai:{NUM_AI}, optionally ,depth=D)"
+            )));
+        }
+        if !(1..=6).contains(&depth) {
+            return Err(SpecError(format!(
+                "'ai': depth={depth} is not an integer in 1..=6"
+            )));
+        }
+        Ok(AiPlayer { k, depth })
+    }
+
+    /// Reads `ai:K[,depth=D]`.
+    pub fn from_spec(spec: &GameSpec) -> Result<AiPlayer, SpecError> {
+        spec.check_keys(&["", "depth"])?;
+        let k = spec.get("").ok_or_else(|| {
+            SpecError(format!(
+                "'ai' needs a player number: ai:1 … ai:{NUM_AI} (optionally ,depth=D)"
+            ))
+        })?;
+        let k: usize = k.parse().map_err(|_| {
+            SpecError(format!(
+                "'ai': '{k}' is not a player number 1..={NUM_AI} (e.g. ai:7 or ai:7,depth=3)"
+            ))
+        })?;
+        let depth = spec.int("depth", AI_DEPTH as i64, 1, 6)?;
+        AiPlayer::new(k, depth as u32)
+    }
+
+    /// Every move of best value for this player, in action order.
+    pub fn best_moves(&self, state: &VirusState) -> ActionList {
+        let k = self.k;
+        best_moves(state, self.depth, &|s: &VirusState| ai_value(k, s)).1
+    }
+}
+
+impl Player<Virus> for AiPlayer {
+    fn spec(&self) -> String {
+        if self.depth == AI_DEPTH {
+            format!("ai:{}", self.k)
+        } else {
+            format!("ai:{},depth={}", self.k, self.depth)
+        }
+    }
+
+    fn choose(&mut self, view: &ViewOf<Virus>, legal: &[Action], rng: &mut WoprRng) -> Action {
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        let best = self.best_moves(view);
+        best[rng.random_range(0..best.len())]
+    }
+}
+
+/// The player specs Virus adds to the generic ones.
+pub const PLAYER_NAMES: &[&str] = &["alphabeta[:depth=D][,ms=T]", "ai:K[,depth=D] (K = 1..20)"];
+
+/// Builds Virus's own players (`ai:K`), then the search players; `Ok(None)`
+/// for other names.
+pub fn make_player(spec: &GameSpec) -> Result<Option<Box<dyn Player<Virus>>>, SpecError> {
+    match spec.name.as_str() {
+        "ai" => Ok(Some(Box::new(AiPlayer::from_spec(spec)?))),
+        _ => crate::players::alphabeta::search_player(spec),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regions_of_8x8() {
+        let r = REGIONS[8];
+        assert_eq!(r.corners.count_ones(), 4);
+        assert_eq!(r.edges.count_ones(), 24);
+        assert_eq!(r.centre.count_ones(), 16);
+        // c3..f6 is the centre: bit of c3 = 2*8+2.
+        assert!(r.centre >> 18 & 1 == 1 && r.centre >> 17 & 1 == 0);
+    }
+
+    #[test]
+    fn profiles_are_distinct() {
+        for (i, a) in AI_PLAYERS.iter().enumerate() {
+            for b in &AI_PLAYERS[..i] {
+                assert_ne!(a.weights, b.weights);
+            }
+        }
+    }
+}
