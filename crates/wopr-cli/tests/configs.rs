@@ -20,7 +20,14 @@ fn every_paper_config_starts() {
         let _ = std::fs::remove_dir_all(&out_dir);
         // Zero generations: set up, check, write the folder, stop.
         let out = Command::new(env!("CARGO_BIN_EXE_wopr"))
-            .args(["evolve", path.to_str().unwrap(), "--quiet", "--generations", "0", "--out"])
+            .args([
+                "evolve",
+                path.to_str().unwrap(),
+                "--quiet",
+                "--generations",
+                "0",
+                "--out",
+            ])
             .arg(&out_dir)
             .output()
             .unwrap();

@@ -48,7 +48,10 @@ fn run_to_end(mut cp: Checkpoint, dir: &std::path::Path) -> Checkpoint {
     cp
 }
 
-fn fingerprint(cp: &Checkpoint) -> (Vec<(u64, f64, f64, f64)>, Vec<f32>, String) {
+/// (generation, best, mean, min) per generation, the champion, the yardsticks.
+type Fingerprint = (Vec<(u64, f64, f64, f64)>, Vec<f32>, String);
+
+fn fingerprint(cp: &Checkpoint) -> Fingerprint {
     (
         cp.history
             .iter()

@@ -750,7 +750,7 @@ where
         let stalled = config.stop.stall > 0 && cp.stall >= config.stop.stall;
         cp.finished = done_generations || reached || stalled;
         if let Some(y) = &config.yardsticks {
-            if generation % y.every.max(1) == 0 || cp.finished {
+            if generation.is_multiple_of(y.every.max(1)) || cp.finished {
                 let w = champion_weights(cp)
                     .map(<[f32]>::to_vec)
                     .unwrap_or_default();
@@ -760,7 +760,7 @@ where
             }
         }
         progress.generation(&row, cp);
-        if (generation + 1) % every == 0 || cp.finished {
+        if (generation + 1).is_multiple_of(every) || cp.finished {
             files.save(cp, &phenotype)?;
         }
     }

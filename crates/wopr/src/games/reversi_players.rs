@@ -689,6 +689,7 @@ impl Player<Reversi> for PerfectPlayer {
 /// The player specs Reversi adds to the generic ones.
 pub const PLAYER_NAMES: &[&str] = &[
     "alphabeta[:depth=D][,ms=T]",
+    "net:PATH[,mode=M][,ply=N][,temp=T]",
     "standard[:depth=D]",
     "perfect[:empties=E]",
 ];
@@ -702,7 +703,7 @@ pub fn make_player(
     match spec.name.as_str() {
         "standard" => Ok(Some(Box::new(StandardPlayer::from_spec(spec)?))),
         "perfect" => Ok(Some(Box::new(PerfectPlayer::from_spec(game, spec)?))),
-        _ => crate::players::alphabeta::search_player(spec),
+        _ => crate::players::board_player(game, spec),
     }
 }
 

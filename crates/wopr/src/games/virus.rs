@@ -669,7 +669,7 @@ impl Game for Virus {
         vec!["black", "white"]
     }
     fn make_player(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
-        virus_players::make_player(spec)
+        virus_players::make_player(self, spec)
     }
     fn player_names(&self) -> &'static [&'static str] {
         virus_players::PLAYER_NAMES

@@ -404,14 +404,21 @@ impl Player<Virus> for AiPlayer {
 }
 
 /// The player specs Virus adds to the generic ones.
-pub const PLAYER_NAMES: &[&str] = &["alphabeta[:depth=D][,ms=T]", "ai:K[,depth=D] (K = 1..20)"];
+pub const PLAYER_NAMES: &[&str] = &[
+    "alphabeta[:depth=D][,ms=T]",
+    "net:PATH[,mode=M][,ply=N][,temp=T]",
+    "ai:K[,depth=D] (K = 1..20)",
+];
 
 /// Builds Virus's own players (`ai:K`), then the search players; `Ok(None)`
 /// for other names.
-pub fn make_player(spec: &GameSpec) -> Result<Option<Box<dyn Player<Virus>>>, SpecError> {
+pub fn make_player(
+    game: &Virus,
+    spec: &GameSpec,
+) -> Result<Option<Box<dyn Player<Virus>>>, SpecError> {
     match spec.name.as_str() {
         "ai" => Ok(Some(Box::new(AiPlayer::from_spec(spec)?))),
-        _ => crate::players::alphabeta::search_player(spec),
+        _ => crate::players::board_player(game, spec),
     }
 }
 
