@@ -47,6 +47,8 @@
 //! sample = 0.33
 //! share_points = 33.0
 //! hall_of_fame = 0        # also play the last K champions (fixed and round-robin)
+//! logistic = 0.0          # fixed: > 0 scores a game 1/(1+exp(-margin/logistic)) (Handa)
+//! seat = 0                # fixed: play only this seat (Handa's first/second movers)
 //!
 //! [stop]
 //! generations = 100
@@ -240,6 +242,12 @@ pub struct FitnessConfig {
     pub share_points: f64,
     /// Past champions played as extra opponents.
     pub hall_of_fame: usize,
+    /// Fixed: score each game by a logistic of the final margin with this
+    /// scale instead of by points (Handa & Horiuchi); 0: points.
+    pub logistic: f64,
+    /// Fixed: play only this seat (0 first, 1 second; Handa's first- and
+    /// second-mover populations); unset: both.
+    pub seat: Option<usize>,
 }
 
 impl Default for FitnessConfig {
@@ -254,6 +262,8 @@ impl Default for FitnessConfig {
             sample: 0.33,
             share_points: 33.0,
             hall_of_fame: 0,
+            logistic: 0.0,
+            seat: None,
         }
     }
 }

@@ -435,10 +435,14 @@ where
         games_per_seat: f.games_per_seat.max(1),
         opponents,
         points,
-        seat: None,
-        logistic: None,
+        seat: f.seat,
+        logistic: (f.logistic > 0.0).then_some(f.logistic),
     };
-    let per_opponent = 2 * f.games_per_seat.max(1) as u64;
+    if f.seat.is_some_and(|s| s > 1) {
+        return Err(RunError("fitness seat must be 0 or 1".into()));
+    }
+    let seats = if f.seat.is_some() { 1 } else { 2 };
+    let per_opponent = seats * f.games_per_seat.max(1) as u64;
     let hof_games = n * hof.len() as u64 * per_opponent;
     let (main, games): (Box<dyn Fitness<Gn> + 'a>, u64) = match f.scheme.as_str() {
         "fixed" => {
