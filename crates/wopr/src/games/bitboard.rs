@@ -26,6 +26,29 @@ pub fn parse_square(text: &str, cols: usize, rows: usize) -> Option<(usize, usiz
     (col < cols && (1..=rows).contains(&row)).then(|| (col, row - 1))
 }
 
+/// Draws a board with column letters above and row numbers on the left, one
+/// character per square from `cell(col, row)`.
+pub fn draw_grid(
+    f: &mut std::fmt::Formatter<'_>,
+    cols: usize,
+    rows: usize,
+    cell: impl Fn(usize, usize) -> char,
+) -> std::fmt::Result {
+    write!(f, "  ")?;
+    for c in 0..cols {
+        write!(f, " {}", (b'a' + c as u8) as char)?;
+    }
+    writeln!(f)?;
+    for r in 0..rows {
+        write!(f, "{:>2}", r + 1)?;
+        for c in 0..cols {
+            write!(f, " {}", cell(c, r))?;
+        }
+        writeln!(f)?;
+    }
+    Ok(())
+}
+
 /// Iterates over the indices of the set bits of `bits`, lowest first.
 #[inline]
 pub fn bits(mut bits: u64) -> impl Iterator<Item = usize> {

@@ -611,24 +611,11 @@ impl Searchable for VirusState {
 impl fmt::Display for VirusState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.size();
-        write!(f, "  ")?;
-        for c in 0..n {
-            write!(f, " {}", (b'a' + c as u8) as char)?;
-        }
-        writeln!(f)?;
-        for r in 0..n {
-            write!(f, "{:>2}", r + 1)?;
-            for c in 0..n {
-                let ch = match self.at(c, r) {
-                    Some(BLACK) => 'B',
-                    Some(_) => 'W',
-                    None => '.',
-                };
-                write!(f, " {ch}")?;
-            }
-            writeln!(f)?;
-        }
-        Ok(())
+        super::bitboard::draw_grid(f, n, n, |c, r| match self.at(c, r) {
+            Some(BLACK) => 'B',
+            Some(_) => 'W',
+            None => '.',
+        })
     }
 }
 
