@@ -96,3 +96,47 @@ fn a_resumed_run_ends_where_a_straight_run_ends() {
     let champion = std::fs::read_to_string(dir.join("champion.json")).unwrap();
     assert!(champion.contains("\"game\": \"tictactoe\""));
 }
+
+#[test]
+fn two_populations_resume_exactly_and_keep_both_champions() {
+    let cfg = |generations: u64| -> EvolveConfig {
+        toml::from_str(&format!(
+            r#"
+game = "tictactoe"
+seed = 11
+[net]
+encoding = "handa"
+hidden = [3]
+[algorithm]
+kind = "one-plus-lambda"
+preset = "handa-tictactoe"
+[fitness]
+scheme = "two-populations"
+opponents = ["perfect"]
+games_per_seat = 2
+logistic = 0.5
+[stop]
+generations = {generations}
+"#
+        ))
+        .unwrap()
+    };
+    let straight = run_to_end(
+        start(&TicTacToe, cfg(4)).unwrap(),
+        &temp_dir("two-straight"),
+    );
+    let dir = temp_dir("two-resumed");
+    run_to_end(start(&TicTacToe, cfg(2)).unwrap(), &dir);
+    let mut cp = wopr::experiment::load_checkpoint(&dir).unwrap();
+    cp.config.stop.generations = 4;
+    cp.finished = false;
+    let resumed = run_to_end(cp, &dir);
+    assert_eq!(fingerprint(&straight), fingerprint(&resumed));
+    assert_eq!(straight.champion_second, resumed.champion_second);
+    assert!(!resumed.champion_second.is_empty());
+    assert!(resumed.history.iter().all(|r| r.second.is_some()));
+    // 9 children (plus the parent) per population, each meeting the other's
+    // champion once and the perfect player twice: (1 + 9) × 3 × 2 games.
+    assert_eq!(resumed.history[1].games, 60);
+    assert!(dir.join("champion-second.json").exists());
+}

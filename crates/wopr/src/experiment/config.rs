@@ -38,7 +38,10 @@
 //! crossover_rate = 0.2    # naveed: crossover rate
 //!
 //! [fitness]
-//! scheme = "fixed"        # fixed, round-robin, sharing, exhaustive
+//! scheme = "fixed"        # fixed, round-robin, sharing, exhaustive, two-populations
+//!                         # (two-populations: first and second movers, each meeting the
+//!                         # other's champion once and each opponent games_per_seat times,
+//!                         # scored by a logistic of the margin; Handa & Horiuchi)
 //! opponents = ["level1"]  # fixed: player specs
 //! games_per_seat = 1      # fixed: games per opponent and seat
 //! points = "wins"         # fixed: wins (1/0.5/0), naveed (3/1/0), midi (+2/0/-2)
@@ -224,7 +227,7 @@ impl Default for AlgorithmConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct FitnessConfig {
-    /// fixed, round-robin, sharing, exhaustive.
+    /// fixed, round-robin, sharing, exhaustive, two-populations.
     pub scheme: String,
     /// Opponent specs (fixed).
     pub opponents: Vec<String>,

@@ -95,6 +95,10 @@ pub struct GenerationRow {
     pub games: u64,
     /// Wall-clock seconds for the generation (not part of the result).
     pub seconds: f64,
+    /// Best, mean and lowest fitness of the second population
+    /// (`two-populations` only).
+    #[serde(default)]
+    pub second: Option<(f64, f64, f64)>,
 }
 
 /// One line of `yardsticks.csv`: the champion of a generation against one
@@ -139,6 +143,12 @@ pub struct Checkpoint {
     pub stall: u64,
     /// Whether a stopping rule has fired.
     pub finished: bool,
+    /// The second population of the `two-populations` scheme (second movers).
+    #[serde(default)]
+    pub second: Option<AnyEngine>,
+    /// The second population's latest champion.
+    #[serde(default)]
+    pub champion_second: Vec<f32>,
 }
 
 /// Turns weights into net players for a game, as the config says.
@@ -491,6 +501,11 @@ where
                 antigens * sample * 2,
             )
         }
+        "two-populations" => {
+            return Err(RunError(
+                "internal: two-populations is built per population".into(),
+            ))
+        }
         "exhaustive" => (
             Box::new(ExhaustiveLosses {
                 game: game.clone(),
@@ -500,7 +515,7 @@ where
         ),
         other => {
             return Err(RunError(format!(
-            "unknown fitness scheme '{other}' (accepted: fixed, round-robin, sharing, exhaustive)"
+            "unknown fitness scheme '{other}' (accepted: fixed, round-robin, sharing, exhaustive, two-populations)"
         )))
         }
     };
@@ -510,6 +525,46 @@ where
         let extra: Box<dyn Fitness<Gn> + 'a> = Box::new(fixed(hof));
         Ok((Box::new(Sum(vec![main, extra])), games + hof_games))
     }
+}
+
+/// Handa & Horiuchi's two coevolving populations: the population playing
+/// `seat` meets the other population's champion once and each fixed program
+/// (`opponents`) `games_per_seat` times, every game scored by a logistic of
+/// its final margin (scale `logistic`, 1 if unset).
+fn two_population_scheme<'a, G, Gn>(
+    game: &G,
+    config: &EvolveConfig,
+    phenotype: &'a NetPhenotype<G>,
+    partner: Vec<f32>,
+    seat: usize,
+    population: usize,
+) -> Result<(Box<dyn Fitness<Gn> + 'a>, u64), RunError>
+where
+    G: Encodable,
+    G::State: Searchable,
+    Gn: Genome + Sync + 'a,
+{
+    let f = &config.fitness;
+    let mut opponents = vec![Opponent::Weights(partner)];
+    for o in &f.opponents {
+        parse_player(game, o).map_err(|e| RunError(format!("opponent '{o}': {e}")))?;
+        for _ in 0..f.games_per_seat.max(1) {
+            opponents.push(Opponent::Spec(o.clone()));
+        }
+    }
+    let games = (population * opponents.len()) as u64;
+    Ok((
+        Box::new(FixedOpponents {
+            game: game.clone(),
+            phenotype,
+            opponents,
+            games_per_seat: 1,
+            points: Points::WINS,
+            seat: Some(seat),
+            logistic: Some(if f.logistic > 0.0 { f.logistic } else { 1.0 }),
+        }),
+        games,
+    ))
 }
 
 /// What the caller sees while a run goes on.
@@ -548,7 +603,18 @@ where
     {
         scheme::<G, E::Genome>(game, config, p, &[], e.population().len()).map(|_| ())
     }
-    with_engine!(&engine, e => check(game, &config, &phenotype, e))?;
+    let two = config.fitness.scheme == "two-populations";
+    let second = if two {
+        for o in &config.fitness.opponents {
+            parse_player(game, o).map_err(|e| RunError(format!("opponent '{o}': {e}")))?;
+        }
+        // The second population starts from its own random weights.
+        let seed2 = crate::game::mix64(config.seed ^ 0x5345_434F_4E44);
+        Some(new_engine(&config, seed2, phenotype.num_params)?)
+    } else {
+        with_engine!(&engine, e => check(game, &config, &phenotype, e))?;
+        None
+    };
     if let Some(y) = &config.yardsticks {
         for spec in &y.against {
             parse_player(game, spec).map_err(|e| RunError(format!("yardstick '{spec}': {e}")))?;
@@ -564,6 +630,8 @@ where
         champion: Vec::new(),
         stall: 0,
         finished: false,
+        second,
+        champion_second: Vec::new(),
     })
 }
 
@@ -601,12 +669,18 @@ impl RunFiles {
         G: Encodable,
         G::State: Searchable,
     {
-        let mut csv = String::from("generation,best,mean,min,diversity,games,seconds\n");
+        let two = cp.second.is_some();
+        let mut csv = String::from("generation,best,mean,min,diversity,games,seconds");
+        csv.push_str(if two { ",best2,mean2,min2\n" } else { "\n" });
         for r in &cp.history {
             csv.push_str(&format!(
-                "{},{},{},{},{},{},{:.3}\n",
+                "{},{},{},{},{},{},{:.3}",
                 r.generation, r.best, r.mean, r.min, r.diversity, r.games, r.seconds
             ));
+            if let Some((b, m, l)) = r.second {
+                csv.push_str(&format!(",{b},{m},{l}"));
+            }
+            csv.push('\n');
         }
         write_atomic(&self.dir.join("generations.csv"), &csv)?;
         let mut ys = String::from("generation,opponent,games,wins,draws,losses,win_rate\n");
@@ -620,6 +694,10 @@ impl RunFiles {
         if let Some(w) = champion_weights(cp) {
             let file = phenotype.net_file(w)?;
             write_atomic(&self.dir.join("champion.json"), &file.to_json())?;
+        }
+        if !cp.champion_second.is_empty() {
+            let file = phenotype.net_file(&cp.champion_second)?;
+            write_atomic(&self.dir.join("champion-second.json"), &file.to_json())?;
         }
         let json = serde_json::to_string(cp).map_err(err)?;
         write_atomic(&self.dir.join("checkpoint.json"), &json)
@@ -719,11 +797,40 @@ where
     while !cp.finished {
         let t = Instant::now();
         let generation = cp.engine.generation();
-        let (stats, champion, games) = with_engine!(&mut cp.engine, e => {
-            let (fitness, games) = scheme(game, &config, &phenotype, &cp.hall_of_fame, e.population().len())?;
-            let ev = step(e, fitness.as_ref());
-            (ev.stats, ev.champion.decode(), games)
-        });
+        let mut second_stats = None;
+        let (stats, champion, games) = if let Some(second) = cp.second.as_mut() {
+            // Each population meets the other's champion of the previous
+            // generation (its first member before any generation).
+            let first_partner = if cp.champion_second.is_empty() {
+                with_engine!(&*second, e => e.population()[0].decode())
+            } else {
+                cp.champion_second.clone()
+            };
+            let second_partner = if cp.champion.is_empty() {
+                with_engine!(&cp.engine, e => e.population()[0].decode())
+            } else {
+                cp.champion.clone()
+            };
+            let (s1, c1, g1) = with_engine!(&mut cp.engine, e => {
+                let (fitness, games) = two_population_scheme(game, &config, &phenotype, first_partner, 0, e.population().len())?;
+                let ev = step(e, fitness.as_ref());
+                (ev.stats, ev.champion.decode(), games)
+            });
+            let (s2, c2, g2) = with_engine!(second, e => {
+                let (fitness, games) = two_population_scheme(game, &config, &phenotype, second_partner, 1, e.population().len())?;
+                let ev = step(e, fitness.as_ref());
+                (ev.stats, ev.champion.decode(), games)
+            });
+            second_stats = Some((s2.best, s2.mean, s2.min));
+            cp.champion_second = c2;
+            (s1, c1, g1 + g2)
+        } else {
+            with_engine!(&mut cp.engine, e => {
+                let (fitness, games) = scheme(game, &config, &phenotype, &cp.hall_of_fame, e.population().len())?;
+                let ev = step(e, fitness.as_ref());
+                (ev.stats, ev.champion.decode(), games)
+            })
+        };
         let row = GenerationRow {
             generation,
             best: stats.best,
@@ -732,6 +839,7 @@ where
             diversity: stats.diversity,
             games,
             seconds: t.elapsed().as_secs_f64(),
+            second: second_stats,
         };
         let improved = cp.best.as_ref().is_none_or(|b| stats.best > b.0);
         if improved {
