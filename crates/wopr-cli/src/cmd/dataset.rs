@@ -1,9 +1,107 @@
-//! Placeholder, being written.
-#![allow(missing_docs)]
+//! `wopr dataset`: record positions reached in play with an oracle's
+//! judgement, as a CSV training set plus a JSON description beside it
+//! (`FILE.csv.json`). The work is [`wopr::train::oracle::generate`]; this
+//! module parses, shows progress and writes the files.
 
+use std::path::PathBuf;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use wopr::train::oracle::{generate, DatasetInfo, DatasetOptions, Oracle, OracleGame};
+use wopr::with_board_game;
+
+/// Arguments of `wopr dataset`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Game spec (a board game: tictactoe, connect4, dots-and-boxes, reversi,
+    /// virus).
+    #[arg(long)]
+    game: String,
+    /// The oracle: `perfect[:moves=best|value]` (games with a solver),
+    /// `level1[:quiet=keep|drop]` (dots-and-boxes),
+    /// `alphabeta:depth=D[,scale=S]` (any board game), `ai:K[,scale=S]`
+    /// (virus).
+    #[arg(long)]
+    oracle: String,
+    /// Number of positions (rows) to record.
+    #[arg(long)]
+    positions: usize,
+    /// Seed of the games and of the oracle's random choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Input encoding (default: the game's first, `raw`).
+    #[arg(long)]
+    encoding: Option<String>,
+    /// Player whose games are recorded; once for both seats, twice for the
+    /// first against the second (seats swapped every other game). Default:
+    /// `random` against `random`.
+    #[arg(long = "play")]
+    play: Vec<String>,
+    /// Leave out positions whose inputs repeat an earlier row's.
+    #[arg(long)]
+    unique: bool,
+    /// The CSV file to write (the description goes to FILE.json beside it).
+    #[arg(long)]
+    out: PathBuf,
+}
 
-pub fn run(_args: &Args) -> anyhow::Result<()> {
-    anyhow::bail!("not built yet")
+/// Makes the dataset and writes the CSV and its description.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let game = super::parse_game(&args.game)?;
+    let oracle = Oracle::parse(&args.oracle).context("bad --oracle")?;
+    with_board_game!(&game, g => make(g, &oracle, args),
+        anyhow::bail!("datasets need a board game (tictactoe, connect4, dots-and-boxes, reversi, virus), not {}", game.spec()))
+}
+
+fn make<G: OracleGame>(game: &G, oracle: &Oracle, args: &Args) -> anyhow::Result<()> {
+    if args.positions == 0 {
+        anyhow::bail!("--positions must be at least 1");
+    }
+    let options = DatasetOptions {
+        positions: args.positions,
+        seed: args.seed,
+        encoding: args.encoding.clone(),
+        players: args.play.clone(),
+        unique: args.unique,
+    };
+    let bar = ProgressBar::new(args.positions as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} positions, ETA {eta}")
+            .expect("a valid template"),
+    );
+    let made = generate(game, oracle, &options, &|n| bar.set_position(n as u64));
+    bar.finish_and_clear();
+    let made = made?;
+    made.data
+        .write_csv(&args.out)
+        .map_err(|e| anyhow::anyhow!(e))?;
+    let sidecar = DatasetInfo::sidecar_path(&args.out);
+    made.info.save(&sidecar).map_err(|e| anyhow::anyhow!(e))?;
+    let info = &made.info;
+    println!(
+        "recorded {} positions of {} from {} games ({} vs {}), oracle {} ({}), encoding {}: {} inputs, {} targets{}",
+        info.positions,
+        info.game,
+        info.games,
+        info.play[0],
+        info.play[1],
+        info.oracle,
+        info.kind,
+        info.encoding,
+        made.data.num_inputs(),
+        made.data.num_outputs(),
+        if made.data.masks().is_some() {
+            " (masked)"
+        } else {
+            ""
+        }
+    );
+    if made.exhausted {
+        println!(
+            "play stopped finding new positions before {} (fewer distinct positions exist, or the oracle leaves them out)",
+            args.positions
+        );
+    }
+    println!("wrote {} and {}", args.out.display(), sidecar.display());
+    Ok(())
 }

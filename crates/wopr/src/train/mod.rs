@@ -24,6 +24,7 @@
 mod dataset;
 mod loss;
 mod optim;
+pub mod oracle;
 
 use std::ops::ControlFlow;
 
