@@ -40,6 +40,8 @@ enum Command {
     Train(cmd::train::Args),
     /// Evolve players from a config file.
     Evolve(cmd::evolve::Args),
+    /// Draw CSV logs (loss curves, generations.csv) as lines, PNG and SVG.
+    Plot(cmd::plot::Args),
     /// Turn a recorded game into music (MIDI, optionally WAV).
     Music(cmd::music::MusicArgs),
 }
@@ -62,6 +64,14 @@ impl std::fmt::Display for ExitError {
 impl std::error::Error for ExitError {}
 
 fn main() -> ExitCode {
+    // Behave like other command-line tools when the reader of our output goes
+    // away (`wopr perft … | head`): end quietly instead of panicking on EPIPE.
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of SIGPIPE before any thread
+    // starts has no preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Games(a) => cmd::games::run(a),
@@ -74,6 +84,7 @@ fn main() -> ExitCode {
         Command::Dataset(a) => cmd::dataset::run(a),
         Command::Train(a) => cmd::train::run(a),
         Command::Evolve(a) => cmd::evolve::run(a),
+        Command::Plot(a) => cmd::plot::run(a),
         Command::Music(a) => cmd::music::run(a),
     };
     match result {

@@ -8,6 +8,7 @@ pub mod games;
 pub mod music;
 pub mod perft;
 pub mod play;
+pub mod plot;
 pub mod position;
 pub mod solve;
 pub mod train;
