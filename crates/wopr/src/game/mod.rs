@@ -229,6 +229,16 @@ pub fn mover<S: State>(state: &S) -> Option<usize> {
     }
 }
 
+/// The return of a finished game from a score margin: +1, 0 or −1.
+#[inline]
+pub fn result_of_margin(margin: i32) -> f64 {
+    match margin {
+        m if m > 0 => 1.0,
+        m if m < 0 => -1.0,
+        _ => 0.0,
+    }
+}
+
 /// Mixes a 64-bit value into a well-spread hash (SplitMix64's finaliser).
 #[inline]
 pub fn mix64(mut z: u64) -> u64 {

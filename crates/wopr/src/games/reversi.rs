@@ -449,11 +449,7 @@ impl State for ReversiState {
         if !self.over {
             return 0.0;
         }
-        match self.score(player).unwrap_or(0) {
-            m if m > 0 => 1.0,
-            m if m < 0 => -1.0,
-            _ => 0.0,
-        }
+        crate::game::result_of_margin(self.score(player).unwrap_or(0))
     }
 
     fn score(&self, player: usize) -> Option<i32> {

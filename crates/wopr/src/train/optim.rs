@@ -314,6 +314,19 @@ impl Optimizer for AnyOptimizer {
 mod tests {
     use super::*;
 
+    /// Four steps of an optimiser on E = w² from w = 1, with dE/dw = 2w.
+    fn four_steps_on_square(cfg: RpropConfig) -> Vec<f32> {
+        let mut o = Rprop::new(cfg, 1);
+        let mut w = [1.0f32];
+        let mut trace = vec![];
+        for _ in 0..4 {
+            let (g, e) = ([2.0 * w[0]], (w[0] * w[0]) as f64);
+            o.step(&mut w, &g, e);
+            trace.push(w[0]);
+        }
+        trace
+    }
+
     /// E(w) = w² from w = 1, by hand: RPROP+ steps −0.5 (w = 0.5), then
     /// Δ = 0.6 (w = −0.1), the sign flips so it steps back to 0.5 with
     /// Δ = 0.3, then steps −0.3 (w = 0.2).
@@ -341,14 +354,7 @@ mod tests {
             variant: RpropVariant::IRpropMinus,
             ..RpropConfig::default()
         };
-        let mut o = Rprop::new(cfg, 1);
-        let mut w = [1.0f32];
-        let mut trace = vec![];
-        for _ in 0..4 {
-            let (g, e) = ([2.0 * w[0]], (w[0] * w[0]) as f64);
-            o.step(&mut w, &g, e);
-            trace.push(w[0]);
-        }
+        let trace = four_steps_on_square(cfg);
         let want = [0.5, -0.1, -0.1, 0.2];
         for (a, b) in trace.iter().zip(want) {
             assert!((a - b).abs() < 1e-6, "{trace:?}");
@@ -363,14 +369,7 @@ mod tests {
             variant: RpropVariant::IRpropPlus,
             ..RpropConfig::default()
         };
-        let mut o = Rprop::new(cfg, 1);
-        let mut w = [1.0f32];
-        let mut trace = vec![];
-        for _ in 0..4 {
-            let (g, e) = ([2.0 * w[0]], (w[0] * w[0]) as f64);
-            o.step(&mut w, &g, e);
-            trace.push(w[0]);
-        }
+        let trace = four_steps_on_square(cfg);
         let want = [0.5, -0.1, -0.1, 0.2];
         for (a, b) in trace.iter().zip(want) {
             assert!((a - b).abs() < 1e-6, "{trace:?}");
