@@ -52,7 +52,7 @@ use crate::game::{
     mix64, parse_index, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, Turn,
 };
 use crate::players::Player;
-use crate::solve::{perfect_player, Solver};
+use crate::solve::Solver;
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -421,10 +421,6 @@ impl Game for Connect4 {
         vec!["X", "O"]
     }
     fn make_player(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
-        if spec.name == "perfect" {
-            spec.check_keys(&[])?;
-            return perfect_player(self).map(Some);
-        }
         crate::players::board_player(self, spec)
     }
     fn player_names(&self) -> &'static [&'static str] {

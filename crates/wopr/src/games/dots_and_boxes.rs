@@ -60,7 +60,7 @@ use crate::game::{
     mix64, parse_index, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, Turn,
 };
 use crate::players::Player;
-use crate::solve::{perfect_player, Solver};
+use crate::solve::Solver;
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -505,10 +505,6 @@ impl Game for DotsAndBoxes {
     }
     fn make_player(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
         match spec.name.as_str() {
-            "perfect" => {
-                spec.check_keys(&[])?;
-                perfect_player(self).map(Some)
-            }
             "level0" | "level1" | "level2" => Ok(Some(Box::new(LevelPlayer::from_spec(spec)?))),
             _ => crate::players::board_player(self, spec),
         }

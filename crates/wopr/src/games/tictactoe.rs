@@ -36,7 +36,7 @@ use crate::game::{
     mix64, parse_index, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, Turn,
 };
 use crate::players::Player;
-use crate::solve::{perfect_player, Solution, SolveError, Solver};
+use crate::solve::{Solution, SolveError, Solver};
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -242,10 +242,6 @@ impl Game for TicTacToe {
         vec!["X", "O"]
     }
     fn make_player(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
-        if spec.name == "perfect" {
-            spec.check_keys(&[])?;
-            return perfect_player(self).map(Some);
-        }
         crate::players::board_player(self, spec)
     }
     fn player_names(&self) -> &'static [&'static str] {

@@ -94,13 +94,18 @@ pub fn player_names<G: Game>(game: &G) -> Vec<&'static str> {
     names
 }
 
-/// The players every board game gets: `alphabeta` search and `net:` players.
-/// Board games call this from [`Game::make_player`] after their own names.
+/// The players every board game gets: `alphabeta` search, `net:` players,
+/// and `perfect` where the game has a solver ([`Game::solver`]). Board games
+/// call this from [`Game::make_player`] after their own names.
 pub fn board_player<G>(game: &G, spec: &GameSpec) -> Result<Option<Box<dyn Player<G>>>, SpecError>
 where
     G: crate::encode::Encodable,
     G::State: crate::game::Searchable,
 {
+    if spec.name == "perfect" {
+        spec.check_keys(&[])?;
+        return crate::solve::perfect_player(game).map(Some);
+    }
     if let Some(p) = alphabeta::search_player(spec)? {
         return Ok(Some(p));
     }
