@@ -1,22 +1,36 @@
 //! wopr: evolve and train neural-network players for board games.
 //!
 //! The library holds every algorithm; the `wopr` command only parses, prints
-//! and draws. Start with [`game`] (the framework: [`game::Game`],
-//! [`game::State`], the driver) and [`games`] (the rules of each game).
+//! and draws. The modules are layered, each using only those below it (see
+//! `ARCHITECTURE.md` at the repository root):
+//!
+//! 1. [`game`]: the framework ([`Game`], [`State`], [`Player`], the driver,
+//!    specs, random streams), knowing no concrete game;
+//! 2. [`search`] (alpha-beta) and [`nn`] (networks);
+//! 3. [`players`]: the players every game can use, and the [`Roster`] each
+//!    game fills;
+//! 4. [`games`]: one folder per game (rules, encodings, heuristic players,
+//!    exact solver);
+//! 5. [`registry`]: the one list of games ([`AnyGame`]);
+//! 6. [`eval`], [`evolve`], [`train`], [`music`] (cargo feature `music`);
+//! 7. [`experiment`]: config-driven evolution runs.
 
 #![warn(missing_docs)]
 
-pub mod encode;
 pub mod eval;
 pub mod evolve;
 pub mod experiment;
 pub mod game;
 pub mod games;
+#[cfg(feature = "music")]
 pub mod music;
 pub mod nn;
 pub mod players;
+pub mod registry;
 pub mod search;
-pub mod solve;
 pub mod train;
 
-pub use game::{Action, ActionList, AnyGame, Game, Searchable, State, Turn, WIN_SCORE};
+pub use game::encode::Encodable;
+pub use game::{Action, ActionList, Game, GameSpec, Player, Searchable, State, Turn, WIN_SCORE};
+pub use players::{parse_player, Roster};
+pub use registry::AnyGame;

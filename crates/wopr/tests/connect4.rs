@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 
 use rand::RngExt;
+use wopr::eval::matches::play_match;
 use wopr::game::perft::perft;
 use wopr::game::rng::stream;
-use wopr::game::runner::play_match;
 use wopr::games::connect4::{Connect4, Connect4State};
 use wopr::players::parse_player;
 use wopr::{Action, ActionList, AnyGame, Game, Searchable, State, Turn};

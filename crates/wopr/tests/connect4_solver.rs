@@ -7,12 +7,13 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use rand::RngExt;
+use wopr::eval::matches::play_match;
 use wopr::game::rng::{stream, WoprRng};
-use wopr::game::runner::play_match;
+use wopr::game::solver::{SolveError, Solver};
+use wopr::games::connect4::solver::Connect4Solver;
 use wopr::games::connect4::{Connect4, Connect4State};
-use wopr::games::connect4_solver::Connect4Solver;
 use wopr::players::{parse_player, player_names};
-use wopr::solve::{SolveError, Solver};
+use wopr::Roster;
 use wopr::{Action, ActionList, Game, State};
 
 fn game(columns: usize, rows: usize) -> Connect4 {

@@ -3,11 +3,12 @@
 //! a slow reference written straight from the rules (Weaver & Bossomaier §2.1).
 
 use rand::RngExt;
+use wopr::eval::matches::play_match;
 use wopr::game::perft::perft;
 use wopr::game::rng::stream;
-use wopr::game::runner::play_match;
-use wopr::game::{ActionList, AnyGame, Game, GameSpec, State, Turn};
+use wopr::game::{ActionList, Game, GameSpec, State, Turn};
 use wopr::games::dots_and_boxes::{DotsAndBoxes, DotsAndBoxesState};
+use wopr::registry::AnyGame;
 
 fn game(cols: usize, rows: usize) -> DotsAndBoxes {
     DotsAndBoxes::new(cols, rows).unwrap()

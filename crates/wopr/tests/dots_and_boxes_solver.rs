@@ -8,13 +8,15 @@
 use std::collections::HashMap;
 
 use rand::RngExt;
+use wopr::eval::matches::play_match;
 use wopr::eval::wilson;
+use wopr::game::driver::seats_swapped;
 use wopr::game::rng::stream;
-use wopr::game::runner::{play_match, seats_swapped};
+use wopr::game::solver::{SolveError, Solver};
 use wopr::game::{Action, ActionList, Game, State};
+use wopr::games::dots_and_boxes::solver::{net_value, DotsAndBoxesSolver};
 use wopr::games::dots_and_boxes::{DotsAndBoxes, DotsAndBoxesState};
-use wopr::games::dots_and_boxes_solver::{net_value, DotsAndBoxesSolver};
-use wopr::solve::{SolveError, Solver};
+use wopr::Roster;
 
 fn game(cols: usize, rows: usize) -> DotsAndBoxes {
     DotsAndBoxes::new(cols, rows).unwrap()
@@ -315,6 +317,6 @@ fn perfect_player_keeps_the_solved_margin() {
     }
     // The spec is known to the game, and the level players too.
     for spec in ["perfect", "level0", "level1", "level2"] {
-        assert!(g.player_names().iter().any(|n| n == &spec), "{spec}");
+        assert!(g.bot_names().iter().any(|n| n == &spec), "{spec}");
     }
 }

@@ -1,3 +1,4 @@
+#![cfg(feature = "music")]
 //! The musicator (issue 6): the paper's worked examples, the invariants of
 //! every bar, the MIDI file and the WAV rendering.
 //!

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use wopr::encode::Encodable;
 use wopr::eval::exhaustive;
+use wopr::game::encode::Encodable;
 use wopr::game::rng::stream;
 use wopr::games::dots_and_boxes::DotsAndBoxes;
 use wopr::games::tictactoe::TicTacToe;
@@ -331,7 +331,7 @@ fn oracles_that_do_not_apply_are_refused_in_one_line() {
 
 #[test]
 fn virus_ai_targets_are_the_players_evaluation() {
-    use wopr::games::virus_players::ai_evaluation;
+    use wopr::games::virus::players::ai_evaluation;
     use wopr::State;
     let AnyGame::Virus(virus) = AnyGame::parse("virus:6x6").unwrap() else {
         unreachable!()

@@ -6,8 +6,8 @@
 //! sum to zero.
 
 use rand::RngExt;
-use wopr::game::registry::games;
 use wopr::game::rng::stream;
+use wopr::registry::games;
 use wopr::{with_game, ActionList, AnyGame, Game, State, Turn};
 
 fn check<G: Game>(game: &G, seed: u64, playouts: u64) {

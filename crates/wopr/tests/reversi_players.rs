@@ -4,13 +4,15 @@
 use std::time::Instant;
 
 use rand::RngExt;
+use wopr::eval::matches::play_match;
 use wopr::game::rng::stream;
-use wopr::game::runner::play_match;
+use wopr::game::solver::Solver;
 use wopr::game::GameSpec;
+use wopr::games::reversi::players::{standard_evaluation, StandardPlayer};
+use wopr::games::reversi::solver::ReversiSolver;
 use wopr::games::reversi::{Reversi, ReversiState};
-use wopr::games::reversi_players::{standard_evaluation, ReversiSolver, StandardPlayer};
 use wopr::players::{parse_player, Player};
-use wopr::solve::Solver;
+use wopr::Roster;
 use wopr::{Action, ActionList, Game, State, WIN_SCORE};
 
 fn game(spec: &str) -> Reversi {

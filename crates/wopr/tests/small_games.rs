@@ -4,13 +4,16 @@
 //! games, and matches through the one match runner.
 
 use rand::RngExt;
+use wopr::eval::matches::play_match;
+use wopr::game::driver::replay;
 use wopr::game::perft::perft;
 use wopr::game::rng::stream;
-use wopr::game::runner::{play_match, replay};
-use wopr::game::{Action, ActionList, AnyGame, Game, GameSpec, State, Turn};
+use wopr::game::{Action, ActionList, Game, GameSpec, State, Turn};
 use wopr::games::goofspiel::{Goofspiel, GoofspielState};
 use wopr::games::kuhn::{KuhnPoker, KuhnState, BET, PASS};
 use wopr::games::pig::{die, Pig, PigState, HOLD, ROLL};
+use wopr::registry::AnyGame;
+use wopr::Roster;
 
 fn legal(s: &impl State) -> Vec<Action> {
     let mut out = ActionList::new();
@@ -20,7 +23,7 @@ fn legal(s: &impl State) -> Vec<Action> {
 
 /// `random` against `first` (both seatings) runs every game to the end with
 /// zero-sum returns, within the promised length.
-fn random_vs_first<G: Game>(game: &G) {
+fn random_vs_first<G: Roster>(game: &G) {
     let records = play_match(game, "random", "first", 40, 3, &|| {}).unwrap();
     assert_eq!(records.len(), 40);
     for r in &records {

@@ -3,13 +3,13 @@
 //! the search against plain minimax, and that the twenty really differ.
 
 use rand::RngExt;
+use wopr::eval::matches::play_match;
 use wopr::game::rng::stream;
-use wopr::game::runner::play_match;
 use wopr::game::GameSpec;
-use wopr::games::virus::{Virus, VirusState};
-use wopr::games::virus_players::{
+use wopr::games::virus::players::{
     ai_evaluation, ai_value, best_moves, features, AiPlayer, AI_PLAYERS, NUM_AI, NUM_FEATURES,
 };
+use wopr::games::virus::{Virus, VirusState};
 use wopr::players::parse_player;
 use wopr::{Action, ActionList, Game, State};
 

@@ -7,8 +7,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use wopr::game::driver::random_playout;
 use wopr::game::rng::stream;
-use wopr::game::runner::random_playout;
 use wopr::{with_game, Game};
 
 /// Arguments of `wopr bench`.

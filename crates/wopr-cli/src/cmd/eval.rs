@@ -6,11 +6,12 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
+use wopr::eval::matches::play_match;
 use wopr::eval::{exhaustive, match_stats, MatchStats};
+use wopr::game::driver::seats_swapped;
 use wopr::game::rng::stream;
-use wopr::game::runner::{play_match, seats_swapped};
 use wopr::players::parse_player;
-use wopr::{with_board_game, with_game, Game};
+use wopr::{with_board_game, with_game, Roster};
 
 /// Arguments of `wopr eval`.
 #[derive(clap::Args, Debug)]
@@ -72,7 +73,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
     with_game!(&game, g => run_matches(g, args, &opponents))
 }
 
-fn run_matches<G: Game>(game: &G, args: &EvalArgs, opponents: &[String]) -> anyhow::Result<()> {
+fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> anyhow::Result<()> {
     parse_player(game, &args.player).map_err(|e| anyhow::anyhow!("bad --player: {e}"))?;
     for o in opponents {
         parse_player(game, o).map_err(|e| anyhow::anyhow!("bad --against '{o}': {e}"))?;
@@ -139,7 +140,7 @@ fn run_matches<G: Game>(game: &G, args: &EvalArgs, opponents: &[String]) -> anyh
 
 fn run_exhaustive<G>(game: &G, args: &EvalArgs) -> anyhow::Result<()>
 where
-    G: Game,
+    G: Roster,
     G::State: wopr::State<View = G::State>,
 {
     let mut results = Vec::new();

@@ -6,12 +6,12 @@ use std::time::Instant;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use wopr::encode::Encodable;
 use wopr::experiment::run::{GenerationRow, YardstickRow};
 use wopr::experiment::{
     load_checkpoint, run as run_evolution, start, Checkpoint, EvolveConfig, Progress, RunFiles,
 };
-use wopr::{with_board_game, Searchable};
+use wopr::game::encode::Encodable;
+use wopr::{with_board_game, Roster, Searchable};
 
 use crate::plot::{self, Series};
 
@@ -128,7 +128,7 @@ impl Progress for Bar {
 
 fn go<G>(game: &G, cp: &mut Checkpoint, dir: &Path, quiet: bool) -> anyhow::Result<()>
 where
-    G: Encodable,
+    G: Encodable + Roster,
     G::State: Searchable,
 {
     let bar = if quiet {

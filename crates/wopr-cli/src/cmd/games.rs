@@ -1,6 +1,6 @@
 //! `wopr games`: the registry, printed.
 
-use wopr::game::registry::games;
+use wopr::registry::games;
 use wopr::{with_game, AnyGame, Game};
 
 /// Arguments of `wopr games`.

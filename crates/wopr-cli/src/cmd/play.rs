@@ -14,11 +14,12 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
+use wopr::eval::matches::play_match;
+use wopr::game::driver::{play_game_observed, seats_swapped};
 use wopr::game::rng::stream;
-use wopr::game::runner::{play_game_observed, play_match, seats_swapped};
 use wopr::game::GameRecord;
 use wopr::players::{parse_player, Player};
-use wopr::{with_game, Game, State, Turn};
+use wopr::{with_game, Game, Roster, State, Turn};
 
 use super::music::LiveComposer;
 use crate::human::HumanPlayer;
@@ -73,7 +74,7 @@ fn is_human(spec: &str) -> bool {
     spec.trim().eq_ignore_ascii_case("human")
 }
 
-fn build<G: Game>(
+fn build<G: Roster>(
     game: &G,
     spec: &str,
     quit: &Arc<AtomicBool>,
@@ -85,7 +86,7 @@ fn build<G: Game>(
         .map_err(|e| anyhow::anyhow!("bad player spec '{spec}': {e} (or human)"))
 }
 
-fn play<G: Game>(game: &G, args: &PlayArgs) -> anyhow::Result<()> {
+fn play<G: Roster>(game: &G, args: &PlayArgs) -> anyhow::Result<()> {
     let quit = Arc::new(AtomicBool::new(false));
     // Validate both specs before anything is played.
     build(game, &args.first, &quit)?;
@@ -124,7 +125,7 @@ fn progress(n: usize) -> ProgressBar {
     bar
 }
 
-fn play_sequential<G: Game>(
+fn play_sequential<G: Roster>(
     game: &G,
     args: &PlayArgs,
     quit: &Arc<AtomicBool>,

@@ -2,7 +2,7 @@
 //! show where they lead.
 
 use serde_json::json;
-use wopr::game::runner::apply_notation;
+use wopr::game::driver::apply_notation;
 use wopr::{with_game, Action, ActionList, Game, State, Turn};
 
 use crate::ExitError;

@@ -3,8 +3,8 @@
 use std::time::Instant;
 
 use serde_json::json;
-use wopr::game::runner::apply_notation;
-use wopr::{with_game, Game, State};
+use wopr::game::driver::apply_notation;
+use wopr::{with_game, Roster, State};
 
 use crate::ExitError;
 
@@ -27,7 +27,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     with_game!(&game, g => solve(g, args))
 }
 
-fn solve<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
+fn solve<G: Roster>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
     let mut solver = game
         .solver()
         .ok_or_else(|| anyhow::anyhow!("{} has no exact solver (solvers: tictactoe, connect4, dots-and-boxes, reversi endgames)", game.spec()))?;

@@ -287,7 +287,7 @@ fn algorithm(args: &Args) -> anyhow::Result<Algorithm> {
 fn check_info(info: &DatasetInfo, data: &Dataset, path: &Path) -> anyhow::Result<()> {
     let game = super::parse_game(&info.game).with_context(|| format!("{}", path.display()))?;
     let sizes = with_board_game!(&game, g => {
-        use wopr::encode::Encodable;
+        use wopr::game::encode::Encodable;
         let enc = g
             .encoding(&info.encoding)
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;

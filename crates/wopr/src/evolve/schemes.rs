@@ -16,7 +16,7 @@ use super::genome::Genome;
 use crate::eval::exhaustive;
 use crate::game::rng::stream;
 use crate::game::{play_game, Game, State};
-use crate::players::{parse_player, Player};
+use crate::players::{parse_player, Player, Roster};
 
 /// Builds a player from decoded weights (a net of a fixed architecture,
 /// encoding and play mode).
@@ -137,7 +137,7 @@ pub struct FixedOpponents<'a, G: Game, P> {
 
 impl<G, P, Gn> Fitness<Gn> for FixedOpponents<'_, G, P>
 where
-    G: Game,
+    G: Roster,
     P: Phenotype<G>,
     Gn: Genome + Sync,
 {

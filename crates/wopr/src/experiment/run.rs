@@ -17,7 +17,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::config::{EvolveConfig, YardstickConfig};
-use crate::encode::Encodable;
+use crate::eval::matches::play_match_with;
 use crate::eval::{exhaustive, match_stats};
 use crate::evolve::schemes::{
     ExhaustiveLosses, FixedOpponents, ImplicitSharing, Opponent, Phenotype, Points, RoundRobin,
@@ -27,12 +27,13 @@ use crate::evolve::{
     init_rng, step, BitCode, BitGenome, CmaEs, Engine, Fitness, Ga, Genome, Levels, OnePlusLambda,
     OnePlusLambdaConfig, Plan, RealGenome, SelfAdaptiveConfig, SelfAdaptiveEs,
 };
+use crate::game::driver::seats_swapped;
+use crate::game::encode::Encodable;
 use crate::game::rng::stream;
-use crate::game::runner::{play_match_with, seats_swapped};
 use crate::game::Searchable;
 use crate::nn::{Activation, AnyNet, Architecture, NetFile, Network};
 use crate::players::net::{NetMode, NetPlayer};
-use crate::players::{parse_player, Player};
+use crate::players::{parse_player, Player, Roster};
 
 /// What went wrong with a run: a bad config, a file, a checkpoint.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -417,7 +418,7 @@ fn scheme<'a, G, Gn>(
     population: usize,
 ) -> Result<(Box<dyn Fitness<Gn> + 'a>, u64), RunError>
 where
-    G: Encodable,
+    G: Encodable + Roster,
     G::State: Searchable,
     Gn: Genome + Sync + 'a,
 {
@@ -540,7 +541,7 @@ fn two_population_scheme<'a, G, Gn>(
     population: usize,
 ) -> Result<(Box<dyn Fitness<Gn> + 'a>, u64), RunError>
 where
-    G: Encodable,
+    G: Encodable + Roster,
     G::State: Searchable,
     Gn: Genome + Sync + 'a,
 {
@@ -578,7 +579,7 @@ pub trait Progress {
 /// A fresh run's state at generation 0.
 pub fn start<G>(game: &G, config: EvolveConfig) -> Result<Checkpoint, RunError>
 where
-    G: Encodable,
+    G: Encodable + Roster,
     G::State: Searchable,
 {
     let phenotype = NetPhenotype::new(game, &config.net)?;
@@ -596,7 +597,7 @@ where
         e: &E,
     ) -> Result<(), RunError>
     where
-        G: Encodable,
+        G: Encodable + Roster,
         G::State: Searchable,
         E: Engine,
         E::Genome: Sync,
@@ -666,7 +667,7 @@ impl RunFiles {
     /// Writes the checkpoint, the CSV logs and the champion.
     pub fn save<G>(&self, cp: &Checkpoint, phenotype: &NetPhenotype<G>) -> Result<(), RunError>
     where
-        G: Encodable,
+        G: Encodable + Roster,
         G::State: Searchable,
     {
         let two = cp.second.is_some();
@@ -725,7 +726,7 @@ fn measure<G>(
     generation: u64,
 ) -> Result<Vec<YardstickRow>, RunError>
 where
-    G: Encodable,
+    G: Encodable + Roster,
     G::State: Searchable,
 {
     let mut rows = Vec::new();
@@ -784,7 +785,7 @@ pub fn run<G>(
     progress: &mut dyn Progress,
 ) -> Result<(), RunError>
 where
-    G: Encodable,
+    G: Encodable + Roster,
     G::State: Searchable,
 {
     let config = cp.config.clone();

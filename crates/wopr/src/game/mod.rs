@@ -17,18 +17,28 @@
 //!
 //! Algorithms are generic over `G: Game`, so the hot loops (playouts, search)
 //! are statically dispatched; the command line turns a spec string into a
-//! concrete game once, through [`registry::AnyGame`].
+//! concrete game once, through the registry's `AnyGame`.
+//!
+//! This module is the floor of the library: it knows no concrete game,
+//! player or solver. It holds the interfaces the games implement ([`Game`],
+//! [`State`], [`Searchable`], [`encode::Encodable`], [`solver::Solver`]) and
+//! the ones players implement ([`player::Player`]), the spec parser, the
+//! random streams, perft and the driver that plays one game.
 
+pub mod driver;
+pub mod encode;
+pub mod info;
 pub mod perft;
-pub mod registry;
+pub mod player;
 pub mod rng;
-pub mod runner;
+pub mod solver;
 pub mod spec;
 
 use std::fmt::{Debug, Display};
 
-pub use registry::AnyGame;
-pub use runner::{play_game, play_match, GameRecord};
+pub use driver::{play_game, GameRecord};
+pub use info::{GameInfo, ParamInfo};
+pub use player::{Player, ViewOf};
 pub use spec::{GameSpec, SpecError};
 
 /// An action index: a number in `0..game.num_actions()`. Its meaning is fixed
@@ -159,6 +169,16 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The game's state type.
     type State: State;
 
+    /// What the registry lists about the game: its spec name and aliases, a
+    /// line on it, the paper that uses it, its parameters.
+    const INFO: GameInfo;
+
+    /// Builds the game from a parsed spec whose name is one of
+    /// [`GameInfo::names`]; checks the parameters.
+    fn from_spec(spec: &GameSpec) -> Result<Self, SpecError>
+    where
+        Self: Sized;
+
     /// The canonical spec string, e.g. `connect4:7x6`; parsing it gives back
     /// an equal game.
     fn spec(&self) -> String;
@@ -181,27 +201,6 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Names of the seats, e.g. `["X", "O"]`.
     fn seat_names(&self) -> Vec<&'static str> {
         vec!["P1", "P2"]
-    }
-
-    /// Builds a game-specific player (search, heuristic opponents) from a
-    /// parsed spec; `Ok(None)` when the name is not one of this game's.
-    /// Generic players (`random`, `first`) are handled before this is asked.
-    fn make_player(
-        &self,
-        spec: &GameSpec,
-    ) -> Result<Option<Box<dyn crate::players::Player<Self>>>, SpecError> {
-        let _ = spec;
-        Ok(None)
-    }
-
-    /// An exact solver for this game's positions, where one exists.
-    fn solver(&self) -> Option<Box<dyn crate::solve::Solver<Self>>> {
-        None
-    }
-
-    /// The spec syntaxes [`Game::make_player`] accepts, for help and errors.
-    fn player_names(&self) -> &'static [&'static str] {
-        &[]
     }
 }
 

@@ -1,18 +1,15 @@
-//! The games, one module each. Every module's header states the rules as
+//! The games, one folder each. A folder's `mod.rs` states the rules as
 //! implemented, the parameters and their defaults, the notation, the action
-//! indices, and which paper uses the game.
+//! indices and which paper uses the game; beside it, the board games keep
+//! their encodings for nets (`encode.rs`), their players and roster
+//! (`players.rs`) and their exact solver (`solver.rs`).
 
 pub mod bitboard;
 pub mod connect4;
-pub mod connect4_solver;
 pub mod dots_and_boxes;
-pub mod dots_and_boxes_players;
-pub mod dots_and_boxes_solver;
 pub mod goofspiel;
 pub mod kuhn;
 pub mod pig;
 pub mod reversi;
-pub mod reversi_players;
 pub mod tictactoe;
 pub mod virus;
-pub mod virus_players;

@@ -2,7 +2,8 @@
 
 use super::musicator::{MusicConfig, Musicator, ScoreBar};
 use super::MusicError;
-use crate::game::{ActionList, AnyGame, Game, GameRecord, State, Turn};
+use crate::game::{ActionList, Game, GameRecord, State, Turn};
+use crate::registry::AnyGame;
 
 /// One player's move of a recorded game, as the musicator sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]

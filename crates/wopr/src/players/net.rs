@@ -33,7 +33,7 @@ use std::sync::Arc;
 use rand::RngExt;
 
 use super::{Player, ViewOf};
-use crate::encode::{Encodable, EncodingOf};
+use crate::game::encode::{Encodable, EncodingOf};
 use crate::game::rng::WoprRng;
 use crate::game::{mover, Action, ActionList, GameSpec, Searchable, SpecError, State};
 use crate::nn::{AnyNet, NetFile, Network, Scratch};
@@ -279,9 +279,13 @@ where
             .ok_or_else(|| SpecError("net: needs a file, as net:PATH".into()))?;
         let file = NetFile::load(&path).map_err(|e| SpecError(e.to_string()))?;
         if let Some(g) = &file.game {
-            let want = crate::AnyGame::parse(g)
-                .map(|a| a.spec())
-                .unwrap_or_else(|_| g.clone());
+            // The file names its game by spec; compare canonical forms where
+            // it names this kind of game at all.
+            let want = GameSpec::parse(g)
+                .ok()
+                .filter(|s| G::INFO.names(&s.name))
+                .and_then(|s| G::from_spec(&s).ok())
+                .map_or_else(|| g.clone(), |other| other.spec());
             if want != game.spec() {
                 return Err(SpecError(format!(
                     "{path} is a net for {want}, not for {}",

@@ -20,7 +20,7 @@
 //!     200 positions from random play took 0.04 s on 5x4, 3 s on 6x5, 40 s
 //!     on 6x6 and over 7 minutes on the standard 7x6); dots-and-boxes up to
 //!     24 edges.
-//!     "Optimal" is the `perfect` player's choice set ([`Solution::best`](crate::solve::Solution::best):
+//!     "Optimal" is the `perfect` player's choice set ([`Solution::best`](crate::game::solver::Solution::best):
 //!     the fastest wins and slowest losses where the solver knows distances);
 //!     `perfect:moves=value` marks every move that keeps the game-theoretic
 //!     value (win, draw or loss) instead. A position beyond the solver's
@@ -64,20 +64,21 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{DataError, Dataset};
-use crate::encode::Encodable;
+use crate::game::driver::{play_game_observed, seats_swapped};
+use crate::game::encode::Encodable;
 use crate::game::rng::{stream, WoprRng};
-use crate::game::runner::{play_game_observed, seats_swapped};
-use crate::game::{mover, Action, ActionList, Game, GameSpec, Searchable, SpecError, State};
+use crate::game::solver::{SolveError, Solver};
+use crate::game::{
+    mover, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, WIN_SCORE,
+};
 use crate::games::connect4::Connect4;
 use crate::games::dots_and_boxes::{DotsAndBoxes, DotsAndBoxesState};
 use crate::games::reversi::Reversi;
 use crate::games::tictactoe::TicTacToe;
+use crate::games::virus::players as virus_players;
 use crate::games::virus::{Virus, VirusState};
-use crate::games::virus_players;
-use crate::players::{parse_player, Player};
+use crate::players::{parse_player, Player, Roster};
 use crate::search::{AlphaBeta, Limits};
-use crate::solve::{SolveError, Solver};
-use crate::WIN_SCORE;
 
 /// Why a dataset could not be made (one line).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -357,7 +358,7 @@ pub trait Judge<G: Game>: Send {
 
 /// The board games datasets can be made for, with what they add to the
 /// generic oracles (`perfect` where a solver exists, `alphabeta`).
-pub trait OracleGame: Encodable<State: Searchable> {
+pub trait OracleGame: Roster + Encodable<State: Searchable> {
     /// Heuristic units per tanh unit for `alphabeta` values: about the
     /// evaluation of a clear but not decisive advantage.
     fn value_scale(&self) -> f32;
@@ -951,7 +952,7 @@ impl<T> PerThread<T> {
 type Seats<G> = Result<[Box<dyn Player<G>>; 2], OracleError>;
 
 /// Both seats' players for one worker (or why they cannot be built).
-fn build_players<G: Game>(game: &G, specs: &[String]) -> Seats<G> {
+fn build_players<G: Roster>(game: &G, specs: &[String]) -> Seats<G> {
     let one = |s: &String| parse_player(game, s).map_err(|e| OracleError(e.0));
     Ok([one(&specs[0])?, one(&specs[1])?])
 }

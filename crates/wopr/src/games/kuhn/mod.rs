@@ -28,12 +28,15 @@
 
 use std::fmt;
 
-use crate::game::registry::GameInfo;
-use crate::game::{parse_index, Action, ActionList, Game, GameSpec, SpecError, State, Turn};
+use crate::game::{
+    parse_index, Action, ActionList, Game, GameInfo, GameSpec, SpecError, State, Turn,
+};
+use crate::players::Roster;
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
     name: "kuhn",
+    aliases: &["kuhn-poker"],
     about: "Kuhn poker: three cards, one bet (hidden information, chance deals)",
     paper: "",
     params: &[],
@@ -50,13 +53,7 @@ const CARD_NAMES: [char; 3] = ['J', 'Q', 'K'];
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct KuhnPoker;
 
-impl KuhnPoker {
-    /// Builds the game from a parsed spec (no arguments accepted).
-    pub fn from_spec(spec: &GameSpec) -> Result<KuhnPoker, SpecError> {
-        spec.check_keys(&[])?;
-        Ok(KuhnPoker)
-    }
-}
+impl KuhnPoker {}
 
 /// A card: 0 = J, 1 = Q, 2 = K (the chance action that deals it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -311,6 +308,13 @@ impl fmt::Display for KuhnState {
 
 impl Game for KuhnPoker {
     type State = KuhnState;
+    const INFO: GameInfo = INFO;
+
+    /// Builds the game from a parsed spec (no arguments accepted).
+    fn from_spec(spec: &GameSpec) -> Result<KuhnPoker, SpecError> {
+        spec.check_keys(&[])?;
+        Ok(KuhnPoker)
+    }
 
     fn spec(&self) -> String {
         "kuhn".into()
@@ -326,6 +330,9 @@ impl Game for KuhnPoker {
         KuhnState::new()
     }
 }
+
+/// Kuhn poker has no players of its own: `random` and `first`.
+impl Roster for KuhnPoker {}
 
 #[cfg(test)]
 mod tests {

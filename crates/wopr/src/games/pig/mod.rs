@@ -33,12 +33,15 @@
 
 use std::fmt;
 
-use crate::game::registry::{GameInfo, ParamInfo};
-use crate::game::{parse_index, Action, ActionList, Game, GameSpec, SpecError, State, Turn};
+use crate::game::{
+    parse_index, Action, ActionList, Game, GameInfo, GameSpec, ParamInfo, SpecError, State, Turn,
+};
+use crate::players::Roster;
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
     name: "pig",
+    aliases: &[],
     about: "Pig, the dice game: roll to build a turn total, hold to bank it (chance nodes)",
     paper: "",
     params: &[
@@ -84,15 +87,6 @@ impl Default for Pig {
 }
 
 impl Pig {
-    /// Builds the game from a parsed spec (`target=`, `horizon=`).
-    pub fn from_spec(spec: &GameSpec) -> Result<Pig, SpecError> {
-        spec.check_keys(&["target", "horizon"])?;
-        Ok(Pig {
-            target: spec.int("target", 30, 10, 1000)? as u16,
-            horizon: spec.int("horizon", 1000, 1, 100_000)? as u32,
-        })
-    }
-
     /// Banked points that win.
     pub fn target(&self) -> u32 {
         self.target as u32
@@ -300,6 +294,16 @@ impl fmt::Display for PigState {
 
 impl Game for Pig {
     type State = PigState;
+    const INFO: GameInfo = INFO;
+
+    /// Builds the game from a parsed spec (`target=`, `horizon=`).
+    fn from_spec(spec: &GameSpec) -> Result<Pig, SpecError> {
+        spec.check_keys(&["target", "horizon"])?;
+        Ok(Pig {
+            target: spec.int("target", 30, 10, 1000)? as u16,
+            horizon: spec.int("horizon", 1000, 1, 100_000)? as u32,
+        })
+    }
 
     fn spec(&self) -> String {
         format!("pig:target={},horizon={}", self.target, self.horizon)
@@ -315,6 +319,9 @@ impl Game for Pig {
         PigState::new(self)
     }
 }
+
+/// Pig has no players of its own: `random` and `first`.
+impl Roster for Pig {}
 
 #[cfg(test)]
 mod tests {

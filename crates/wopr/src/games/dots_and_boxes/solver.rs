@@ -48,9 +48,9 @@
 use std::sync::atomic::{AtomicI8, Ordering};
 use std::sync::OnceLock;
 
-use super::dots_and_boxes::{edge_count, DotsAndBoxes, DotsAndBoxesState, MAX_SIDE};
+use super::{edge_count, DotsAndBoxes, DotsAndBoxesState, MAX_SIDE};
+use crate::game::solver::{Solution, SolveError, Solver};
 use crate::game::{Action, State};
-use crate::solve::{Solution, SolveError, Solver};
 
 /// The most edges a table covers: a whole board of at most this many edges, or
 /// the undrawn edges of a position on a bigger board (2^24 entries = 16 MB).

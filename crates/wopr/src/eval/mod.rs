@@ -1,11 +1,13 @@
 //! Yardsticks: match statistics with confidence intervals, and the thesis's
-//! exhaustive loss count (§4.3).
+//! exhaustive loss count (§4.3), and the match runner ([`matches`]).
+
+pub mod matches;
 
 use serde::Serialize;
 
 use crate::game::rng::WoprRng;
+use crate::game::Player;
 use crate::game::{ActionList, Game, GameRecord, State, Turn};
-use crate::players::Player;
 
 /// The Wilson score interval for `successes` out of `n` at normal quantile `z`
 /// (1.96 for 95%): `(p̂ + z²/2n ± z·sqrt(p̂(1−p̂)/n + z²/4n²)) / (1 + z²/n)`.

@@ -61,11 +61,11 @@
 
 use rand::RngExt;
 
-use super::bitboard::bits;
-use super::virus::{Virus, VirusState};
+use super::{Virus, VirusState};
 use crate::game::rng::WoprRng;
-use crate::game::{Action, ActionList, GameSpec, SpecError, State, WIN_SCORE};
-use crate::players::{Player, ViewOf};
+use crate::game::{Action, ActionList, GameSpec, Player, SpecError, State, ViewOf, WIN_SCORE};
+use crate::games::bitboard::bits;
+use crate::players::{board_player, Roster};
 
 /// The number of evaluation features.
 pub const NUM_FEATURES: usize = 10;
@@ -403,22 +403,22 @@ impl Player<Virus> for AiPlayer {
     }
 }
 
-/// The player specs Virus adds to the generic ones.
-pub const PLAYER_NAMES: &[&str] = &[
-    "alphabeta[:depth=D][,ms=T]",
-    "net:PATH[,mode=M][,ply=N][,temp=T]",
-    "ai:K[,depth=D] (K = 1..20)",
-];
+/// Virus's players: the twenty hand-crafted AIs (`ai:K`), then the board
+/// players. Virus has no exact solver.
+impl Roster for Virus {
+    fn bot_names(&self) -> &'static [&'static str] {
+        &[
+            "alphabeta[:depth=D][,ms=T]",
+            "net:PATH[,mode=M][,ply=N][,temp=T]",
+            "ai:K[,depth=D] (K = 1..20)",
+        ]
+    }
 
-/// Builds Virus's own players (`ai:K`), then the search players; `Ok(None)`
-/// for other names.
-pub fn make_player(
-    game: &Virus,
-    spec: &GameSpec,
-) -> Result<Option<Box<dyn Player<Virus>>>, SpecError> {
-    match spec.name.as_str() {
-        "ai" => Ok(Some(Box::new(AiPlayer::from_spec(spec)?))),
-        _ => crate::players::board_player(game, spec),
+    fn bot(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Virus>>>, SpecError> {
+        match spec.name.as_str() {
+            "ai" => Ok(Some(Box::new(AiPlayer::from_spec(spec)?))),
+            _ => board_player(self, spec),
+        }
     }
 }
 

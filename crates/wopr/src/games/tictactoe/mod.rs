@@ -27,20 +27,22 @@
 //! **Papers.** The WOPR thesis (exhaustive loss counts, perfect player) and
 //! Handa & Horiuchi (feature nets evolved by a (1+λ)-ES).
 
-use std::fmt;
-use std::sync::OnceLock;
+pub mod encode;
+pub mod players;
+pub mod solver;
 
-use super::bitboard::{parse_square, square_name};
-use crate::game::registry::GameInfo;
+use std::fmt;
+
 use crate::game::{
-    mix64, parse_index, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, Turn,
+    mix64, parse_index, Action, ActionList, Game, GameInfo, GameSpec, Searchable, SpecError, State,
+    Turn,
 };
-use crate::players::Player;
-use crate::solve::{Solution, SolveError, Solver};
+use crate::games::bitboard::{parse_square, square_name};
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
     name: "tictactoe",
+    aliases: &["tic-tac-toe"],
     about: "Tic-Tac-Toe on 3x3; X moves first",
     paper: "WOPR thesis; Handa & Horiuchi",
     params: &[],
@@ -64,13 +66,7 @@ const FULL: u16 = 0x1FF;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TicTacToe;
 
-impl TicTacToe {
-    /// Builds the game from a parsed spec (no arguments accepted).
-    pub fn from_spec(spec: &GameSpec) -> Result<TicTacToe, SpecError> {
-        spec.check_keys(&[])?;
-        Ok(TicTacToe)
-    }
-}
+impl TicTacToe {}
 
 /// A Tic-Tac-Toe position: one 9-bit board per player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -225,6 +221,13 @@ impl fmt::Display for TicTacToeState {
 
 impl Game for TicTacToe {
     type State = TicTacToeState;
+    const INFO: GameInfo = INFO;
+
+    /// Builds the game from a parsed spec (no arguments accepted).
+    fn from_spec(spec: &GameSpec) -> Result<TicTacToe, SpecError> {
+        spec.check_keys(&[])?;
+        Ok(TicTacToe)
+    }
 
     fn spec(&self) -> String {
         "tictactoe".into()
@@ -240,96 +243,6 @@ impl Game for TicTacToe {
     }
     fn seat_names(&self) -> Vec<&'static str> {
         vec!["X", "O"]
-    }
-    fn make_player(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
-        crate::players::board_player(self, spec)
-    }
-    fn player_names(&self) -> &'static [&'static str] {
-        &[
-            "alphabeta[:depth=D][,ms=T]",
-            "net:PATH[,mode=M][,ply=N][,temp=T]",
-            "perfect",
-        ]
-    }
-    fn solver(&self) -> Option<Box<dyn Solver<Self>>> {
-        Some(Box::new(TicTacToeSolver))
-    }
-}
-
-/// Values of every reachable position, indexed by `x | o << 9`; see the module
-/// docs for the encoding. Unreachable entries hold 0 and are never read.
-fn table() -> &'static [i8] {
-    static TABLE: OnceLock<Vec<i8>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = vec![i8::MIN; 1 << 18];
-        fill(&TicTacToeState::new(), &mut t);
-        t
-    })
-}
-
-fn index(s: &TicTacToeState) -> usize {
-    s.marks[0] as usize | (s.marks[1] as usize) << 9
-}
-
-fn fill(s: &TicTacToeState, t: &mut [i8]) -> i8 {
-    let i = index(s);
-    if t[i] != i8::MIN {
-        return t[i];
-    }
-    let empties = s.empty().count_ones() as i8;
-    let v = if s.winner.is_some() {
-        // The player who just moved won; the player to move has lost.
-        -(1 + empties)
-    } else if empties == 0 {
-        0
-    } else {
-        let mut moves = ActionList::new();
-        s.legal_actions(&mut moves);
-        moves
-            .iter()
-            .map(|&a| {
-                let mut c = *s;
-                c.apply(a);
-                -fill(&c, t)
-            })
-            .max()
-            .unwrap_or(0)
-    };
-    t[i] = v;
-    v
-}
-
-/// The table value of `state` for the player to move (see module docs).
-pub fn solved_value(state: &TicTacToeState) -> i8 {
-    table()[index(state)]
-}
-
-/// The exact Tic-Tac-Toe solver (a table lookup after the first call).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TicTacToeSolver;
-
-impl Solver<TicTacToe> for TicTacToeSolver {
-    fn solve(&mut self, state: &TicTacToeState) -> Result<Solution, SolveError> {
-        if state.is_terminal() {
-            return Err(SolveError::Terminal);
-        }
-        let mut moves = ActionList::new();
-        state.legal_actions(&mut moves);
-        let scored: Vec<(Action, i8)> = moves
-            .iter()
-            .map(|&a| {
-                let mut c = *state;
-                c.apply(a);
-                (a, -solved_value(&c))
-            })
-            .collect();
-        let top = scored.iter().map(|x| x.1).max().unwrap_or(0);
-        Ok(Solution {
-            value: top.signum() as i32,
-            score: None,
-            best: scored.iter().filter(|x| x.1 == top).map(|x| x.0).collect(),
-            nodes: scored.len() as u64,
-        })
     }
 }
 
@@ -348,29 +261,6 @@ mod tests {
         assert_eq!(perft(&s, 4), 3024);
         // The well-known count of distinct Tic-Tac-Toe games.
         assert_eq!(count_games(&s), 255_168);
-    }
-
-    #[test]
-    fn solver_values() {
-        let mut solver = TicTacToeSolver;
-        // Perfect play from the start is a draw, and every first move draws.
-        let start = TicTacToeState::new();
-        let sol = solver.solve(&start).unwrap();
-        assert_eq!(sol.value, 0);
-        assert_eq!(sol.best.len(), 9);
-        // X: a1, b2; O: a2, c1. X to move can win at once with c3 (a1-b2-c3):
-        // the fastest win is the only best move.
-        let mut s = start;
-        for a in [0, 3, 4, 2] {
-            s.apply(a);
-        }
-        let sol = solver.solve(&s).unwrap();
-        assert_eq!((sol.value, sol.best.clone()), (1, vec![8]));
-        // After X a1, O b1 (an edge next to X's corner) X wins by force.
-        let mut s = start;
-        s.apply(0);
-        s.apply(1);
-        assert_eq!(solver.solve(&s).unwrap().value, 1);
     }
 
     #[test]

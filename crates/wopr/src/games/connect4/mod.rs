@@ -44,19 +44,21 @@
 //! **Papers.** Miranda & Zhang, MIDI-Connect4 (a 36-60-6 net evolved by a GA
 //! plays 6x6 Connect-4; the musicator turns each move's cell into a bar).
 
+pub mod encode;
+pub mod players;
+pub mod solver;
+
 use std::fmt;
 
-use super::connect4_solver::Connect4Solver;
-use crate::game::registry::{GameInfo, ParamInfo};
 use crate::game::{
-    mix64, parse_index, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, Turn,
+    mix64, parse_index, Action, ActionList, Game, GameInfo, GameSpec, ParamInfo, Searchable,
+    SpecError, State, Turn,
 };
-use crate::players::Player;
-use crate::solve::Solver;
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
     name: "connect4",
+    aliases: &["connect-4"],
     about: "Connect-4: drop discs, four in a row wins; X moves first",
     paper: "Miranda & Zhang (MIDI-Connect4, 6x6)",
     params: &[ParamInfo {
@@ -108,13 +110,6 @@ impl Connect4 {
             columns: columns as u8,
             rows: rows as u8,
         })
-    }
-
-    /// Builds the game from a parsed spec: `connect4[:CxR]`.
-    pub fn from_spec(spec: &GameSpec) -> Result<Connect4, SpecError> {
-        spec.check_keys(&["size"])?;
-        let (c, r) = spec.size((7, 6), check_size)?;
-        Connect4::new(c, r)
     }
 
     /// Number of columns.
@@ -404,6 +399,14 @@ impl fmt::Display for Connect4State {
 
 impl Game for Connect4 {
     type State = Connect4State;
+    const INFO: GameInfo = INFO;
+
+    /// Builds the game from a parsed spec: `connect4[:CxR]`.
+    fn from_spec(spec: &GameSpec) -> Result<Connect4, SpecError> {
+        spec.check_keys(&["size"])?;
+        let (c, r) = spec.size((7, 6), check_size)?;
+        Connect4::new(c, r)
+    }
 
     fn spec(&self) -> String {
         format!("connect4:{}x{}", self.columns, self.rows)
@@ -419,19 +422,6 @@ impl Game for Connect4 {
     }
     fn seat_names(&self) -> Vec<&'static str> {
         vec!["X", "O"]
-    }
-    fn make_player(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
-        crate::players::board_player(self, spec)
-    }
-    fn player_names(&self) -> &'static [&'static str] {
-        &[
-            "alphabeta[:depth=D][,ms=T]",
-            "net:PATH[,mode=M][,ply=N][,temp=T]",
-            "perfect",
-        ]
-    }
-    fn solver(&self) -> Option<Box<dyn Solver<Self>>> {
-        Some(Box::new(Connect4Solver::new(self)))
     }
 }
 

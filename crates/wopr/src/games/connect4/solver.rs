@@ -56,9 +56,9 @@
 //! ([`Connect4Solver::with_node_limit`]) turns such searches into
 //! [`SolveError::TooLarge`].
 
-use super::connect4::{Connect4, Connect4State};
+use super::{Connect4, Connect4State};
+use crate::game::solver::{Solution, SolveError, Solver};
 use crate::game::{Action, State};
-use crate::solve::{Solution, SolveError, Solver};
 
 /// Default size of the main transposition table, in entries (8 bytes each).
 pub const DEFAULT_TABLE_ENTRIES: usize = 1 << 23;

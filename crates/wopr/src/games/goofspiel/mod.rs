@@ -25,12 +25,15 @@
 
 use std::fmt;
 
-use crate::game::registry::{GameInfo, ParamInfo};
-use crate::game::{parse_index, Action, ActionList, Game, GameSpec, SpecError, State, Turn};
+use crate::game::{
+    parse_index, Action, ActionList, Game, GameInfo, GameSpec, ParamInfo, SpecError, State, Turn,
+};
+use crate::players::Roster;
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
     name: "goofspiel",
+    aliases: &[],
     about: "Goofspiel: bid cards simultaneously for prize cards turned up by chance",
     paper: "",
     params: &[ParamInfo {
@@ -62,12 +65,6 @@ impl Goofspiel {
             )));
         }
         Ok(Goofspiel { cards: cards as u8 })
-    }
-
-    /// Builds the game from a parsed spec (`cards=`).
-    pub fn from_spec(spec: &GameSpec) -> Result<Goofspiel, SpecError> {
-        spec.check_keys(&["cards"])?;
-        Goofspiel::new(spec.int("cards", 5, 1, 13)? as usize)
     }
 
     /// Cards per hand.
@@ -268,6 +265,13 @@ impl fmt::Display for GoofspielState {
 
 impl Game for Goofspiel {
     type State = GoofspielState;
+    const INFO: GameInfo = INFO;
+
+    /// Builds the game from a parsed spec (`cards=`).
+    fn from_spec(spec: &GameSpec) -> Result<Goofspiel, SpecError> {
+        spec.check_keys(&["cards"])?;
+        Goofspiel::new(spec.int("cards", 5, 1, 13)? as usize)
+    }
 
     fn spec(&self) -> String {
         format!("goofspiel:cards={}", self.cards)
@@ -282,6 +286,9 @@ impl Game for Goofspiel {
         GoofspielState::new(self)
     }
 }
+
+/// Goofspiel has no players of its own: `random` and `first`.
+impl Roster for Goofspiel {}
 
 #[cfg(test)]
 mod tests {

@@ -51,20 +51,21 @@
 //! **Papers.** Weaver & Bossomaier (24-9-24 move-ranking nets on 3x3 boxes,
 //! heuristic players of levels 0–2).
 
+pub mod encode;
+pub mod players;
+pub mod solver;
+
 use std::fmt;
 
-use super::dots_and_boxes_players::LevelPlayer;
-use super::dots_and_boxes_solver::DotsAndBoxesSolver;
-use crate::game::registry::{GameInfo, ParamInfo};
 use crate::game::{
-    mix64, parse_index, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, Turn,
+    mix64, parse_index, Action, ActionList, Game, GameInfo, GameSpec, ParamInfo, Searchable,
+    SpecError, State, Turn,
 };
-use crate::players::Player;
-use crate::solve::Solver;
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
     name: "dots-and-boxes",
+    aliases: &["dotsandboxes"],
     about: "Dots-and-Boxes on CxR boxes; completing a box scores it and moves again",
     paper: "Weaver & Bossomaier",
     params: &[ParamInfo {
@@ -119,13 +120,6 @@ impl DotsAndBoxes {
             cols: cols as u8,
             rows: rows as u8,
         })
-    }
-
-    /// Builds the game from a parsed spec (`CxR` only).
-    pub fn from_spec(spec: &GameSpec) -> Result<DotsAndBoxes, SpecError> {
-        spec.check_keys(&["size"])?;
-        let (cols, rows) = spec.size((3, 3), check_size)?;
-        DotsAndBoxes::new(cols, rows)
     }
 
     /// Columns of boxes.
@@ -487,6 +481,14 @@ impl fmt::Display for DotsAndBoxesState {
 
 impl Game for DotsAndBoxes {
     type State = DotsAndBoxesState;
+    const INFO: GameInfo = INFO;
+
+    /// Builds the game from a parsed spec (`CxR` only).
+    fn from_spec(spec: &GameSpec) -> Result<DotsAndBoxes, SpecError> {
+        spec.check_keys(&["size"])?;
+        let (cols, rows) = spec.size((3, 3), check_size)?;
+        DotsAndBoxes::new(cols, rows)
+    }
 
     fn spec(&self) -> String {
         format!("dots-and-boxes:{}x{}", self.cols, self.rows)
@@ -502,25 +504,6 @@ impl Game for DotsAndBoxes {
     }
     fn seat_names(&self) -> Vec<&'static str> {
         vec!["A", "B"]
-    }
-    fn make_player(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
-        match spec.name.as_str() {
-            "level0" | "level1" | "level2" => Ok(Some(Box::new(LevelPlayer::from_spec(spec)?))),
-            _ => crate::players::board_player(self, spec),
-        }
-    }
-    fn player_names(&self) -> &'static [&'static str] {
-        &[
-            "alphabeta[:depth=D][,ms=T]",
-            "net:PATH[,mode=M][,ply=N][,temp=T]",
-            "level0",
-            "level1",
-            "level2",
-            "perfect",
-        ]
-    }
-    fn solver(&self) -> Option<Box<dyn Solver<Self>>> {
-        Some(Box::new(DotsAndBoxesSolver::new()))
     }
 }
 

@@ -59,20 +59,22 @@
 //! **Papers.** Handa & Horiuchi evolve feature-input evaluation nets for 6×6
 //! Reversi (`reversi:6x6`) and measure them against a standard program.
 
+pub mod encode;
+pub mod players;
+pub mod solver;
+
 use std::fmt;
 
-use super::bitboard::{bits, parse_square, square_name};
-use super::reversi_players;
-use crate::game::registry::{GameInfo, ParamInfo};
 use crate::game::{
-    mix64, parse_index, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, Turn,
+    mix64, parse_index, Action, ActionList, Game, GameInfo, GameSpec, ParamInfo, Searchable,
+    SpecError, State, Turn,
 };
-use crate::players::Player;
-use crate::solve::Solver;
+use crate::games::bitboard::{bits, parse_square, square_name};
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
     name: "reversi",
+    aliases: &["othello"],
     about: "Reversi/Othello on an even square board; Black moves first, most discs wins",
     paper: "Handa & Horiuchi (6x6)",
     params: &[ParamInfo {
@@ -266,13 +268,6 @@ impl Reversi {
     pub fn new(n: usize) -> Result<Reversi, SpecError> {
         check_size(n, n)
             .map_err(|why| SpecError(format!("'reversi': size {n}x{n} is not supported: {why}")))?;
-        Ok(Reversi { n: n as u8 })
-    }
-
-    /// Builds the game from a parsed spec (`reversi[:NxN]`).
-    pub fn from_spec(spec: &GameSpec) -> Result<Reversi, SpecError> {
-        spec.check_keys(&["size"])?;
-        let (n, _) = spec.size((8, 8), check_size)?;
         Ok(Reversi { n: n as u8 })
     }
 
@@ -515,7 +510,7 @@ impl Searchable for ReversiState {
 impl fmt::Display for ReversiState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.size();
-        super::bitboard::draw_grid(f, n, n, |c, r| match self.at(c, r) {
+        crate::games::bitboard::draw_grid(f, n, n, |c, r| match self.at(c, r) {
             Some(BLACK) => 'B',
             Some(_) => 'W',
             None => '.',
@@ -525,6 +520,14 @@ impl fmt::Display for ReversiState {
 
 impl Game for Reversi {
     type State = ReversiState;
+    const INFO: GameInfo = INFO;
+
+    /// Builds the game from a parsed spec (`reversi[:NxN]`).
+    fn from_spec(spec: &GameSpec) -> Result<Reversi, SpecError> {
+        spec.check_keys(&["size"])?;
+        let (n, _) = spec.size((8, 8), check_size)?;
+        Ok(Reversi { n: n as u8 })
+    }
 
     fn spec(&self) -> String {
         format!("reversi:{0}x{0}", self.n)
@@ -540,15 +543,6 @@ impl Game for Reversi {
     }
     fn seat_names(&self) -> Vec<&'static str> {
         vec!["black", "white"]
-    }
-    fn make_player(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
-        reversi_players::make_player(self, spec)
-    }
-    fn player_names(&self) -> &'static [&'static str] {
-        reversi_players::PLAYER_NAMES
-    }
-    fn solver(&self) -> Option<Box<dyn Solver<Self>>> {
-        Some(Box::new(reversi_players::ReversiSolver::for_game(self)))
     }
 }
 

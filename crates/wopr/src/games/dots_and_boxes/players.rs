@@ -22,10 +22,13 @@
 
 use rand::RngExt;
 
-use super::dots_and_boxes::{DotsAndBoxes, DotsAndBoxesState};
+use super::solver::DotsAndBoxesSolver;
+use super::{DotsAndBoxes, DotsAndBoxesState};
 use crate::game::rng::WoprRng;
+use crate::game::solver::Solver;
+use crate::game::Player;
 use crate::game::{Action, ActionList, GameSpec, SpecError};
-use crate::players::Player;
+use crate::players::{board_player, Roster};
 
 /// A Weaver & Bossomaier heuristic player of level 0, 1 or 2 (see the module
 /// docs).
@@ -103,6 +106,29 @@ impl Player<DotsAndBoxes> for LevelPlayer {
         }
         let allowed = self.allowed(view, legal);
         allowed[rng.random_range(0..allowed.len())]
+    }
+}
+
+/// Dots-and-Boxes' players: Weaver's three levels, then the board players.
+impl Roster for DotsAndBoxes {
+    fn bot(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
+        match spec.name.as_str() {
+            "level0" | "level1" | "level2" => Ok(Some(Box::new(LevelPlayer::from_spec(spec)?))),
+            _ => board_player(self, spec),
+        }
+    }
+    fn bot_names(&self) -> &'static [&'static str] {
+        &[
+            "alphabeta[:depth=D][,ms=T]",
+            "net:PATH[,mode=M][,ply=N][,temp=T]",
+            "level0",
+            "level1",
+            "level2",
+            "perfect",
+        ]
+    }
+    fn solver(&self) -> Option<Box<dyn Solver<Self>>> {
+        Some(Box::new(DotsAndBoxesSolver::new()))
     }
 }
 

@@ -1,5 +1,6 @@
-//! The driver (the thesis's GameDriver): plays one game between players, and
-//! many games in parallel, reproducibly.
+//! The driver (the thesis's GameDriver): plays one game between players.
+//! Matches of many games (in parallel, by spec) are run one layer up, in
+//! `eval::matches`.
 //!
 //! At each turn the driver asks the rules who moves, gives each moving player
 //! its view and its legal actions, checks the answer, and applies it. Chance
@@ -9,12 +10,11 @@
 use std::ops::ControlFlow;
 
 use rand::RngExt;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::rng::{stream, WoprRng};
+use super::player::Player;
+use super::rng::WoprRng;
 use super::{Action, ActionList, Game, State, Turn};
-use crate::players::{parse_player, Player};
 
 /// One finished (or abandoned) game, as written by `wopr play --record`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -218,63 +218,6 @@ pub fn replay<G: Game>(game: &G, actions: &[Action]) -> Result<G::State, String>
         }
     }
     Ok(state)
-}
-
-/// Plays `games` games between two player specs, seats swapped every other
-/// game ([`seats_swapped`]), in parallel. Game `i` draws all its randomness
-/// from `stream(seed, &[i])`, so the records are the same whatever the number
-/// of threads. `on_done` is called once per finished game (for progress bars).
-pub fn play_match<G: Game>(
-    game: &G,
-    first: &str,
-    second: &str,
-    games: usize,
-    seed: u64,
-    on_done: &(dyn Fn() + Sync),
-) -> Result<Vec<GameRecord>, String> {
-    // Check both specs once, up front, so errors are reported before any play.
-    parse_player(game, first).map_err(|e| e.to_string())?;
-    parse_player(game, second).map_err(|e| e.to_string())?;
-    let make = |spec: &str| parse_player(game, spec).map_err(|e| e.to_string());
-    play_match_with(
-        game,
-        &|| make(first),
-        &|| make(second),
-        games,
-        seed,
-        on_done,
-    )
-}
-
-/// Makes a fresh player for each game of a match.
-pub type PlayerFactory<'a, G> = dyn Fn() -> Result<Box<dyn Player<G>>, String> + Sync + 'a;
-
-/// [`play_match`] with players built by factories (nets held in memory,
-/// evolved champions) instead of specs.
-pub fn play_match_with<G: Game>(
-    game: &G,
-    first: &PlayerFactory<'_, G>,
-    second: &PlayerFactory<'_, G>,
-    games: usize,
-    seed: u64,
-    on_done: &(dyn Fn() + Sync),
-) -> Result<Vec<GameRecord>, String> {
-    (0..games)
-        .into_par_iter()
-        .map(|i| {
-            let mut a = first()?;
-            let mut b = second()?;
-            let mut rng = stream(seed, &[i as u64]);
-            let mut seats: [&mut dyn Player<G>; 2] = if seats_swapped(i) {
-                [b.as_mut(), a.as_mut()]
-            } else {
-                [a.as_mut(), b.as_mut()]
-            };
-            let r = play_game(game, &mut seats, &mut rng).map_err(|e| e.to_string());
-            on_done();
-            r
-        })
-        .collect()
 }
 
 /// Plays uniformly random actions (and samples chance) from `state` to the

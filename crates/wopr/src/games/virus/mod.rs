@@ -67,20 +67,21 @@
 //! **Papers.** Naveed & Cowling evolve and train 64-58-27-1 evaluation nets for
 //! 8×8 Virus against ten hand-crafted players, and test them on ten more.
 
+pub mod encode;
+pub mod players;
+
 use std::fmt;
 
-use super::bitboard::{bits, parse_square, square_name};
-use super::virus_players;
-use crate::game::registry::{GameInfo, ParamInfo};
 use crate::game::{
-    mix64, parse_index, Action, ActionList, Game, GameSpec, Searchable, SpecError, State, Turn,
-    MAX_ACTIONS,
+    mix64, parse_index, Action, ActionList, Game, GameInfo, GameSpec, ParamInfo, Searchable,
+    SpecError, State, Turn, MAX_ACTIONS,
 };
-use crate::players::Player;
+use crate::games::bitboard::{bits, parse_square, square_name};
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
     name: "virus",
+    aliases: &[],
     about: "the Virus game: grow or jump, convert the neighbours; most pieces wins",
     paper: "Naveed & Cowling",
     params: &[
@@ -314,42 +315,6 @@ fn squares_text(set: u64, n: usize) -> String {
 }
 
 impl Virus {
-    /// Builds the game from a parsed spec
-    /// (`virus[:NxN][,start=B/W][,max-plies=P]`).
-    pub fn from_spec(spec: &GameSpec) -> Result<Virus, SpecError> {
-        spec.check_keys(&["size", "start", "max-plies"])?;
-        let (n, _) = spec.size((8, 8), check_size)?;
-        let max_plies = spec.int("max-plies", DEFAULT_MAX_PLIES as i64, 1, 10_000)? as u16;
-        let start = match spec.get("start") {
-            None => corners(n),
-            Some(v) => {
-                let bad = |why: String| {
-                    SpecError(format!(
-                        "'virus': start={v}: {why} (accepted: Black's squares/White's squares, \
-                         e.g. start=a1h8/h1a8)"
-                    ))
-                };
-                let (b, w) = v
-                    .split_once('/')
-                    .ok_or_else(|| bad("no '/' between the two lists".into()))?;
-                let black = parse_squares(b, n, "Black").map_err(bad)?;
-                let white = parse_squares(w, n, "White").map_err(bad)?;
-                if black & white != 0 {
-                    return Err(bad(format!(
-                        "{} given to both players",
-                        squares_text(black & white, n)
-                    )));
-                }
-                [black, white]
-            }
-        };
-        Ok(Virus {
-            n: n as u8,
-            start,
-            max_plies,
-        })
-    }
-
     /// The board side N.
     pub fn size(&self) -> usize {
         self.n as usize
@@ -607,7 +572,7 @@ impl Searchable for VirusState {
 impl fmt::Display for VirusState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.size();
-        super::bitboard::draw_grid(f, n, n, |c, r| match self.at(c, r) {
+        crate::games::bitboard::draw_grid(f, n, n, |c, r| match self.at(c, r) {
             Some(BLACK) => 'B',
             Some(_) => 'W',
             None => '.',
@@ -617,6 +582,43 @@ impl fmt::Display for VirusState {
 
 impl Game for Virus {
     type State = VirusState;
+    const INFO: GameInfo = INFO;
+
+    /// Builds the game from a parsed spec
+    /// (`virus[:NxN][,start=B/W][,max-plies=P]`).
+    fn from_spec(spec: &GameSpec) -> Result<Virus, SpecError> {
+        spec.check_keys(&["size", "start", "max-plies"])?;
+        let (n, _) = spec.size((8, 8), check_size)?;
+        let max_plies = spec.int("max-plies", DEFAULT_MAX_PLIES as i64, 1, 10_000)? as u16;
+        let start = match spec.get("start") {
+            None => corners(n),
+            Some(v) => {
+                let bad = |why: String| {
+                    SpecError(format!(
+                        "'virus': start={v}: {why} (accepted: Black's squares/White's squares, \
+                         e.g. start=a1h8/h1a8)"
+                    ))
+                };
+                let (b, w) = v
+                    .split_once('/')
+                    .ok_or_else(|| bad("no '/' between the two lists".into()))?;
+                let black = parse_squares(b, n, "Black").map_err(bad)?;
+                let white = parse_squares(w, n, "White").map_err(bad)?;
+                if black & white != 0 {
+                    return Err(bad(format!(
+                        "{} given to both players",
+                        squares_text(black & white, n)
+                    )));
+                }
+                [black, white]
+            }
+        };
+        Ok(Virus {
+            n: n as u8,
+            start,
+            max_plies,
+        })
+    }
 
     fn spec(&self) -> String {
         let n = self.size();
@@ -650,12 +652,6 @@ impl Game for Virus {
     }
     fn seat_names(&self) -> Vec<&'static str> {
         vec!["black", "white"]
-    }
-    fn make_player(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
-        virus_players::make_player(self, spec)
-    }
-    fn player_names(&self) -> &'static [&'static str] {
-        virus_players::PLAYER_NAMES
     }
 }
 

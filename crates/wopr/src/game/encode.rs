@@ -1,0 +1,133 @@
+//! Encodings: what a net sees of a position.
+//!
+//! An encoding turns a state into a fixed-length `f32` vector. Every encoding
+//! here is from the point of view of the player to move (the "own" side), so
+//! one net can play either seat; its doc states the size and the meaning of
+//! every input. Each game implements [`Encodable`] in its folder (`encode.rs`);
+//! the shared `raw` and `planes` layouts are built here ([`grid`]). Names, per
+//! game (see [`Encodable::encoding_names`]):
+//!
+//! | game | name | size | inputs |
+//! |---|---|---|---|
+//! | every board game | `raw` | squares | +1 own, −1 opponent, 0 empty, row-major from the top-left (MIDI-Connect4, Naveed & Cowling); dots-and-boxes: one input per edge, 1 drawn, 0 not (Weaver: 24 on 3x3) |
+//! | every board game | `planes` | 2 + 2·squares | the thesis's one-hot planes: [first seat to move, second seat to move], then "first seat's piece here" per square, then "second seat's piece here" (20 for tictactoe); dots-and-boxes: the two side bits, then edge bits, then box owners (own, opponent) |
+//! | tictactoe | `handa` | 7 | Handa & Horiuchi's attributes (our reading, the paper names only the first three): 0 marginals (edge-middle squares, own − opponent, /4), 1 corners (own − opponent, /4), 2 centre (+1 own, −1 opponent), 3 own lines with two marks and no opponent mark (/3), 4 the same for the opponent (/3), 5 own lines with one mark and no opponent mark (/8), 6 the same for the opponent (/8) |
+//! | reversi | `handa` | 9 | Handa & Horiuchi's Reversi features: 0–4 own − opponent discs over the partition's size for five partitions (corners; X-squares, diagonal to a corner; C-squares, edge next to a corner; the rest of the edges; the inner squares), 5 disc difference over N², 6 game phase (discs on board over N²), 7 own mobility, 8 opponent mobility (legal placements over N²) |
+
+use super::{Game, SpecError, State};
+
+/// Turns states into net inputs.
+pub trait Encoding<S>: Send + Sync {
+    /// The encoding's name, as given in specs and net files.
+    fn name(&self) -> &'static str;
+    /// Number of inputs.
+    fn size(&self) -> usize;
+    /// Writes the inputs for `state` into `out` (`out.len() == size()`).
+    fn encode(&self, state: &S, out: &mut [f32]);
+}
+
+/// A boxed encoding for game `G`.
+pub type EncodingOf<G> = Box<dyn Encoding<<G as Game>::State>>;
+
+/// Games nets can play: the board games.
+pub trait Encodable: Game {
+    /// The encoding names this game accepts (the first is the default).
+    fn encoding_names(&self) -> &'static [&'static str];
+    /// Builds the encoding called `name`.
+    fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError>;
+}
+
+/// The error for an encoding name `game` does not know.
+pub fn unknown(game: &str, name: &str, names: &[&str]) -> SpecError {
+    SpecError(format!(
+        "unknown encoding '{name}' for {game} (accepted: {})",
+        names.join(", ")
+    ))
+}
+
+/// A board of `squares` squares read through `at(i) -> Option<seat>` from
+/// the view of `me`, as `raw` inputs.
+pub fn write_raw(out: &mut [f32], me: usize, at: impl Fn(usize) -> Option<usize>) {
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = match at(i) {
+            Some(p) if p == me => 1.0,
+            Some(_) => -1.0,
+            None => 0.0,
+        };
+    }
+}
+
+/// The thesis's planes: two side-to-move bits, then one plane per seat.
+pub fn write_planes(
+    out: &mut [f32],
+    squares: usize,
+    to_move: Option<usize>,
+    at: impl Fn(usize) -> Option<usize>,
+) {
+    out.fill(0.0);
+    if let Some(p) = to_move {
+        out[p] = 1.0;
+    }
+    for i in 0..squares {
+        if let Some(p) = at(i) {
+            out[2 + p * squares + i] = 1.0;
+        }
+    }
+}
+
+/// A grid encoding (`raw` or `planes`) for a game whose state can say who is on
+/// square `i` (row-major) and who is to move.
+struct Grid<S> {
+    name: &'static str,
+    squares: usize,
+    at: fn(&S, usize) -> Option<usize>,
+    to_move: fn(&S) -> Option<usize>,
+}
+
+impl<S: Send + Sync> Encoding<S> for Grid<S> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn size(&self) -> usize {
+        if self.name == "raw" {
+            self.squares
+        } else {
+            2 + 2 * self.squares
+        }
+    }
+    fn encode(&self, state: &S, out: &mut [f32]) {
+        let to_move = (self.to_move)(state);
+        if self.name == "raw" {
+            write_raw(out, to_move.unwrap_or(0), |i| (self.at)(state, i));
+        } else {
+            write_planes(out, self.squares, to_move, |i| (self.at)(state, i));
+        }
+    }
+}
+
+/// The `raw` or `planes` encoding of a grid of `squares` squares (`None`
+/// for other names): `at(state, i)` is the seat on square `i`, row-major
+/// from the top-left, and `to_move(state)` the seat to move.
+pub fn grid<S: Send + Sync + 'static>(
+    name: &str,
+    squares: usize,
+    at: fn(&S, usize) -> Option<usize>,
+    to_move: fn(&S) -> Option<usize>,
+) -> Option<Box<dyn Encoding<S>>> {
+    let name = match name {
+        "raw" => "raw",
+        "planes" => "planes",
+        _ => return None,
+    };
+    Some(Box::new(Grid {
+        name,
+        squares,
+        at,
+        to_move,
+    }))
+}
+
+/// The seat to move, as a plain function to hand to [`grid`].
+pub fn mover<S: State>(s: &S) -> Option<usize> {
+    super::mover(s)
+}

@@ -1,0 +1,41 @@
+//! Exact solvers behind one interface. Each game with a solver implements it
+//! in its folder; the `perfect` player ((`players::perfect`)) is built
+//! on it.
+//!
+//! A solver gives the game-theoretic value of a position for the player to
+//! move, the final score margin under optimal play where the game keeps score,
+//! and every optimal move. Where several moves share the value, solvers break
+//! ties toward the fastest win or the slowest loss when they know the distance.
+
+use super::{Action, Game};
+
+/// The solved value of a position.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Solution {
+    /// +1 win, 0 draw, −1 loss for the player to move.
+    pub value: i32,
+    /// The final score margin for the player to move under optimal play,
+    /// where the game keeps score.
+    pub score: Option<i32>,
+    /// Every optimal move, in increasing action order.
+    pub best: Vec<Action>,
+    /// Positions searched.
+    pub nodes: u64,
+}
+
+/// Why a position could not be solved.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// The game is over; there is nothing to choose.
+    #[error("the position is terminal")]
+    Terminal,
+    /// The position is beyond what this solver handles.
+    #[error("{0}")]
+    TooLarge(String),
+}
+
+/// An exact solver for game `G`.
+pub trait Solver<G: Game>: Send {
+    /// Solves `state` (a position with a single player to move).
+    fn solve(&mut self, state: &G::State) -> Result<Solution, SolveError>;
+}

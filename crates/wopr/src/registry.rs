@@ -1,0 +1,121 @@
+//! The one list of games: names, parameters, defaults, and the spec parser.
+//!
+//! Front ends turn a spec string into an [`AnyGame`] once and then hand the
+//! concrete game to generic code with [`with_game!`](crate::with_game), so no
+//! dynamic dispatch reaches the hot loops.
+//!
+//! This is the only place that lists every game. Adding one means a folder
+//! under `games/` (rules, `Game::INFO`, `Game::from_spec`, its `Roster`) and
+//! one entry in each list below: the enum, [`games`], [`AnyGame::parse`] and
+//! the two macros.
+
+use crate::game::{Game, GameInfo, GameSpec, SpecError};
+use crate::games::{
+    connect4::Connect4, dots_and_boxes::DotsAndBoxes, goofspiel::Goofspiel, kuhn::KuhnPoker,
+    pig::Pig, reversi::Reversi, tictactoe::TicTacToe, virus::Virus,
+};
+
+/// Any registered game, chosen at run time.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    /// Tic-Tac-Toe.
+    TicTacToe(TicTacToe),
+    /// Connect-4 on any board up to 64 bits.
+    Connect4(Connect4),
+    /// Dots-and-Boxes.
+    DotsAndBoxes(DotsAndBoxes),
+    /// Reversi (Othello rules).
+    Reversi(Reversi),
+    /// The Virus game.
+    Virus(Virus),
+    /// Pig, the dice game (chance).
+    Pig(Pig),
+    /// Kuhn poker (hidden information and chance).
+    Kuhn(KuhnPoker),
+    /// Goofspiel (simultaneous moves).
+    Goofspiel(Goofspiel),
+}
+
+/// Every registered game, in the order `wopr games` lists them.
+pub fn games() -> Vec<GameInfo> {
+    vec![
+        TicTacToe::INFO,
+        Connect4::INFO,
+        DotsAndBoxes::INFO,
+        Reversi::INFO,
+        Virus::INFO,
+        Pig::INFO,
+        KuhnPoker::INFO,
+        Goofspiel::INFO,
+    ]
+}
+
+/// `Some(game)` when `spec` names game `G`.
+fn try_parse<G: Game>(spec: &GameSpec) -> Option<Result<G, SpecError>> {
+    G::INFO.names(&spec.name).then(|| G::from_spec(spec))
+}
+
+impl AnyGame {
+    /// Parses a game spec such as `connect4:6x6`.
+    pub fn parse(text: &str) -> Result<AnyGame, SpecError> {
+        let spec = GameSpec::parse(text)?;
+        use AnyGame as A;
+        let parsed = None
+            .or_else(|| try_parse(&spec).map(|g| g.map(A::TicTacToe)))
+            .or_else(|| try_parse(&spec).map(|g| g.map(A::Connect4)))
+            .or_else(|| try_parse(&spec).map(|g| g.map(A::DotsAndBoxes)))
+            .or_else(|| try_parse(&spec).map(|g| g.map(A::Reversi)))
+            .or_else(|| try_parse(&spec).map(|g| g.map(A::Virus)))
+            .or_else(|| try_parse(&spec).map(|g| g.map(A::Pig)))
+            .or_else(|| try_parse(&spec).map(|g| g.map(A::Kuhn)))
+            .or_else(|| try_parse(&spec).map(|g| g.map(A::Goofspiel)));
+        parsed.unwrap_or_else(|| {
+            let names: Vec<&str> = games().iter().map(|g| g.name).collect();
+            Err(SpecError(format!(
+                "unknown game '{}' (accepted: {})",
+                spec.name,
+                names.join(", ")
+            )))
+        })
+    }
+
+    /// The canonical spec of the game inside.
+    pub fn spec(&self) -> String {
+        crate::with_game!(self, g => g.spec())
+    }
+}
+
+/// Runs an expression with `$g` bound to the concrete game inside an
+/// [`AnyGame`]: `with_game!(any, g => perft(&g.initial_state(), 3))`.
+#[macro_export]
+macro_rules! with_game {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            $crate::registry::AnyGame::TicTacToe($g) => $body,
+            $crate::registry::AnyGame::Connect4($g) => $body,
+            $crate::registry::AnyGame::DotsAndBoxes($g) => $body,
+            $crate::registry::AnyGame::Reversi($g) => $body,
+            $crate::registry::AnyGame::Virus($g) => $body,
+            $crate::registry::AnyGame::Pig($g) => $body,
+            $crate::registry::AnyGame::Kuhn($g) => $body,
+            $crate::registry::AnyGame::Goofspiel($g) => $body,
+        }
+    };
+}
+
+/// Like [`with_game!`] but only for the perfect-information board games
+/// (those whose states are [`Searchable`](crate::game::Searchable)); `$other`
+/// is evaluated for the rest.
+#[macro_export]
+macro_rules! with_board_game {
+    ($any:expr, $g:ident => $body:expr, $other:expr) => {
+        match $any {
+            $crate::registry::AnyGame::TicTacToe($g) => $body,
+            $crate::registry::AnyGame::Connect4($g) => $body,
+            $crate::registry::AnyGame::DotsAndBoxes($g) => $body,
+            $crate::registry::AnyGame::Reversi($g) => $body,
+            $crate::registry::AnyGame::Virus($g) => $body,
+            _ => $other,
+        }
+    };
+}
