@@ -1,7 +1,7 @@
 //! The one list of games: names, parameters, defaults, and the spec parser.
 //!
 //! Front ends turn a spec string into an [`AnyGame`] once and then hand the
-//! concrete game to generic code with [`with_game!`](crate::with_game), so no
+//! concrete game to generic code with `with_game!`, so no
 //! dynamic dispatch reaches the hot loops.
 //!
 //! This is the only place that lists every game. Adding one means a folder
@@ -79,10 +79,6 @@ impl AnyGame {
         })
     }
 
-    /// The canonical spec of the game inside.
-    pub fn spec(&self) -> String {
-        crate::with_game!(self, g => g.spec())
-    }
 }
 
 /// Runs an expression with `$g` bound to the concrete game inside an
@@ -118,4 +114,11 @@ macro_rules! with_board_game {
             _ => $other,
         }
     };
+}
+
+impl AnyGame {
+    /// The canonical spec of the game inside.
+    pub fn spec(&self) -> String {
+        with_game!(self, g => g.spec())
+    }
 }

@@ -9,14 +9,13 @@
 //!   Laplace crossover (LX, Deep & Thakur, which the thesis uses).
 //!
 //! Operators are plain data ([`Mutation`], [`Crossover`]) so plans can be read
-//! from configuration files; [`super::Genome::mutate`] and
-//! [`super::Genome::crossover`] apply them. A pruned gene stays zero under
+//! from configuration files; `Genome::mutate` and
+//! `Genome::crossover` apply them. A pruned gene stays zero under
 //! every operator.
 
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
-use super::genome::{BitGenome, RealGenome};
 use super::EvolveError;
 use crate::game::rng::WoprRng;
 
@@ -54,7 +53,7 @@ pub enum Mutation {
     /// `τ = tau_scale / sqrt(2·sqrt(n))`, `τ' = tau_prime_scale / sqrt(2·n)`
     /// and `N` drawn once per genome. Blondie24 uses `τ` alone
     /// (`tau_prime_scale = 0`); Yao & Liu use both at scale 1. Needs per-gene
-    /// step sizes ([`RealGenome::with_sigmas`]).
+    /// step sizes (`RealGenome::with_sigmas`).
     SelfAdaptive {
         /// Multiplier of the per-gene learning rate `1/sqrt(2·sqrt(n))`.
         tau_scale: f64,
@@ -237,13 +236,6 @@ pub fn for_each_chosen(
     }
 }
 
-/// Bit-flip mutation: each bit flips with probability `rate`.
-pub fn bit_flip(g: &mut BitGenome, rate: f64, rng: &mut WoprRng) {
-    let len = g.len();
-    let words = g.words_mut();
-    for_each_chosen(len, rate, rng, |i, _| words[i / 64] ^= 1u64 << (i % 64));
-}
-
 /// Sequences whose positions crossover can exchange.
 pub trait Positional {
     /// Number of positions.
@@ -292,106 +284,4 @@ pub fn positional_crossover<P: Positional>(
             )
         }
     }
-}
-
-/// Applies a mutation to a real-valued genome (pruned genes are skipped).
-pub fn mutate_real(g: &mut RealGenome, op: &Mutation, rng: &mut WoprRng) {
-    let n = g.len();
-    match *op {
-        Mutation::BitFlip { .. } => {
-            panic!("bit-flip mutation does not apply to real-valued genomes")
-        }
-        Mutation::Creep { rate, step, lo, hi } => for_each_chosen(n, rate, rng, |i, rng| {
-            let up = rng.random::<bool>();
-            if !g.is_pruned(i) {
-                let x = if up {
-                    g.genes[i] + step
-                } else {
-                    g.genes[i] - step
-                };
-                g.genes[i] = x.clamp(lo, hi);
-            }
-        }),
-        Mutation::Gaussian { rate, sigma } => for_each_chosen(n, rate, rng, |i, rng| {
-            let z = standard_normal(rng);
-            if !g.is_pruned(i) {
-                g.genes[i] += (f64::from(sigma) * z) as f32;
-            }
-        }),
-        Mutation::SelfAdaptive {
-            tau_scale,
-            tau_prime_scale,
-            min_sigma,
-        } => {
-            assert_eq!(
-                g.sigmas.len(),
-                n,
-                "self-adaptive mutation needs a step size per gene"
-            );
-            let nf = n.max(1) as f64;
-            let tau = tau_scale / (2.0 * nf.sqrt()).sqrt();
-            let tau_prime = tau_prime_scale / (2.0 * nf).sqrt();
-            let global = tau_prime * standard_normal(rng);
-            for i in 0..n {
-                let zs = standard_normal(rng);
-                let zx = standard_normal(rng);
-                if g.is_pruned(i) {
-                    continue;
-                }
-                let s =
-                    (f64::from(g.sigmas[i]) * (global + tau * zs).exp()).max(f64::from(min_sigma));
-                g.sigmas[i] = s as f32;
-                g.genes[i] += (s * zx) as f32;
-            }
-        }
-        Mutation::Prune { rate } => for_each_chosen(n, rate, rng, |i, _| {
-            if !g.is_pruned(i) {
-                g.prune(i);
-            }
-        }),
-    }
-}
-
-/// Crossover of two real-valued genomes. Blending children take the step
-/// sizes and pruning mask of their first parent (`a` for the first child, `b`
-/// for the second).
-pub fn crossover_real(
-    a: &RealGenome,
-    b: &RealGenome,
-    op: &Crossover,
-    rng: &mut WoprRng,
-) -> (RealGenome, RealGenome) {
-    let (mut c1, mut c2) = (a.clone(), b.clone());
-    match *op {
-        Crossover::OnePoint | Crossover::TwoPoint | Crossover::Uniform => {
-            positional_crossover(&mut c1, &mut c2, op, rng);
-        }
-        Crossover::Blx { alpha } => {
-            for i in 0..a.len() {
-                let (x, y) = (f64::from(a.genes[i]), f64::from(b.genes[i]));
-                let (lo, hi) = (x.min(y), x.max(y));
-                let d = alpha * (hi - lo);
-                let (lo, hi) = (lo - d, hi + d);
-                c1.genes[i] = (lo + (hi - lo) * rng.random::<f64>()) as f32;
-                c2.genes[i] = (lo + (hi - lo) * rng.random::<f64>()) as f32;
-            }
-        }
-        Crossover::Laplace { location, scale } => {
-            for i in 0..a.len() {
-                let u = 1.0 - rng.random::<f64>(); // (0, 1]
-                let beta = if rng.random::<bool>() {
-                    location - scale * u.ln()
-                } else {
-                    location + scale * u.ln()
-                };
-                let (x, y) = (f64::from(a.genes[i]), f64::from(b.genes[i]));
-                let d = (x - y).abs();
-                c1.genes[i] = (x + beta * d) as f32;
-                c2.genes[i] = (y + beta * d) as f32;
-            }
-        }
-    }
-    c1.enforce_mask();
-    c2.enforce_mask();
-    (c1, c2)
 }

@@ -1,5 +1,6 @@
 //! The WOPR thesis's "complete feed-forward" network (§3.4).
 
+use super::kernels;
 use super::scratch::{grow, Filled};
 use super::simd::{self, Isa, Row, WithIsa, LANES};
 use super::SegmentKind;
@@ -252,15 +253,15 @@ impl CompleteNet {
                 for src in 0..ni + node {
                     let ar = &a[src * LANES..(src + 1) * LANES];
                     let gr = &mut acc[(o + src) * LANES..(o + src + 1) * LANES];
-                    simd::row_fma::<I>(&d, ar, gr);
+                    kernels::row_fma::<I>(&d, ar, gr);
                 }
                 for (src, &wv) in w[ni..].iter().enumerate() {
-                    simd::row_axpy::<I>(wv, &d, &mut g[src * LANES..(src + 1) * LANES]);
+                    kernels::row_axpy::<I>(wv, &d, &mut g[src * LANES..(src + 1) * LANES]);
                 }
             }
         }
         for (gp, r) in grad.iter_mut().zip(acc.chunks_exact(LANES)) {
-            *gp += simd::lane_sum(r.try_into().unwrap());
+            *gp += kernels::lane_sum(r.try_into().unwrap());
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The layered perceptron.
 
+use super::kernels;
 use super::scratch::{grow, Filled};
 use super::simd::{self, Isa, WithIsa, LANES};
 use super::SegmentKind;
@@ -122,7 +123,7 @@ impl Mlp {
             let (prev, rest) = s.one.split_at_mut(off + n);
             let x = &prev[off..];
             let y = &mut rest[..m];
-            simd::dense_one::<I>(x, w, b, y, &mut s.idx);
+            kernels::dense_one::<I>(x, w, b, y, &mut s.idx);
             self.activations[l - 1].apply_slice::<I>(y);
             off += n;
         }
@@ -163,7 +164,7 @@ impl Mlp {
                 let (lo, hi) = s.acts.split_at_mut(region(l));
                 let x = &lo[region(l - 1) + k * n * LANES..region(l - 1) + (k + 1) * n * LANES];
                 let y = &mut hi[k * m * LANES..(k + 1) * m * LANES];
-                simd::layer_block::<I>(x, w, m, b, self.activations[l - 1], y);
+                kernels::layer_block::<I>(x, w, m, b, self.activations[l - 1], y);
             }
         }
         let last = &s.acts[region(self.layers())..];
@@ -254,7 +255,7 @@ impl Mlp {
             let a = &s.acts[region(l - 1)..region(l)];
             let (dlo, dhi) = s.dels.split_at_mut(region(l));
             let d = &dhi[..m * blocks * LANES];
-            simd::outer_product::<I>(a, n * LANES, n, d, m * LANES, blocks, gw, m);
+            kernels::outer_product::<I>(a, n * LANES, n, d, m * LANES, blocks, gw, m);
             for (j, g) in gb.iter_mut().enumerate() {
                 let mut acc = [0.0f32; LANES];
                 for k in 0..blocks {
@@ -263,7 +264,7 @@ impl Mlp {
                         *a += v;
                     }
                 }
-                *g += simd::lane_sum(&acc);
+                *g += kernels::lane_sum(&acc);
             }
             if l > 1 {
                 // Deltas of layer l-1: W · d, by the forward kernel over the
@@ -282,7 +283,7 @@ impl Mlp {
                 for k in 0..blocks {
                     let dk = &d[k * m * LANES..(k + 1) * m * LANES];
                     let yk = &mut dp[k * n * LANES..(k + 1) * n * LANES];
-                    simd::layer_block::<I>(dk, wt, n, zeros, Activation::Linear, yk);
+                    kernels::layer_block::<I>(dk, wt, n, zeros, Activation::Linear, yk);
                 }
                 self.activations[l - 2].scale_by_derivative(&mut dp[..n * blocks * LANES], a);
             }

@@ -31,6 +31,7 @@
 mod activation;
 mod complete;
 mod file;
+mod kernels;
 mod mlp;
 mod scratch;
 mod simd;

@@ -1,62 +1,13 @@
-//! Genomes: what evolution manipulates, and how each one decodes to the weights
-//! of a net.
-//!
-//! Two kinds:
-//! - [`BitGenome`]: a bit string cut into `k`-bit substrings, one per weight,
-//!   each read as plain binary or Gray code and mapped onto `[lo, hi]` by a
-//!   [`BitCode`] (the bit-string GAs of MIDI-Connect4, Weaver and the thesis);
-//! - [`RealGenome`]: one `f32` per weight, with optional per-weight step sizes
-//!   (self-adaptive mutation) and a pruning mask (pruning mutation).
-//!
-//! Both implement [`Genome`], which is all the engines need: decoding, the
-//! variation operators of [`super::operators`], and a diversity measure.
+//! Bit-string genomes: a string cut into `k`-bit substrings, one per weight,
+//! decoded through a [`BitCode`]; and their mutation (bit flips).
 
 use rand::RngExt;
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::operators::{self, Crossover, Mutation, Positional};
-use super::EvolveError;
+use super::Genome;
+use crate::evolve::operators::{self, for_each_chosen, Crossover, Mutation, Positional};
+use crate::evolve::EvolveError;
 use crate::game::rng::WoprRng;
-
-/// What the evolution engines ask of a genome.
-pub trait Genome: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
-    /// Number of positions crossover works on (bits, or real genes).
-    fn genes(&self) -> usize;
-
-    /// Number of weights the genome decodes to.
-    fn weights(&self) -> usize;
-
-    /// Writes the decoded weights into `out` (length [`Genome::weights`]).
-    fn decode_into(&self, out: &mut [f32]);
-
-    /// The decoded weights.
-    fn decode(&self) -> Vec<f32> {
-        let mut out = vec![0.0; self.weights()];
-        self.decode_into(&mut out);
-        out
-    }
-
-    /// Whether `op` applies to this genome (kind and, for self-adaptation,
-    /// whether it carries step sizes); the engines check this before a run.
-    fn check_mutation(&self, op: &Mutation) -> Result<(), EvolveError>;
-
-    /// Whether `op` applies to this kind of genome.
-    fn check_crossover(&self, op: &Crossover) -> Result<(), EvolveError>;
-
-    /// Applies a mutation in place. Panics if [`Genome::check_mutation`]
-    /// rejects `op`.
-    fn mutate(&mut self, op: &Mutation, rng: &mut WoprRng);
-
-    /// Two children of `self` and `other` (same length). Panics if
-    /// [`Genome::check_crossover`] rejects `op`.
-    fn crossover(&self, other: &Self, op: &Crossover, rng: &mut WoprRng) -> (Self, Self);
-
-    /// Spread of a population: the mean distance of its members to their
-    /// centroid, per gene (see each kind for the metric). Zero for fewer than
-    /// two members.
-    fn diversity(population: &[Self]) -> f64;
-}
 
 /// How the integers read from `k`-bit substrings map onto weight values.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -429,7 +380,7 @@ impl Genome for BitGenome {
 
     fn mutate(&mut self, op: &Mutation, rng: &mut WoprRng) {
         match op {
-            Mutation::BitFlip { rate } => operators::bit_flip(self, *rate, rng),
+            Mutation::BitFlip { rate } => bit_flip(self, *rate, rng),
             _ => panic!("{} does not apply to bit strings", op.name()),
         }
     }
@@ -465,221 +416,9 @@ impl Genome for BitGenome {
     }
 }
 
-/// A real-valued genome: one gene per weight, decoded as is.
-///
-/// It may carry per-gene step sizes (`sigmas`, used by self-adaptive Gaussian
-/// mutation) and a pruning mask: a pruned gene is zero and stays zero under
-/// every later mutation and crossover (Handa & Horiuchi's pruning mutation cuts
-/// a link of the net for good).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RealGenome {
-    /// The genes (= weights).
-    pub genes: Vec<f32>,
-    /// Per-gene step sizes for self-adaptive mutation; empty when unused.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub sigmas: Vec<f32>,
-    /// Pruned genes as a bitset (gene `i` is word `i / 64`, bit `i % 64`);
-    /// empty when nothing is pruned.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pruned: Vec<u64>,
-}
-
-impl RealGenome {
-    /// A genome with these genes, no step sizes and nothing pruned.
-    pub fn new(genes: Vec<f32>) -> Self {
-        RealGenome {
-            genes,
-            sigmas: Vec::new(),
-            pruned: Vec::new(),
-        }
-    }
-
-    /// `n` genes drawn uniformly from `[lo, hi)`.
-    pub fn uniform(n: usize, lo: f32, hi: f32, rng: &mut WoprRng) -> Self {
-        Self::new(
-            (0..n)
-                .map(|_| lo + (hi - lo) * rng.random::<f32>())
-                .collect(),
-        )
-    }
-
-    /// The same genome with every step size set to `sigma`.
-    pub fn with_sigmas(mut self, sigma: f32) -> Self {
-        self.sigmas = vec![sigma; self.genes.len()];
-        self
-    }
-
-    /// Number of genes.
-    pub fn len(&self) -> usize {
-        self.genes.len()
-    }
-
-    /// Whether there are no genes.
-    pub fn is_empty(&self) -> bool {
-        self.genes.is_empty()
-    }
-
-    /// Whether gene `i` is pruned.
-    pub fn is_pruned(&self, i: usize) -> bool {
-        self.pruned
-            .get(i / 64)
-            .is_some_and(|w| w >> (i % 64) & 1 == 1)
-    }
-
-    /// Prunes gene `i`: sets it to zero for good.
-    pub fn prune(&mut self, i: usize) {
-        if self.pruned.is_empty() {
-            self.pruned = vec![0; self.genes.len().div_ceil(64)];
-        }
-        self.pruned[i / 64] |= 1u64 << (i % 64);
-        self.genes[i] = 0.0;
-    }
-
-    /// Number of pruned genes.
-    pub fn pruned_count(&self) -> usize {
-        self.pruned.iter().map(|w| w.count_ones() as usize).sum()
-    }
-
-    /// Euclidean distance between the genes of two genomes.
-    pub fn distance(&self, other: &Self) -> f64 {
-        self.genes
-            .iter()
-            .zip(&other.genes)
-            .map(|(a, b)| (f64::from(*a) - f64::from(*b)).powi(2))
-            .sum::<f64>()
-            .sqrt()
-    }
-
-    /// Makes pruned genes zero again (after an operator wrote to them).
-    pub(super) fn enforce_mask(&mut self) {
-        for (w, &word) in self.pruned.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let i = w * 64 + bits.trailing_zeros() as usize;
-                self.genes[i] = 0.0;
-                bits &= bits - 1;
-            }
-        }
-    }
-}
-
-impl Positional for RealGenome {
-    fn positions(&self) -> usize {
-        self.genes.len()
-    }
-
-    fn swap_range(&mut self, other: &mut Self, start: usize, end: usize) {
-        self.genes[start..end].swap_with_slice(&mut other.genes[start..end]);
-        if !self.sigmas.is_empty() && !other.sigmas.is_empty() {
-            self.sigmas[start..end].swap_with_slice(&mut other.sigmas[start..end]);
-        }
-        for i in start..end {
-            swap_pruned(self, other, i);
-        }
-    }
-
-    fn swap_uniform(&mut self, other: &mut Self, rng: &mut WoprRng) {
-        for i in 0..self.genes.len() {
-            if rng.random::<bool>() {
-                std::mem::swap(&mut self.genes[i], &mut other.genes[i]);
-                if !self.sigmas.is_empty() && !other.sigmas.is_empty() {
-                    std::mem::swap(&mut self.sigmas[i], &mut other.sigmas[i]);
-                }
-                swap_pruned(self, other, i);
-            }
-        }
-    }
-}
-
-/// Exchanges the pruning flags of gene `i` (a pruned gene moves with its
-/// position, and stays zero in its new genome).
-fn swap_pruned(a: &mut RealGenome, b: &mut RealGenome, i: usize) {
-    let (pa, pb) = (a.is_pruned(i), b.is_pruned(i));
-    if pa != pb {
-        if pb {
-            a.prune(i);
-            b.pruned[i / 64] &= !(1u64 << (i % 64));
-        } else {
-            b.prune(i);
-            a.pruned[i / 64] &= !(1u64 << (i % 64));
-        }
-    }
-}
-
-impl Genome for RealGenome {
-    fn genes(&self) -> usize {
-        self.genes.len()
-    }
-
-    fn weights(&self) -> usize {
-        self.genes.len()
-    }
-
-    fn decode_into(&self, out: &mut [f32]) {
-        out.copy_from_slice(&self.genes);
-    }
-
-    fn check_mutation(&self, op: &Mutation) -> Result<(), EvolveError> {
-        match op {
-            Mutation::BitFlip { .. } => Err(EvolveError::Config(
-                "bit-flip mutation applies to bit strings, not real-valued genomes".into(),
-            )),
-            Mutation::SelfAdaptive { .. } if self.sigmas.len() != self.genes.len() => {
-                Err(EvolveError::Config(
-                    "self-adaptive mutation needs a step size per gene (RealGenome::with_sigmas)"
-                        .into(),
-                ))
-            }
-            _ => op.check(),
-        }
-    }
-
-    fn check_crossover(&self, op: &Crossover) -> Result<(), EvolveError> {
-        op.check()
-    }
-
-    fn mutate(&mut self, op: &Mutation, rng: &mut WoprRng) {
-        operators::mutate_real(self, op, rng);
-    }
-
-    fn crossover(&self, other: &Self, op: &Crossover, rng: &mut WoprRng) -> (Self, Self) {
-        assert_eq!(
-            self.len(),
-            other.len(),
-            "crossover of genomes of different lengths"
-        );
-        operators::crossover_real(self, other, op, rng)
-    }
-
-    /// Mean Euclidean distance of the genes to their centroid, divided by
-    /// `sqrt(n)` (a root-mean-square per gene, comparable across sizes).
-    fn diversity(population: &[Self]) -> f64 {
-        let Some(first) = population.first() else {
-            return 0.0;
-        };
-        let n = first.len();
-        if population.len() < 2 || n == 0 {
-            return 0.0;
-        }
-        let mut centroid = vec![0.0f64; n];
-        for g in population {
-            for (c, &x) in centroid.iter_mut().zip(&g.genes) {
-                *c += f64::from(x);
-            }
-        }
-        let count = population.len() as f64;
-        centroid.iter_mut().for_each(|c| *c /= count);
-        let total: f64 = population
-            .iter()
-            .map(|g| {
-                g.genes
-                    .iter()
-                    .zip(&centroid)
-                    .map(|(&x, c)| (f64::from(x) - c).powi(2))
-                    .sum::<f64>()
-                    .sqrt()
-            })
-            .sum();
-        total / count / (n as f64).sqrt()
-    }
+/// Bit-flip mutation: each bit flips with probability `rate`.
+pub(crate) fn bit_flip(g: &mut BitGenome, rate: f64, rng: &mut WoprRng) {
+    let len = g.len();
+    let words = g.words_mut();
+    for_each_chosen(len, rate, rng, |i, _| words[i / 64] ^= 1u64 << (i % 64));
 }
