@@ -78,7 +78,6 @@ impl AnyGame {
             )))
         })
     }
-
 }
 
 /// Runs an expression with `$g` bound to the concrete game inside an

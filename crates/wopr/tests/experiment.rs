@@ -1,8 +1,8 @@
 //! Evolution runs: the same result with one thread or two, and a run stopped
 //! and resumed from its checkpoint ends exactly where a straight run ends.
 
-use wopr::experiment::run::{GenerationRow, YardstickRow};
 use wopr::experiment::{run, start, Checkpoint, EvolveConfig, Progress, RunFiles};
+use wopr::experiment::{GenerationRow, YardstickRow};
 use wopr::games::tictactoe::TicTacToe;
 
 struct Quiet;

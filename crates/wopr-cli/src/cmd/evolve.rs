@@ -6,10 +6,10 @@ use std::time::Instant;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use wopr::experiment::run::{GenerationRow, YardstickRow};
 use wopr::experiment::{
     load_checkpoint, run as run_evolution, start, Checkpoint, EvolveConfig, Progress, RunFiles,
 };
+use wopr::experiment::{GenerationRow, YardstickRow};
 use wopr::game::encode::Encodable;
 use wopr::{with_board_game, Roster, Searchable};
 

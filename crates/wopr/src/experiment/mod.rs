@@ -1,9 +1,28 @@
 //! Experiments: evolution runs configured by a file, with their run folders,
 //! checkpoints and yardsticks. The papers' setups are config files in
 //! `configs/`.
+//!
+//! - [`config`]: the TOML config, checked before anything runs;
+//! - [`engine`]: config to evolution engine;
+//! - [`phenotype`]: weights to a net player;
+//! - `fitness`: config to fitness scheme;
+//! - [`files`]: the run folder, checkpoints, history rows;
+//! - [`run`]: the generation loop and the yardsticks.
 
 pub mod config;
+pub mod engine;
+mod error;
+pub mod files;
+mod fitness;
+pub mod phenotype;
 pub mod run;
 
 pub use config::EvolveConfig;
-pub use run::{load_checkpoint, run, start, Checkpoint, Progress, RunError, RunFiles};
+pub use engine::{new_engine, AnyEngine};
+pub use error::RunError;
+pub use files::{
+    champion_weights, load_checkpoint, write_atomic, Checkpoint, GenerationRow, RunFiles,
+    YardstickRow,
+};
+pub use phenotype::NetPhenotype;
+pub use run::{run, start, Progress};

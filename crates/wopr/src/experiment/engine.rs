@@ -1,0 +1,148 @@
+//! From a config to an evolution engine: which algorithm, which genome, which
+//! starting point.
+
+use serde::{Deserialize, Serialize};
+
+use super::config::EvolveConfig;
+use super::error::{err, RunError};
+use crate::evolve::{
+    init_rng, BitCode, BitGenome, CmaEs, Engine, Ga, Levels, OnePlusLambda, OnePlusLambdaConfig,
+    Plan, RealGenome, SelfAdaptiveConfig, SelfAdaptiveEs,
+};
+
+/// Any engine a config can ask for.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "engine", rename_all = "kebab-case")]
+pub enum AnyEngine {
+    /// A GA over bit strings.
+    GaBits(Ga<BitGenome>),
+    /// A GA over real vectors.
+    GaReal(Ga<RealGenome>),
+    /// (1+λ)-ES with the 1/5 rule and pruning.
+    OnePlusLambda(OnePlusLambda),
+    /// (μ,λ) or (μ+λ) with self-adaptive step sizes.
+    SelfAdaptive(SelfAdaptiveEs),
+    /// CMA-ES.
+    CmaEs(CmaEs),
+}
+
+/// Runs an expression with `$x` bound to the engine inside an [`AnyEngine`].
+macro_rules! with_engine {
+    ($e:expr, $x:ident => $body:expr) => {
+        match $e {
+            $crate::experiment::engine::AnyEngine::GaBits($x) => $body,
+            $crate::experiment::engine::AnyEngine::GaReal($x) => $body,
+            $crate::experiment::engine::AnyEngine::OnePlusLambda($x) => $body,
+            $crate::experiment::engine::AnyEngine::SelfAdaptive($x) => $body,
+            $crate::experiment::engine::AnyEngine::CmaEs($x) => $body,
+        }
+    };
+}
+pub(crate) use with_engine;
+
+impl AnyEngine {
+    /// Generations completed.
+    pub fn generation(&self) -> u64 {
+        with_engine!(self, e => e.generation())
+    }
+}
+
+/// Builds the engine a config asks for, with its initial population.
+pub fn new_engine(config: &EvolveConfig, seed: u64, weights: usize) -> Result<AnyEngine, RunError> {
+    let a = &config.algorithm;
+    let g = &config.genome;
+    let real = |i: u64| RealGenome::uniform(weights, -g.init, g.init, &mut init_rng(seed, i));
+    let bits = |code: BitCode, i: u64| BitGenome::random(code, weights, &mut init_rng(seed, i));
+    let code = BitCode {
+        bits: g.bits,
+        lo: g.lo,
+        hi: g.hi,
+        gray: g.gray,
+        levels: if g.levels > 0 {
+            Levels::Scaled(g.levels as u32)
+        } else {
+            Levels::Full
+        },
+    };
+    let n = a.population.max(2);
+    let engine = match a.kind.as_str() {
+        "ga" => {
+            let plan = match a.preset.as_str() {
+                "midi-connect4" => Plan::midi_connect4(),
+                "weaver" => Plan::weaver(a.mutation_rate.unwrap_or(0.005), false, n),
+                "weaver-direct" => Plan::weaver(a.mutation_rate.unwrap_or(0.005), true, n),
+                "thesis-binary" => Plan::thesis_binary(),
+                "thesis-real" => Plan::thesis_real(),
+                "naveed" => Plan::naveed(a.crossover_rate.unwrap_or(0.2)),
+                other => {
+                    return Err(RunError(format!(
+                        "unknown GA preset '{other}' (accepted: midi-connect4, weaver, weaver-direct, thesis-binary, thesis-real, naveed)"
+                    )))
+                }
+            };
+            match g.kind.as_str() {
+                "bits" => AnyEngine::GaBits(
+                    Ga::new(plan, seed, (0..n as u64).map(|i| bits(code, i)).collect())
+                        .map_err(err)?,
+                ),
+                "real" => {
+                    let sigma = a.sigma.unwrap_or(0.05) as f32;
+                    let pop: Vec<RealGenome> = (0..n as u64)
+                        .map(|i| {
+                            let r = real(i);
+                            if a.preset == "naveed" {
+                                r.with_sigmas(sigma)
+                            } else {
+                                r
+                            }
+                        })
+                        .collect();
+                    AnyEngine::GaReal(Ga::new(plan, seed, pop).map_err(err)?)
+                }
+                other => {
+                    return Err(RunError(format!(
+                        "unknown genome kind '{other}' (accepted: real, bits)"
+                    )))
+                }
+            }
+        }
+        "one-plus-lambda" => {
+            let mut c = match a.preset.as_str() {
+                "handa-reversi" => OnePlusLambdaConfig::handa_reversi(),
+                _ => OnePlusLambdaConfig::handa_tictactoe(),
+            };
+            if let Some(l) = a.lambda {
+                c.lambda = l;
+            }
+            if let Some(s) = a.sigma {
+                c.sigma = s;
+            }
+            AnyEngine::OnePlusLambda(OnePlusLambda::new(c, seed, real(0)).map_err(err)?)
+        }
+        "mu-lambda" | "mu-plus-lambda" => {
+            let mut c = SelfAdaptiveConfig::blondie24();
+            c.plus = a.kind == "mu-plus-lambda";
+            if let Some(m) = a.mu {
+                c.mu = m;
+            }
+            if let Some(l) = a.lambda {
+                c.lambda = l;
+            }
+            let sigma = a.sigma.unwrap_or(0.05) as f32;
+            let parents = (0..c.mu as u64).map(|i| real(i).with_sigmas(sigma)).collect();
+            AnyEngine::SelfAdaptive(SelfAdaptiveEs::new(c, seed, parents).map_err(err)?)
+        }
+        "cma-es" => {
+            let mean: Vec<f64> = real(0).genes.iter().map(|&x| x as f64).collect();
+            AnyEngine::CmaEs(
+                CmaEs::new(mean, a.sigma.unwrap_or(0.3), a.lambda, seed).map_err(err)?,
+            )
+        }
+        other => {
+            return Err(RunError(format!(
+                "unknown algorithm '{other}' (accepted: ga, one-plus-lambda, mu-lambda, mu-plus-lambda, cma-es)"
+            )))
+        }
+    };
+    Ok(engine)
+}

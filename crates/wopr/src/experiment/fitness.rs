@@ -1,0 +1,197 @@
+//! From a config's `[fitness]` table to a fitness function: the schemes of
+//! `evolve::schemes` wired to the run's phenotype, opponents and seats.
+
+use super::config::EvolveConfig;
+use super::error::RunError;
+use super::phenotype::NetPhenotype;
+use crate::evolve::schemes::{
+    ExhaustiveLosses, FixedOpponents, ImplicitSharing, Opponent, Points, RoundRobin,
+    RoundRobinScoring,
+};
+use crate::evolve::{Fitness, Genome};
+use crate::game::encode::Encodable;
+use crate::game::Searchable;
+use crate::players::{parse_player, Roster};
+
+/// Adds up several fitness schemes (round-robin plus hall-of-fame games).
+struct Sum<'a, Gn>(Vec<Box<dyn Fitness<Gn> + 'a>>);
+
+impl<Gn> Fitness<Gn> for Sum<'_, Gn> {
+    fn evaluate(&self, population: &[Gn], generation: u64, seed: u64) -> Vec<f64> {
+        let mut total = vec![0.0; population.len()];
+        for f in &self.0 {
+            for (t, x) in total
+                .iter_mut()
+                .zip(f.evaluate(population, generation, seed))
+            {
+                *t += x;
+            }
+        }
+        total
+    }
+}
+
+/// Whether a scheme's fitness is comparable across generations (so the best
+/// champion ever is kept), rather than relative to the population.
+pub(super) fn absolute(scheme: &str) -> bool {
+    matches!(scheme, "fixed" | "exhaustive")
+}
+
+/// The fitness scheme for this generation, and the games it plays.
+pub(super) fn scheme<'a, G, Gn>(
+    game: &G,
+    config: &EvolveConfig,
+    phenotype: &'a NetPhenotype<G>,
+    hall_of_fame: &[Vec<f32>],
+    population: usize,
+) -> Result<(Box<dyn Fitness<Gn> + 'a>, u64), RunError>
+where
+    G: Encodable + Roster,
+    G::State: Searchable,
+    Gn: Genome + Sync + 'a,
+{
+    let f = &config.fitness;
+    let n = population as u64;
+    let hof: Vec<Opponent> = hall_of_fame
+        .iter()
+        .rev()
+        .take(f.hall_of_fame)
+        .map(|w| Opponent::Weights(w.clone()))
+        .collect();
+    let points = match f.points.as_str() {
+        "wins" => Points::WINS,
+        "naveed" => Points::NAVEED,
+        "midi" => Points::MIDI_CONNECT4,
+        other => {
+            return Err(RunError(format!(
+                "unknown points '{other}' (accepted: wins, naveed, midi)"
+            )))
+        }
+    };
+    let fixed = |opponents: Vec<Opponent>| FixedOpponents {
+        game: game.clone(),
+        phenotype,
+        games_per_seat: f.games_per_seat.max(1),
+        opponents,
+        points,
+        seat: f.seat,
+        logistic: (f.logistic > 0.0).then_some(f.logistic),
+    };
+    if f.seat.is_some_and(|s| s > 1) {
+        return Err(RunError("fitness seat must be 0 or 1".into()));
+    }
+    let seats = if f.seat.is_some() { 1 } else { 2 };
+    let per_opponent = seats * f.games_per_seat.max(1) as u64;
+    let hof_games = n * hof.len() as u64 * per_opponent;
+    let (main, games): (Box<dyn Fitness<Gn> + 'a>, u64) = match f.scheme.as_str() {
+        "fixed" => {
+            for o in &f.opponents {
+                parse_player(game, o).map_err(|e| RunError(format!("opponent '{o}': {e}")))?;
+            }
+            let mut opponents: Vec<Opponent> = f
+                .opponents
+                .iter()
+                .map(|s| Opponent::Spec(s.clone()))
+                .collect();
+            let games = n * opponents.len() as u64 * per_opponent;
+            opponents.extend(hof.iter().cloned());
+            return Ok((Box::new(fixed(opponents)), games + hof_games));
+        }
+        "round-robin" => {
+            let scoring = match f.scoring.as_str() {
+                "per-game" => RoundRobinScoring::PerGame,
+                "per-match" => RoundRobinScoring::PerMatch,
+                other => {
+                    return Err(RunError(format!(
+                        "unknown scoring '{other}' (accepted: per-game, per-match)"
+                    )))
+                }
+            };
+            (
+                Box::new(RoundRobin {
+                    game: game.clone(),
+                    phenotype,
+                    scoring,
+                }),
+                n * n.saturating_sub(1),
+            )
+        }
+        "sharing" => {
+            let antigens = ((n as f64 * f.antigens).round() as u64).clamp(1, n);
+            let sample = ((n as f64 * f.sample).round() as u64).clamp(1, n);
+            (
+                Box::new(ImplicitSharing {
+                    game: game.clone(),
+                    phenotype,
+                    antigen_fraction: f.antigens,
+                    sample_fraction: f.sample,
+                    points: f.share_points,
+                }),
+                antigens * sample * 2,
+            )
+        }
+        "two-populations" => {
+            return Err(RunError(
+                "internal: two-populations is built per population".into(),
+            ))
+        }
+        "exhaustive" => (
+            Box::new(ExhaustiveLosses {
+                game: game.clone(),
+                phenotype,
+            }),
+            0,
+        ),
+        other => {
+            return Err(RunError(format!(
+            "unknown fitness scheme '{other}' (accepted: fixed, round-robin, sharing, exhaustive, two-populations)"
+        )))
+        }
+    };
+    if hof.is_empty() {
+        Ok((main, games))
+    } else {
+        let extra: Box<dyn Fitness<Gn> + 'a> = Box::new(fixed(hof));
+        Ok((Box::new(Sum(vec![main, extra])), games + hof_games))
+    }
+}
+
+/// Handa & Horiuchi's two coevolving populations: the population playing
+/// `seat` meets the other population's champion once and each fixed program
+/// (`opponents`) `games_per_seat` times, every game scored by a logistic of
+/// its final margin (scale `logistic`, 1 if unset).
+pub(super) fn two_population_scheme<'a, G, Gn>(
+    game: &G,
+    config: &EvolveConfig,
+    phenotype: &'a NetPhenotype<G>,
+    partner: Vec<f32>,
+    seat: usize,
+    population: usize,
+) -> Result<(Box<dyn Fitness<Gn> + 'a>, u64), RunError>
+where
+    G: Encodable + Roster,
+    G::State: Searchable,
+    Gn: Genome + Sync + 'a,
+{
+    let f = &config.fitness;
+    let mut opponents = vec![Opponent::Weights(partner)];
+    for o in &f.opponents {
+        parse_player(game, o).map_err(|e| RunError(format!("opponent '{o}': {e}")))?;
+        for _ in 0..f.games_per_seat.max(1) {
+            opponents.push(Opponent::Spec(o.clone()));
+        }
+    }
+    let games = (population * opponents.len()) as u64;
+    Ok((
+        Box::new(FixedOpponents {
+            game: game.clone(),
+            phenotype,
+            opponents,
+            games_per_seat: 1,
+            points: Points::WINS,
+            seat: Some(seat),
+            logistic: Some(if f.logistic > 0.0 { f.logistic } else { 1.0 }),
+        }),
+        games,
+    ))
+}

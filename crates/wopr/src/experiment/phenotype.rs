@@ -1,0 +1,145 @@
+//! How a genome's weights become a player: the config's net (architecture,
+//! encoding, activation) and play mode.
+
+use std::sync::Arc;
+
+use super::error::{err, RunError};
+use crate::evolve::schemes::Phenotype;
+use crate::game::encode::Encodable;
+use crate::game::Searchable;
+use crate::nn::{Activation, AnyNet, Architecture, NetFile, Network};
+use crate::players::net::{NetMode, NetPlayer};
+use crate::players::Player;
+
+/// Turns weights into net players for a game, as the config says.
+pub struct NetPhenotype<G: Encodable> {
+    game: G,
+    arch: Architecture,
+    activations: Vec<Activation>,
+    encoding: String,
+    mode: NetMode,
+    /// Number of weights.
+    pub num_params: usize,
+}
+
+pub(super) fn activation(name: &str) -> Result<Activation, RunError> {
+    match name.to_ascii_lowercase().as_str() {
+        "sigmoid" => Ok(Activation::Sigmoid),
+        "tanh" => Ok(Activation::Tanh),
+        "relu" => Ok(Activation::Relu),
+        "linear" => Ok(Activation::Linear),
+        other => Err(RunError(format!(
+            "unknown activation '{other}' (accepted: sigmoid, tanh, relu, linear)"
+        ))),
+    }
+}
+
+impl<G: Encodable> NetPhenotype<G>
+where
+    G::State: Searchable,
+{
+    /// Builds the phenotype from the `[net]` section.
+    pub fn new(game: &G, cfg: &super::config::NetConfig) -> Result<Self, RunError> {
+        let encoding = game.encoding(&cfg.encoding).map_err(err)?;
+        let inputs = encoding.size();
+        let outputs = match cfg.outputs.as_str() {
+            "value" => 1,
+            "policy" => game.num_actions(),
+            other => {
+                return Err(RunError(format!(
+                    "net outputs '{other}' not known (accepted: value, policy)"
+                )))
+            }
+        };
+        let hidden = activation(&cfg.activation)?;
+        let output = activation(&cfg.output)?;
+        let (arch, activations) = if cfg.complete > 0 {
+            (
+                Architecture::Complete {
+                    inputs,
+                    nodes: cfg.complete,
+                    outputs,
+                },
+                vec![hidden, output],
+            )
+        } else {
+            let mut layers = vec![inputs];
+            layers.extend(&cfg.hidden);
+            layers.push(outputs);
+            let mut acts = vec![hidden; cfg.hidden.len()];
+            acts.push(output);
+            (Architecture::Mlp { layers }, acts)
+        };
+        let net = AnyNet::new(&arch, &activations).map_err(err)?;
+        let mode_name = if cfg.mode.is_empty() {
+            if outputs == 1 {
+                "greedy".to_string()
+            } else {
+                "policy".to_string()
+            }
+        } else {
+            cfg.mode.clone()
+        };
+        // `ply` matters to alpha-beta only (a greedy net with ply > 1 would
+        // turn into one).
+        let ply = if mode_name == "alphabeta" {
+            format!(",ply={}", cfg.ply.max(1))
+        } else {
+            String::new()
+        };
+        let spec = crate::game::GameSpec::parse(&format!(
+            "net:mode={mode_name}{ply},temp={},reduce={}",
+            cfg.temp, cfg.reduce
+        ))
+        .map_err(err)?;
+        let mode = NetMode::from_spec(&spec, &mode_name).map_err(err)?;
+        let phenotype = NetPhenotype {
+            game: game.clone(),
+            num_params: net.num_params(),
+            arch,
+            activations,
+            encoding: cfg.encoding.clone(),
+            mode,
+        };
+        // Check that the mode fits the outputs once, now.
+        phenotype.try_player(&vec![0.0; phenotype.num_params])?;
+        Ok(phenotype)
+    }
+
+    fn try_player(&self, weights: &[f32]) -> Result<NetPlayer<G>, RunError> {
+        let mut net = AnyNet::new(&self.arch, &self.activations).map_err(err)?;
+        net.set_params(weights).map_err(err)?;
+        let encoding = self.game.encoding(&self.encoding).map_err(err)?;
+        NetPlayer::new(
+            &self.game,
+            Arc::new(net),
+            encoding,
+            self.mode,
+            "evolved".into(),
+        )
+        .map_err(err)
+    }
+
+    /// The net file of `weights`, playable through `net:` specs.
+    pub fn net_file(&self, weights: &[f32]) -> Result<NetFile, RunError> {
+        let mut net = AnyNet::new(&self.arch, &self.activations).map_err(err)?;
+        net.set_params(weights).map_err(err)?;
+        let mut file = NetFile::new(net);
+        file.game = Some(self.game.spec());
+        file.encoding = Some(self.encoding.clone());
+        file.player = Some(self.mode.spec());
+        Ok(file)
+    }
+}
+
+impl<G: Encodable> Phenotype<G> for NetPhenotype<G>
+where
+    G::State: Searchable,
+{
+    fn player(&self, weights: &[f32]) -> Box<dyn Player<G>> {
+        Box::new(
+            self.try_player(weights)
+                .expect("weights have the length checked when the run was configured"),
+        )
+    }
+}
