@@ -1,5 +1,9 @@
 //! Yardsticks: match statistics with confidence intervals, and the thesis's
-//! exhaustive loss count (§4.3), and the match runner ([`matches`]).
+//! exhaustive loss count (§4.3), and the match runner ([`matches`](mod@matches)).
+//!
+//! **References.**
+//! - B. Horner, *WOPR in search of better strategies for board games*, M.S.
+//! thesis, University of Nebraska at Omaha, 2011.
 
 pub mod matches;
 

@@ -1,6 +1,10 @@
 //! Evolution strategies on real-valued genomes: the (1+λ)-ES with the 1/5
 //! success rule and pruning mutation, and (μ,λ)/(μ+λ) evolution with
 //! self-adaptive step sizes.
+//!
+//! **References.**
+//! - H. Handa and T. Horiuchi, "Evolutionary constitution of game player
+//! agents", *Proc. 41st SICE Annual Conference (SICE 2002)*, 2002.
 
 use serde::{Deserialize, Serialize};
 

@@ -7,7 +7,7 @@
 //! - [`phenotype`]: weights to a net player;
 //! - `fitness`: config to fitness scheme;
 //! - [`files`]: the run folder, checkpoints, history rows;
-//! - [`run`]: the generation loop and the yardsticks.
+//! - [`run`](mod@run): the generation loop and the yardsticks.
 
 pub mod config;
 pub mod engine;

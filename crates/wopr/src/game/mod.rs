@@ -24,6 +24,10 @@
 //! [`State`], [`Searchable`], [`encode::Encodable`], [`solver::Solver`]) and
 //! the ones players implement ([`player::Player`]), the spec parser, the
 //! random streams, perft and the driver that plays one game.
+//!
+//! **References.**
+//! - B. Horner, *WOPR in search of better strategies for board games*, M.S.
+//! thesis, University of Nebraska at Omaha, 2011.
 
 pub mod driver;
 pub mod encode;

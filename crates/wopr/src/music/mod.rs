@@ -43,6 +43,11 @@
 //! normalised to −1 dBFS.
 //!
 //! [`State::action_cell`]: crate::game::State::action_cell
+//!
+//! **References.**
+//! - E. R. Miranda and Q. Zhang, "Composition as game strategy: making music
+//! by playing board games against evolved artificial neural networks", *Proc.
+//! International Computer Music Conference (ICMC)*, 2005.
 
 mod midi;
 mod musicator;

@@ -94,7 +94,7 @@ where
 pub const SEARCH_PLAYERS: &[&str] = &["alphabeta[:depth=D][,ms=T]"];
 
 /// Builds the search-based players for a perfect-information game; games call
-/// this from their [`Game::make_player`].
+/// this from their [`Roster::bot`](super::Roster::bot).
 pub fn search_player<G>(spec: &GameSpec) -> Result<Option<Box<dyn Player<G>>>, SpecError>
 where
     G: Game,

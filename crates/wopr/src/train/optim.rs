@@ -1,5 +1,11 @@
 //! Gradient-based weight updates: back-propagation with momentum and the
 //! RPROP family.
+//!
+//! **References.**
+//! - M. H. Naveed and P. I. Cowling, "Using coevolution and gradient-based
+//! learning for the Virus game", University of Bradford (also as Cowling,
+//! Naveed and Hossain, "A coevolutionary model for the Virus game", *IEEE
+//! Symposium on Computational Intelligence and Games (CIG)*, 2006).
 
 use std::fmt;
 use std::str::FromStr;

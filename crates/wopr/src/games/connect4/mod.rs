@@ -35,7 +35,7 @@
 //! number of columns) scores 2 more. The value is the mover's total minus the
 //! opponent's, from the point of view of the player to move.
 //!
-//! **Solver and `perfect` player.** [`Connect4Solver`] solves positions
+//! **Solver and `perfect` player.** [`Connect4Solver`](solver::Connect4Solver) solves positions
 //! exactly (alpha–beta with a transposition table, after Pons and Tromp); the
 //! `perfect` player picks at random among the moves that win fastest, lose
 //! slowest, or draw. It solves 6×6 from the empty board in seconds and 7×6
@@ -43,6 +43,11 @@
 //!
 //! **Papers.** Miranda & Zhang, MIDI-Connect4 (a 36-60-6 net evolved by a GA
 //! plays 6x6 Connect-4; the musicator turns each move's cell into a bar).
+//!
+//! **References.**
+//! - E. R. Miranda and Q. Zhang, "Composition as game strategy: making music
+//! by playing board games against evolved artificial neural networks", *Proc.
+//! International Computer Music Conference (ICMC)*, 2005.
 
 pub mod encode;
 pub mod players;

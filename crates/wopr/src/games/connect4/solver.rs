@@ -15,7 +15,7 @@
 //! losses, or the draws.
 //!
 //! **Search.** Negamax with alpha–beta on the two-bitboard layout of
-//! [`Connect4State`] (see [`super::connect4`]), after Pons's and Tromp's
+//! [`Connect4State`] (see [`super`]), after Pons's and Tromp's
 //! solvers:
 //! * the root score is found by a sequence of null-window searches that
 //!   narrow the interval of possible scores, probing far from 0 first (those

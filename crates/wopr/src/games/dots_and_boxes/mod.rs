@@ -36,12 +36,12 @@
 //! sees the extra turns itself.
 //!
 //! **Heuristic opponents** (Weaver & Bossomaier §2.2; see
-//! [`dots_and_boxes_players`](super::dots_and_boxes_players)): `level0` plays
+//! [`players`]): `level0` plays
 //! at random, `level1` completes a box whenever it can, `level2` also avoids
 //! drawing a box's third side.
 //!
 //! **Solver and `perfect` player** (see
-//! [`dots_and_boxes_solver`](super::dots_and_boxes_solver)): exact from any
+//! [`solver`]): exact from any
 //! position on boards of at most 24 edges (3x3, 4x2, 2x4, 5x1, 1x5 and
 //! smaller), and on bigger boards once at most 24 edges are undrawn. It maximises the final box
 //! margin; `perfect` picks at random among the moves that reach it, and plays
@@ -50,6 +50,10 @@
 //!
 //! **Papers.** Weaver & Bossomaier (24-9-24 move-ranking nets on 3x3 boxes,
 //! heuristic players of levels 0–2).
+//!
+//! **References.**
+//! - L. Weaver and T. Bossomaier, "Evolution of neural networks to play the
+//! game of Dots-and-Boxes", arXiv:cs/9809111, 1998.
 
 pub mod encode;
 pub mod players;

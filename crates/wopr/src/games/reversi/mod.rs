@@ -49,15 +49,19 @@
 //! directions, masking off squares that wrapped around a side and bits past the
 //! board ("dumb7fill"), so the same code serves every size.
 //!
-//! **Players and solver** (in [`reversi_players`](super::reversi_players)):
+//! **Players and solver** (in [`players`] and [`solver`]):
 //! `alphabeta` with the heuristic above; `standard[:depth=D]`, our version
 //! of Handa & Horiuchi's "standard program" (alpha-beta over its own weight
 //! table and relative mobility); an exact endgame solver behind
-//! [`Game::solver`] (final disc margin); and `perfect[:empties=E]`, which
+//! [`Roster::solver`](crate::players::Roster::solver) (final disc margin); and `perfect[:empties=E]`, which
 //! plays `standard` until `E` squares are empty and solves from then on.
 //!
 //! **Papers.** Handa & Horiuchi evolve feature-input evaluation nets for 6×6
 //! Reversi (`reversi:6x6`) and measure them against a standard program.
+//!
+//! **References.**
+//! - H. Handa and T. Horiuchi, "Evolutionary constitution of game player
+//! agents", *Proc. 41st SICE Annual Conference (SICE 2002)*, 2002.
 
 pub mod encode;
 pub mod players;

@@ -49,7 +49,7 @@
 //!
 //! There are `17 N² + 1` actions (1089 on 8×8). At most 336 jumps (the
 //! number of square pairs at distance 2 on 8×8, each usable in one direction
-//! at a time) plus 64 grows are ever legal, under [`MAX_ACTIONS`].
+//! at a time) plus 64 grows are ever legal, under [`MAX_ACTIONS`](crate::game::MAX_ACTIONS).
 //!
 //! **Heuristic** (for `alphabeta`), from the mover's view:
 //! 10 × (own pieces − opponent pieces) + (empty squares next to own pieces −
@@ -59,13 +59,19 @@
 //! **Board representation.** One `u64` per colour, bit `row × N + col`, and
 //! precomputed tables of each square's neighbours and of the squares two away.
 //!
-//! **Players** (in [`virus_players`](super::virus_players)): `alphabeta`
+//! **Players** (in [`players`]): `alphabeta`
 //! with the heuristic above, and the twenty hand-crafted players
 //! `ai:1` … `ai:20[,depth=D]` (linear evaluations over ten documented
 //! features), whose static evaluations are also available as training targets.
 //!
 //! **Papers.** Naveed & Cowling evolve and train 64-58-27-1 evaluation nets for
 //! 8×8 Virus against ten hand-crafted players, and test them on ten more.
+//!
+//! **References.**
+//! - M. H. Naveed and P. I. Cowling, "Using coevolution and gradient-based
+//! learning for the Virus game", University of Bradford (also as Cowling,
+//! Naveed and Hossain, "A coevolutionary model for the Virus game", *IEEE
+//! Symposium on Computational Intelligence and Games (CIG)*, 2006).
 
 pub mod encode;
 pub mod players;

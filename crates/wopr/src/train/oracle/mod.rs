@@ -4,7 +4,7 @@
 //! Games are played between the chosen players (`random` against `random`
 //! unless told otherwise; with two players, seats swap every other game);
 //! every position with a single player to move is encoded with one of the
-//! game's [encodings](crate::encode) and judged by an [`Oracle`], until the
+//! game's [encodings](crate::game::encode) and judged by an [`Oracle`], until the
 //! requested number of positions is reached. With
 //! [`DatasetOptions::unique`], a position whose inputs repeat an earlier
 //! row's is left out (random Tic-Tac-Toe then finds nearly all 4,520
