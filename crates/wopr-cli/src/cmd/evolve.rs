@@ -52,16 +52,18 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read config {}", path.display()))?;
             let mut config: EvolveConfig = toml::from_str(&text).map_err(|e| {
+                let line = e.span().map_or(String::new(), |s| {
+                    format!(" line {}:", text[..s.start].lines().count().max(1))
+                });
                 anyhow::anyhow!(
-                    "bad config {}: {}",
+                    "bad config {}:{line} {}",
                     path.display(),
-                    e.to_string()
-                        .lines()
-                        .filter(|l| !l.trim().is_empty())
-                        .collect::<Vec<_>>()
-                        .join(" ")
+                    e.message().replace("expected one of", "accepted:")
                 )
             })?;
+            config
+                .check()
+                .map_err(|e| anyhow::anyhow!("bad config {}: {e}", path.display()))?;
             if let Some(s) = args.seed {
                 config.seed = s;
             }
@@ -82,11 +84,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                     dir.display()
                 );
             }
-            std::fs::create_dir_all(&dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
             let game = super::parse_game(&config.game)?;
             let cp = with_board_game!(&game, g => start(g, config.clone())?,
                 anyhow::bail!("{} cannot be evolved: nets play the board games only", config.game));
+            std::fs::create_dir_all(&dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
             // The config as run (with the seed and generations actually used).
             let as_run = toml::to_string_pretty(&cp.config)?;
             std::fs::write(dir.join("config.toml"), as_run)?;

@@ -69,6 +69,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::nn::Activation;
+
 /// A whole run's settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -119,11 +121,11 @@ pub struct NetConfig {
     /// Nodes of a complete feed-forward net (0: use the layered net).
     pub complete: usize,
     /// Hidden activation.
-    pub activation: String,
+    pub activation: Activation,
     /// Output activation.
-    pub output: String,
-    /// `value` or `policy`.
-    pub outputs: String,
+    pub output: Activation,
+    /// One value output, or one output per action.
+    pub outputs: Outputs,
     /// The net player's mode (greedy, policy, minimax2, alphabeta, softmax);
     /// empty: greedy for value nets, policy for policy nets.
     pub mode: String,
@@ -141,9 +143,9 @@ impl Default for NetConfig {
             encoding: "raw".into(),
             hidden: vec![10],
             complete: 0,
-            activation: "tanh".into(),
-            output: "tanh".into(),
-            outputs: "value".into(),
+            activation: Activation::Tanh,
+            output: Activation::Tanh,
+            outputs: Outputs::Value,
             mode: String::new(),
             ply: 2,
             temp: 0.1,
@@ -156,8 +158,8 @@ impl Default for NetConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct GenomeConfig {
-    /// `real` or `bits`.
-    pub kind: String,
+    /// Real-valued weights or bit strings.
+    pub kind: GenomeKind,
     /// Real genomes start uniform in `[-init, init]`.
     pub init: f32,
     /// Bits per weight.
@@ -175,7 +177,7 @@ pub struct GenomeConfig {
 impl Default for GenomeConfig {
     fn default() -> Self {
         GenomeConfig {
-            kind: "real".into(),
+            kind: GenomeKind::Real,
             init: 0.5,
             bits: 10,
             lo: -1.0,
@@ -190,10 +192,12 @@ impl Default for GenomeConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AlgorithmConfig {
-    /// ga, one-plus-lambda, mu-lambda, mu-plus-lambda, cma-es.
-    pub kind: String,
-    /// A paper's preset (see the module docs).
-    pub preset: String,
+    /// The algorithm.
+    pub kind: AlgorithmKind,
+    /// A paper's preset (see the module docs); unset: the algorithm's
+    /// default ([`Preset::default_for`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preset: Option<Preset>,
     /// GA population size.
     pub population: usize,
     /// ES children.
@@ -211,8 +215,8 @@ pub struct AlgorithmConfig {
 impl Default for AlgorithmConfig {
     fn default() -> Self {
         AlgorithmConfig {
-            kind: "ga".into(),
-            preset: "thesis-real".into(),
+            kind: AlgorithmKind::Ga,
+            preset: None,
             population: 50,
             lambda: None,
             mu: None,
@@ -227,16 +231,16 @@ impl Default for AlgorithmConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct FitnessConfig {
-    /// fixed, round-robin, sharing, exhaustive, two-populations.
-    pub scheme: String,
+    /// The fitness scheme.
+    pub scheme: Scheme,
     /// Opponent specs (fixed).
     pub opponents: Vec<String>,
     /// Games per opponent and seat (fixed).
     pub games_per_seat: usize,
-    /// wins, naveed, midi.
-    pub points: String,
-    /// per-game or per-match (round-robin).
-    pub scoring: String,
+    /// Points per game result (fixed opponents).
+    pub points: PointsKind,
+    /// Round-robin scoring.
+    pub scoring: Scoring,
     /// Antigen fraction (sharing).
     pub antigens: f64,
     /// Sample fraction (sharing).
@@ -256,11 +260,11 @@ pub struct FitnessConfig {
 impl Default for FitnessConfig {
     fn default() -> Self {
         FitnessConfig {
-            scheme: "fixed".into(),
+            scheme: Scheme::Fixed,
             opponents: vec!["random".into()],
             games_per_seat: 1,
-            points: "wins".into(),
-            scoring: "per-match".into(),
+            points: PointsKind::Wins,
+            scoring: Scoring::PerMatch,
             antigens: 0.25,
             sample: 0.33,
             share_points: 33.0,
@@ -316,5 +320,439 @@ impl Default for YardstickConfig {
             games: 50,
             exhaustive: false,
         }
+    }
+}
+
+/// A net's outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outputs {
+    /// One output: the value of the position for the player to move.
+    Value,
+    /// One output per action: a move ranking.
+    Policy,
+}
+
+/// How weights are encoded in a genome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GenomeKind {
+    /// One real gene per weight.
+    Real,
+    /// A bit string decoded into weights (GAs only).
+    Bits,
+}
+
+/// The evolutionary algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AlgorithmKind {
+    /// A generational GA driven by a [`Preset`]'s plan.
+    Ga,
+    /// The (1+λ)-ES with the 1/5 rule (Handa & Horiuchi).
+    OnePlusLambda,
+    /// (μ,λ) evolution with self-adaptive step sizes.
+    MuLambda,
+    /// (μ+λ) evolution with self-adaptive step sizes.
+    MuPlusLambda,
+    /// Hansen's CMA-ES.
+    CmaEs,
+}
+
+impl AlgorithmKind {
+    /// The name in a config.
+    pub fn name(self) -> &'static str {
+        match self {
+            AlgorithmKind::Ga => "ga",
+            AlgorithmKind::OnePlusLambda => "one-plus-lambda",
+            AlgorithmKind::MuLambda => "mu-lambda",
+            AlgorithmKind::MuPlusLambda => "mu-plus-lambda",
+            AlgorithmKind::CmaEs => "cma-es",
+        }
+    }
+}
+
+/// A paper's settings for an algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Preset {
+    /// GA: MIDI-Connect4's plan.
+    MidiConnect4,
+    /// GA: Weaver & Bossomaier's coevolution plan.
+    Weaver,
+    /// GA: Weaver & Bossomaier's plan for direct evolution.
+    WeaverDirect,
+    /// GA: the thesis's binary GA.
+    ThesisBinary,
+    /// GA: the thesis's real-valued GA.
+    ThesisReal,
+    /// GA: Naveed & Cowling's plan.
+    Naveed,
+    /// (1+λ)-ES: Handa & Horiuchi's Tic-Tac-Toe settings.
+    HandaTictactoe,
+    /// (1+λ)-ES: Handa & Horiuchi's Reversi settings.
+    HandaReversi,
+    /// (μ,λ)/(μ+λ): Blondie24's self-adaptive settings.
+    Blondie24,
+}
+
+impl Preset {
+    /// The presets `kind` accepts.
+    pub fn accepted(kind: AlgorithmKind) -> &'static [Preset] {
+        use Preset::*;
+        match kind {
+            AlgorithmKind::Ga => &[
+                MidiConnect4,
+                Weaver,
+                WeaverDirect,
+                ThesisBinary,
+                ThesisReal,
+                Naveed,
+            ],
+            AlgorithmKind::OnePlusLambda => &[HandaTictactoe, HandaReversi],
+            AlgorithmKind::MuLambda | AlgorithmKind::MuPlusLambda => &[Blondie24],
+            AlgorithmKind::CmaEs => &[],
+        }
+    }
+
+    /// The preset used when a config names none: the first one `kind`
+    /// accepts (`thesis-real` is the GA's), none for CMA-ES.
+    pub fn default_for(kind: AlgorithmKind) -> Option<Preset> {
+        match kind {
+            AlgorithmKind::Ga => Some(Preset::ThesisReal),
+            other => Preset::accepted(other).first().copied(),
+        }
+    }
+
+    /// The name in a config.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::MidiConnect4 => "midi-connect4",
+            Preset::Weaver => "weaver",
+            Preset::WeaverDirect => "weaver-direct",
+            Preset::ThesisBinary => "thesis-binary",
+            Preset::ThesisReal => "thesis-real",
+            Preset::Naveed => "naveed",
+            Preset::HandaTictactoe => "handa-tictactoe",
+            Preset::HandaReversi => "handa-reversi",
+            Preset::Blondie24 => "blondie24",
+        }
+    }
+}
+
+/// How fitness is measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scheme {
+    /// Games against fixed opponents (player specs).
+    Fixed,
+    /// Every individual against every other.
+    RoundRobin,
+    /// Antibody/antigen coevolution with implicit fitness sharing.
+    Sharing,
+    /// The thesis's exhaustive loss count (Tic-Tac-Toe).
+    Exhaustive,
+    /// Two populations (first and second movers), Handa & Horiuchi.
+    TwoPopulations,
+}
+
+impl Scheme {
+    /// Whether fitness is absolute (comparable across generations): true for
+    /// fixed opponents and the exhaustive count, false for the schemes that
+    /// score individuals against the evolving population.
+    pub fn absolute(self) -> bool {
+        matches!(self, Scheme::Fixed | Scheme::Exhaustive)
+    }
+
+    /// The name in a config.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheme::Fixed => "fixed",
+            Scheme::RoundRobin => "round-robin",
+            Scheme::Sharing => "sharing",
+            Scheme::Exhaustive => "exhaustive",
+            Scheme::TwoPopulations => "two-populations",
+        }
+    }
+}
+
+/// Points per game result against fixed opponents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PointsKind {
+    /// 1 / 0.5 / 0.
+    Wins,
+    /// Naveed & Cowling's 3 / 1 / 0.
+    Naveed,
+    /// MIDI-Connect4's +2 / 0 / −2.
+    Midi,
+}
+
+/// Round-robin scoring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scoring {
+    /// +2 to the winner and −2 to the loser of every game (MIDI-Connect4).
+    PerGame,
+    /// 1 / 0.5 / 0 per match of two games.
+    PerMatch,
+}
+
+/// The most memory a run's evolution state may need, in bytes (2 GiB).
+pub const MEMORY_BUDGET: u64 = 2 << 30;
+
+/// The largest checkpoint a run may write every generation, in bytes
+/// (256 MiB).
+pub const CHECKPOINT_BUDGET: u64 = 256 << 20;
+
+/// What a run's evolution state costs, estimated from the config and the
+/// number of weights of its net.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Footprint {
+    /// Bytes of memory for the genomes and the algorithm's state.
+    pub memory: u64,
+    /// Bytes of one checkpoint (JSON: about 12 bytes per `f32`, 22 per
+    /// `f64`, 8 per word of a bit string).
+    pub checkpoint: u64,
+}
+
+/// Formats a byte count for errors.
+fn mib(bytes: u64) -> String {
+    format!("{:.0} MiB", bytes as f64 / (1u64 << 20) as f64)
+}
+
+impl EvolveConfig {
+    /// Checks every parameter's range and the combinations that make sense,
+    /// before anything is built; the error names the key, the value and what
+    /// is accepted. (Names of games, players and encodings are checked when
+    /// the run is set up, against the game.)
+    pub fn check(&self) -> Result<(), String> {
+        fn need(ok: bool, what: impl FnOnce() -> String) -> Result<(), String> {
+            if ok {
+                Ok(())
+            } else {
+                Err(what())
+            }
+        }
+        let positive = |x: f64| x.is_finite() && x > 0.0;
+        let n = &self.net;
+        need(n.hidden.iter().all(|&h| h >= 1), || {
+            format!(
+                "net.hidden = {:?}: every layer needs at least 1 unit",
+                n.hidden
+            )
+        })?;
+        need(n.complete <= 100_000, || {
+            format!("net.complete = {}: at most 100000 nodes", n.complete)
+        })?;
+        need((1..=32).contains(&n.ply), || {
+            format!("net.ply = {}: accepted 1..=32", n.ply)
+        })?;
+        need(positive(n.temp as f64), || {
+            format!("net.temp = {}: must be > 0", n.temp)
+        })?;
+        let g = &self.genome;
+        if g.kind == GenomeKind::Bits {
+            need((1..=32).contains(&g.bits), || {
+                format!("genome.bits = {}: accepted 1..=32 bits per weight", g.bits)
+            })?;
+            need(
+                g.levels == 0 || (2..=1u64 << g.bits).contains(&g.levels),
+                || {
+                    format!(
+                        "genome.levels = {}: accepted 0 (all 2^bits values) or 2..=2^bits ({})",
+                        g.levels,
+                        1u64 << g.bits
+                    )
+                },
+            )?;
+            need(g.lo.is_finite() && g.hi.is_finite() && g.lo < g.hi, || {
+                format!("genome range [{}, {}]: needs finite lo < hi", g.lo, g.hi)
+            })?;
+        } else {
+            need(positive(g.init as f64), || {
+                format!("genome.init = {}: must be > 0", g.init)
+            })?;
+        }
+        let a = &self.algorithm;
+        if a.kind != AlgorithmKind::Ga && g.kind == GenomeKind::Bits {
+            return Err(format!(
+                "genome.kind = \"bits\" needs algorithm.kind = \"ga\" ({} evolves real genomes)",
+                a.kind.name()
+            ));
+        }
+        if let Some(p) = a.preset {
+            let ok = Preset::accepted(a.kind);
+            if !ok.contains(&p) {
+                let names: Vec<&str> = ok.iter().map(|p| p.name()).collect();
+                return Err(format!(
+                    "algorithm.preset = \"{}\" is not a preset of {} (accepted: {})",
+                    p.name(),
+                    a.kind.name(),
+                    if names.is_empty() {
+                        "none".into()
+                    } else {
+                        names.join(", ")
+                    }
+                ));
+            }
+        }
+        need((2..=1_000_000).contains(&a.population), || {
+            format!(
+                "algorithm.population = {}: accepted 2..=1000000",
+                a.population
+            )
+        })?;
+        for (key, v) in [("lambda", a.lambda), ("mu", a.mu)] {
+            if let Some(v) = v {
+                need((1..=1_000_000).contains(&v), || {
+                    format!("algorithm.{key} = {v}: accepted 1..=1000000")
+                })?;
+            }
+        }
+        if let Some(s) = a.sigma {
+            need(positive(s), || {
+                format!("algorithm.sigma = {s}: must be > 0")
+            })?;
+        }
+        for (key, v) in [
+            ("mutation_rate", a.mutation_rate),
+            ("crossover_rate", a.crossover_rate),
+        ] {
+            if let Some(v) = v {
+                need((0.0..=1.0).contains(&v), || {
+                    format!("algorithm.{key} = {v}: accepted 0..=1")
+                })?;
+            }
+        }
+        let f = &self.fitness;
+        need(f.games_per_seat >= 1, || {
+            "fitness.games_per_seat = 0: accepted 1 or more".into()
+        })?;
+        need(f.antigens > 0.0 && f.antigens <= 1.0, || {
+            format!(
+                "fitness.antigens = {}: accepted a fraction in (0, 1]",
+                f.antigens
+            )
+        })?;
+        need(f.sample > 0.0 && f.sample <= 1.0, || {
+            format!(
+                "fitness.sample = {}: accepted a fraction in (0, 1]",
+                f.sample
+            )
+        })?;
+        need(positive(f.share_points), || {
+            format!("fitness.share_points = {}: must be > 0", f.share_points)
+        })?;
+        need(f.logistic.is_finite() && f.logistic >= 0.0, || {
+            format!(
+                "fitness.logistic = {}: accepted 0 (points) or > 0",
+                f.logistic
+            )
+        })?;
+        need(f.seat.is_none_or(|s| s <= 1), || {
+            format!("fitness.seat = {}: accepted 0 or 1", f.seat.unwrap_or(0))
+        })?;
+        if matches!(f.scheme, Scheme::Fixed | Scheme::TwoPopulations) {
+            need(!f.opponents.is_empty(), || {
+                format!(
+                    "fitness.opponents is empty: scheme {} needs at least one",
+                    f.scheme.name()
+                )
+            })?;
+        }
+        need(self.stop.stall == 0 || f.scheme.absolute(), || {
+            format!(
+                "stop.stall = {}: the stall rule compares best fitness across generations, \
+                 which only absolute schemes (fixed, exhaustive) allow; {} scores against the \
+                 evolving population",
+                self.stop.stall,
+                f.scheme.name()
+            )
+        })?;
+        if let Some(t) = self.stop.target {
+            need(t.is_finite(), || {
+                format!("stop.target = {t}: must be finite")
+            })?;
+        }
+        if let Some(y) = &self.yardsticks {
+            need(y.every >= 1, || {
+                "yardsticks.every = 0: accepted 1 or more".into()
+            })?;
+            need(y.games >= 1 || y.against.is_empty(), || {
+                "yardsticks.games = 0: accepted 1 or more".into()
+            })?;
+        }
+        need(self.checkpoint_every >= 1, || {
+            "checkpoint_every = 0: accepted 1 or more".into()
+        })
+    }
+
+    /// The estimated memory and checkpoint size of this config's evolution
+    /// state for a net of `weights` weights.
+    pub fn footprint(&self, weights: usize) -> Footprint {
+        let w = weights as u64;
+        let a = &self.algorithm;
+        let bits_genome = self.genome.kind == GenomeKind::Bits;
+        let (genomes, extra_f64, sigmas) = match a.kind {
+            AlgorithmKind::Ga => (a.population as u64, 0, a.preset == Some(Preset::Naveed)),
+            AlgorithmKind::OnePlusLambda => (1 + a.lambda.unwrap_or(10) as u64, 0, false),
+            AlgorithmKind::MuLambda | AlgorithmKind::MuPlusLambda => (
+                a.mu.unwrap_or(15) as u64 + a.lambda.unwrap_or(15) as u64,
+                0,
+                true,
+            ),
+            AlgorithmKind::CmaEs => {
+                let lambda = a
+                    .lambda
+                    .map_or(4 + (3.0 * (w.max(1) as f64).ln()) as u64, |l| l as u64);
+                // Covariance and eigenvectors (n² each), the steps of the
+                // samples (λ·n) and the vectors (a few n).
+                (lambda, 2 * w * w + lambda * w + 6 * w, false)
+            }
+        };
+        let (gene_mem, gene_json) = if bits_genome {
+            let words = (w * self.genome.bits as u64).div_ceil(64);
+            (8 * words, 22 * words)
+        } else {
+            let per = if sigmas { 2 } else { 1 };
+            (4 * w * per, 12 * w * per)
+        };
+        let populations = if self.fitness.scheme == Scheme::TwoPopulations {
+            2
+        } else {
+            1
+        };
+        // The GA keeps parents and children; the run keeps the champion,
+        // the best so far and the hall of fame (decoded weights).
+        let copies = if a.kind == AlgorithmKind::Ga { 2 } else { 1 };
+        let kept = (2 + self.fitness.hall_of_fame as u64) * 4 * w;
+        Footprint {
+            memory: populations * (copies * genomes * gene_mem + 8 * extra_f64) + kept,
+            checkpoint: populations * (genomes * gene_json + 22 * extra_f64) + 3 * kept,
+        }
+    }
+
+    /// Refuses a config whose evolution state would exceed
+    /// [`MEMORY_BUDGET`] or whose checkpoints would exceed
+    /// [`CHECKPOINT_BUDGET`], with the figures.
+    pub fn check_budget(&self, weights: usize) -> Result<(), String> {
+        let f = self.footprint(weights);
+        if f.memory > MEMORY_BUDGET || f.checkpoint > CHECKPOINT_BUDGET {
+            return Err(format!(
+                "this config needs about {} of memory and {} per checkpoint for a net of {weights} \
+                 weights (limits: {} and {}); {}",
+                mib(f.memory),
+                mib(f.checkpoint),
+                mib(MEMORY_BUDGET),
+                mib(CHECKPOINT_BUDGET),
+                if self.algorithm.kind == AlgorithmKind::CmaEs {
+                    "CMA-ES keeps an n x n covariance: use a smaller net or another algorithm"
+                } else {
+                    "use a smaller population or net"
+                }
+            ));
+        }
+        Ok(())
     }
 }

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::config::EvolveConfig;
+use super::config::{AlgorithmKind, EvolveConfig, GenomeKind, Preset};
 use super::error::{err, RunError};
 use crate::evolve::{
     init_rng, BitCode, BitGenome, CmaEs, Engine, Ga, Levels, OnePlusLambda, OnePlusLambdaConfig,
@@ -65,32 +65,33 @@ pub fn new_engine(config: &EvolveConfig, seed: u64, weights: usize) -> Result<An
         },
     };
     let n = a.population.max(2);
-    let engine = match a.kind.as_str() {
-        "ga" => {
-            let plan = match a.preset.as_str() {
-                "midi-connect4" => Plan::midi_connect4(),
-                "weaver" => Plan::weaver(a.mutation_rate.unwrap_or(0.005), false, n),
-                "weaver-direct" => Plan::weaver(a.mutation_rate.unwrap_or(0.005), true, n),
-                "thesis-binary" => Plan::thesis_binary(),
-                "thesis-real" => Plan::thesis_real(),
-                "naveed" => Plan::naveed(a.crossover_rate.unwrap_or(0.2)),
-                other => {
-                    return Err(RunError(format!(
-                        "unknown GA preset '{other}' (accepted: midi-connect4, weaver, weaver-direct, thesis-binary, thesis-real, naveed)"
-                    )))
+    let preset = a.preset.or(Preset::default_for(a.kind));
+    let engine = match a.kind {
+        AlgorithmKind::Ga => {
+            let plan = match preset {
+                Some(Preset::MidiConnect4) => Plan::midi_connect4(),
+                Some(Preset::Weaver) => Plan::weaver(a.mutation_rate.unwrap_or(0.005), false, n),
+                Some(Preset::WeaverDirect) => {
+                    Plan::weaver(a.mutation_rate.unwrap_or(0.005), true, n)
+                }
+                Some(Preset::ThesisBinary) => Plan::thesis_binary(),
+                Some(Preset::Naveed) => Plan::naveed(a.crossover_rate.unwrap_or(0.2)),
+                Some(Preset::ThesisReal) | None => Plan::thesis_real(),
+                Some(other) => {
+                    return Err(RunError(format!("{} is not a GA preset", other.name())))
                 }
             };
-            match g.kind.as_str() {
-                "bits" => AnyEngine::GaBits(
+            match g.kind {
+                GenomeKind::Bits => AnyEngine::GaBits(
                     Ga::new(plan, seed, (0..n as u64).map(|i| bits(code, i)).collect())
                         .map_err(err)?,
                 ),
-                "real" => {
+                GenomeKind::Real => {
                     let sigma = a.sigma.unwrap_or(0.05) as f32;
                     let pop: Vec<RealGenome> = (0..n as u64)
                         .map(|i| {
                             let r = real(i);
-                            if a.preset == "naveed" {
+                            if preset == Some(Preset::Naveed) {
                                 r.with_sigmas(sigma)
                             } else {
                                 r
@@ -99,16 +100,11 @@ pub fn new_engine(config: &EvolveConfig, seed: u64, weights: usize) -> Result<An
                         .collect();
                     AnyEngine::GaReal(Ga::new(plan, seed, pop).map_err(err)?)
                 }
-                other => {
-                    return Err(RunError(format!(
-                        "unknown genome kind '{other}' (accepted: real, bits)"
-                    )))
-                }
             }
         }
-        "one-plus-lambda" => {
-            let mut c = match a.preset.as_str() {
-                "handa-reversi" => OnePlusLambdaConfig::handa_reversi(),
+        AlgorithmKind::OnePlusLambda => {
+            let mut c = match preset {
+                Some(Preset::HandaReversi) => OnePlusLambdaConfig::handa_reversi(),
                 _ => OnePlusLambdaConfig::handa_tictactoe(),
             };
             if let Some(l) = a.lambda {
@@ -119,9 +115,9 @@ pub fn new_engine(config: &EvolveConfig, seed: u64, weights: usize) -> Result<An
             }
             AnyEngine::OnePlusLambda(OnePlusLambda::new(c, seed, real(0)).map_err(err)?)
         }
-        "mu-lambda" | "mu-plus-lambda" => {
+        AlgorithmKind::MuLambda | AlgorithmKind::MuPlusLambda => {
             let mut c = SelfAdaptiveConfig::blondie24();
-            c.plus = a.kind == "mu-plus-lambda";
+            c.plus = a.kind == AlgorithmKind::MuPlusLambda;
             if let Some(m) = a.mu {
                 c.mu = m;
             }
@@ -129,19 +125,14 @@ pub fn new_engine(config: &EvolveConfig, seed: u64, weights: usize) -> Result<An
                 c.lambda = l;
             }
             let sigma = a.sigma.unwrap_or(0.05) as f32;
-            let parents = (0..c.mu as u64).map(|i| real(i).with_sigmas(sigma)).collect();
+            let parents = (0..c.mu as u64)
+                .map(|i| real(i).with_sigmas(sigma))
+                .collect();
             AnyEngine::SelfAdaptive(SelfAdaptiveEs::new(c, seed, parents).map_err(err)?)
         }
-        "cma-es" => {
+        AlgorithmKind::CmaEs => {
             let mean: Vec<f64> = real(0).genes.iter().map(|&x| x as f64).collect();
-            AnyEngine::CmaEs(
-                CmaEs::new(mean, a.sigma.unwrap_or(0.3), a.lambda, seed).map_err(err)?,
-            )
-        }
-        other => {
-            return Err(RunError(format!(
-                "unknown algorithm '{other}' (accepted: ga, one-plus-lambda, mu-lambda, mu-plus-lambda, cma-es)"
-            )))
+            AnyEngine::CmaEs(CmaEs::new(mean, a.sigma.unwrap_or(0.3), a.lambda, seed).map_err(err)?)
         }
     };
     Ok(engine)

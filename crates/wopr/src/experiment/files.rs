@@ -10,7 +10,6 @@ use serde::{Deserialize, Serialize};
 use super::config::EvolveConfig;
 use super::engine::AnyEngine;
 use super::error::{err, RunError};
-use super::fitness::absolute;
 use super::phenotype::NetPhenotype;
 
 use crate::game::encode::Encodable;
@@ -162,7 +161,7 @@ impl RunFiles {
 /// The weights the run offers as its result: the best champion so far for
 /// absolute fitness, the latest generation's otherwise.
 pub fn champion_weights(cp: &Checkpoint) -> Option<&[f32]> {
-    if absolute(&cp.config.fitness.scheme) {
+    if cp.config.fitness.scheme.absolute() {
         cp.best.as_ref().map(|b| b.2.as_slice())
     } else if cp.champion.is_empty() {
         None

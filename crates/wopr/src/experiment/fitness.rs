@@ -1,7 +1,7 @@
 //! From a config's `[fitness]` table to a fitness function: the schemes of
 //! `evolve::schemes` wired to the run's phenotype, opponents and seats.
 
-use super::config::EvolveConfig;
+use super::config::{EvolveConfig, PointsKind, Scheme, Scoring};
 use super::error::RunError;
 use super::phenotype::NetPhenotype;
 use crate::evolve::schemes::{
@@ -31,12 +31,6 @@ impl<Gn> Fitness<Gn> for Sum<'_, Gn> {
     }
 }
 
-/// Whether a scheme's fitness is comparable across generations (so the best
-/// champion ever is kept), rather than relative to the population.
-pub(super) fn absolute(scheme: &str) -> bool {
-    matches!(scheme, "fixed" | "exhaustive")
-}
-
 /// The fitness scheme for this generation, and the games it plays.
 pub(super) fn scheme<'a, G, Gn>(
     game: &G,
@@ -58,15 +52,10 @@ where
         .take(f.hall_of_fame)
         .map(|w| Opponent::Weights(w.clone()))
         .collect();
-    let points = match f.points.as_str() {
-        "wins" => Points::WINS,
-        "naveed" => Points::NAVEED,
-        "midi" => Points::MIDI_CONNECT4,
-        other => {
-            return Err(RunError(format!(
-                "unknown points '{other}' (accepted: wins, naveed, midi)"
-            )))
-        }
+    let points = match f.points {
+        PointsKind::Wins => Points::WINS,
+        PointsKind::Naveed => Points::NAVEED,
+        PointsKind::Midi => Points::MIDI_CONNECT4,
     };
     let fixed = |opponents: Vec<Opponent>| FixedOpponents {
         game: game.clone(),
@@ -77,14 +66,11 @@ where
         seat: f.seat,
         logistic: (f.logistic > 0.0).then_some(f.logistic),
     };
-    if f.seat.is_some_and(|s| s > 1) {
-        return Err(RunError("fitness seat must be 0 or 1".into()));
-    }
     let seats = if f.seat.is_some() { 1 } else { 2 };
     let per_opponent = seats * f.games_per_seat.max(1) as u64;
     let hof_games = n * hof.len() as u64 * per_opponent;
-    let (main, games): (Box<dyn Fitness<Gn> + 'a>, u64) = match f.scheme.as_str() {
-        "fixed" => {
+    let (main, games): (Box<dyn Fitness<Gn> + 'a>, u64) = match f.scheme {
+        Scheme::Fixed => {
             for o in &f.opponents {
                 parse_player(game, o).map_err(|e| RunError(format!("opponent '{o}': {e}")))?;
             }
@@ -97,15 +83,10 @@ where
             opponents.extend(hof.iter().cloned());
             return Ok((Box::new(fixed(opponents)), games + hof_games));
         }
-        "round-robin" => {
-            let scoring = match f.scoring.as_str() {
-                "per-game" => RoundRobinScoring::PerGame,
-                "per-match" => RoundRobinScoring::PerMatch,
-                other => {
-                    return Err(RunError(format!(
-                        "unknown scoring '{other}' (accepted: per-game, per-match)"
-                    )))
-                }
+        Scheme::RoundRobin => {
+            let scoring = match f.scoring {
+                Scoring::PerGame => RoundRobinScoring::PerGame,
+                Scoring::PerMatch => RoundRobinScoring::PerMatch,
             };
             (
                 Box::new(RoundRobin {
@@ -116,7 +97,7 @@ where
                 n * n.saturating_sub(1),
             )
         }
-        "sharing" => {
+        Scheme::Sharing => {
             let antigens = ((n as f64 * f.antigens).round() as u64).clamp(1, n);
             let sample = ((n as f64 * f.sample).round() as u64).clamp(1, n);
             (
@@ -130,23 +111,18 @@ where
                 antigens * sample * 2,
             )
         }
-        "two-populations" => {
+        Scheme::TwoPopulations => {
             return Err(RunError(
                 "internal: two-populations is built per population".into(),
             ))
         }
-        "exhaustive" => (
+        Scheme::Exhaustive => (
             Box::new(ExhaustiveLosses {
                 game: game.clone(),
                 phenotype,
             }),
             0,
         ),
-        other => {
-            return Err(RunError(format!(
-            "unknown fitness scheme '{other}' (accepted: fixed, round-robin, sharing, exhaustive, two-populations)"
-        )))
-        }
     };
     if hof.is_empty() {
         Ok((main, games))

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::config::Outputs;
 use super::error::{err, RunError};
 use crate::evolve::schemes::Phenotype;
 use crate::game::encode::Encodable;
@@ -22,18 +23,6 @@ pub struct NetPhenotype<G: Encodable> {
     pub num_params: usize,
 }
 
-pub(super) fn activation(name: &str) -> Result<Activation, RunError> {
-    match name.to_ascii_lowercase().as_str() {
-        "sigmoid" => Ok(Activation::Sigmoid),
-        "tanh" => Ok(Activation::Tanh),
-        "relu" => Ok(Activation::Relu),
-        "linear" => Ok(Activation::Linear),
-        other => Err(RunError(format!(
-            "unknown activation '{other}' (accepted: sigmoid, tanh, relu, linear)"
-        ))),
-    }
-}
-
 impl<G: Encodable> NetPhenotype<G>
 where
     G::State: Searchable,
@@ -42,17 +31,11 @@ where
     pub fn new(game: &G, cfg: &super::config::NetConfig) -> Result<Self, RunError> {
         let encoding = game.encoding(&cfg.encoding).map_err(err)?;
         let inputs = encoding.size();
-        let outputs = match cfg.outputs.as_str() {
-            "value" => 1,
-            "policy" => game.num_actions(),
-            other => {
-                return Err(RunError(format!(
-                    "net outputs '{other}' not known (accepted: value, policy)"
-                )))
-            }
+        let outputs = match cfg.outputs {
+            Outputs::Value => 1,
+            Outputs::Policy => game.num_actions(),
         };
-        let hidden = activation(&cfg.activation)?;
-        let output = activation(&cfg.output)?;
+        let (hidden, output) = (cfg.activation, cfg.output);
         let (arch, activations) = if cfg.complete > 0 {
             (
                 Architecture::Complete {

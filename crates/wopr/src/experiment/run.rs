@@ -13,7 +13,7 @@
 
 use std::time::Instant;
 
-use super::config::{EvolveConfig, YardstickConfig};
+use super::config::{EvolveConfig, Scheme, YardstickConfig};
 use super::engine::{new_engine, with_engine};
 use super::error::RunError;
 use super::files::{champion_weights, Checkpoint, GenerationRow, RunFiles, YardstickRow};
@@ -43,8 +43,12 @@ where
     G: Encodable + Roster,
     G::State: Searchable,
 {
+    config.check().map_err(RunError)?;
     let phenotype = NetPhenotype::new(game, &config.net)?;
-    if config.fitness.scheme == "exhaustive" && game.spec() != "tictactoe" {
+    config
+        .check_budget(phenotype.num_params)
+        .map_err(RunError)?;
+    if config.fitness.scheme == Scheme::Exhaustive && game.spec() != "tictactoe" {
         return Err(RunError(
             "the exhaustive scheme enumerates every line: tictactoe only".into(),
         ));
@@ -65,7 +69,7 @@ where
     {
         scheme::<G, E::Genome>(game, config, p, &[], e.population().len()).map(|_| ())
     }
-    let two = config.fitness.scheme == "two-populations";
+    let two = config.fitness.scheme == Scheme::TwoPopulations;
     let second = if two {
         for o in &config.fitness.opponents {
             parse_player(game, o).map_err(|e| RunError(format!("opponent '{o}': {e}")))?;
