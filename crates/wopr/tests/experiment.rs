@@ -41,9 +41,7 @@ games = 6
 }
 
 fn run_to_end(mut cp: Checkpoint, dir: &std::path::Path) -> Checkpoint {
-    let files = RunFiles {
-        dir: dir.to_path_buf(),
-    };
+    let files = RunFiles::new(dir);
     run(&TicTacToe, &mut cp, &files, &mut Quiet).unwrap();
     cp
 }
@@ -139,4 +137,81 @@ generations = {generations}
     // champion once and the perfect player twice: (1 + 9) × 3 × 2 games.
     assert_eq!(resumed.history[1].games, 60);
     assert!(dir.join("champion-second.json").exists());
+}
+
+/// A finished 3-generation run in a fresh folder.
+fn three_generations(name: &str) -> std::path::PathBuf {
+    let dir = temp_dir(name);
+    run_to_end(start(&TicTacToe, config(3)).unwrap(), &dir);
+    dir
+}
+
+/// Resumes the run in `dir` to `generations` and returns the error, if any.
+fn resume(dir: &std::path::Path, generations: u64) -> Result<Checkpoint, String> {
+    let mut cp = wopr::experiment::load_checkpoint(dir).map_err(|e| e.to_string())?;
+    cp.config.stop.generations = generations;
+    cp.finished = false;
+    run(&TicTacToe, &mut cp, &RunFiles::new(dir), &mut Quiet).map_err(|e| e.to_string())?;
+    Ok(cp)
+}
+
+#[test]
+fn the_checkpoint_is_compact_and_the_logs_grow_by_appending() {
+    let dir = three_generations("compact");
+    let json = std::fs::read_to_string(dir.join("checkpoint.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(v.get("history").is_none() && v.get("yardsticks").is_none());
+    assert!(v["config"].get("yardsticks").is_some());
+    // A killed run may have logged a generation its checkpoint never
+    // reached: that row is dropped when the run goes on.
+    let log = dir.join("generations.csv");
+    let mut text = std::fs::read_to_string(&log).unwrap();
+    text.push_str("3,9,9,9,0,0,0.000\n");
+    std::fs::write(&log, text).unwrap();
+    let cp = resume(&dir, 5).unwrap();
+    assert_eq!(cp.history.len(), 5);
+    let rows: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap().to_string())
+        .collect();
+    assert_eq!(rows, ["0", "1", "2", "3", "4"]);
+    assert!(!std::fs::read_to_string(&log).unwrap().contains("3,9,9,9"));
+}
+
+#[test]
+fn corrupt_checkpoints_are_one_line_errors() {
+    // Truncated: not JSON any more.
+    let dir = three_generations("truncated");
+    let path = dir.join("checkpoint.json");
+    let json = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, &json[..json.len() / 2]).unwrap();
+    let e = resume(&dir, 5).unwrap_err();
+    assert!(e.contains("is not a wopr checkpoint"), "{e}");
+    assert_eq!(e.lines().count(), 1);
+
+    // Weights of the wrong length (used to panic in the first generation).
+    let dir = three_generations("short-champion");
+    let path = dir.join("checkpoint.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    v["champion"].as_array_mut().unwrap().pop();
+    std::fs::write(&path, v.to_string()).unwrap();
+    let e = resume(&dir, 5).unwrap_err();
+    assert!(e.contains("corrupt checkpoint: the champion has"), "{e}");
+
+    // An empty population (used to panic).
+    let dir = three_generations("empty-population");
+    let path = dir.join("checkpoint.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let population = v["engine"]
+        .as_object_mut()
+        .and_then(|e| e.get_mut("population"))
+        .expect("a GA engine keeps its population");
+    *population = serde_json::Value::Array(vec![]);
+    std::fs::write(&path, v.to_string()).unwrap();
+    let e = resume(&dir, 5).unwrap_err();
+    assert!(e.contains("population is empty"), "{e}");
 }

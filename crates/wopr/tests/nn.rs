@@ -471,3 +471,27 @@ fn a_scratch_serves_nets_of_different_shapes() {
         assert_eq!(a, b);
     }
 }
+
+#[test]
+fn net_files_are_sized_before_anything_is_allocated() {
+    use wopr::nn::NetFile;
+    // A million by a million units would be 4 TB of weights: refused from the
+    // architecture alone, before allocating.
+    let huge = r#"{"architecture": {"type": "mlp", "layers": [1000000, 1000000, 1]},
+        "activations": ["tanh", "tanh"], "weights": []}"#;
+    let e = NetFile::from_json(huge).unwrap_err().to_string();
+    assert!(e.contains("too large"), "{e}");
+    // Overflowing sizes are refused the same way.
+    let overflow = format!(
+        r#"{{"architecture": {{"type": "complete", "inputs": {}, "nodes": {}, "outputs": 1}},
+        "activations": ["tanh", "tanh"], "weights": []}}"#,
+        usize::MAX,
+        usize::MAX
+    );
+    assert!(NetFile::from_json(&overflow).is_err());
+    // 2-2 net: 2·2 weights + 2 biases = 6, not 3.
+    let short = r#"{"architecture": {"type": "mlp", "layers": [2, 2]},
+        "activations": ["tanh"], "weights": [0.1, 0.2, 0.3]}"#;
+    let e = NetFile::from_json(short).unwrap_err().to_string();
+    assert!(e.contains("has 6 weights, the file has 3"), "{e}");
+}

@@ -42,6 +42,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let (mut cp, dir) = match (&args.resume, &args.config) {
         (Some(dir), _) => {
             let mut cp = load_checkpoint(dir)?;
+            if let Some((then, now)) = cp.simd_mismatch() {
+                eprintln!(
+                    "warning: this run started with {then} net kernels and goes on with {now}; \
+                     they round differently, so it will not match an uninterrupted run bit for bit"
+                );
+            }
             if let Some(g) = args.generations {
                 cp.config.stop.generations = g;
                 cp.finished = cp.engine.generation() >= g;
@@ -147,9 +153,7 @@ where
         bar,
         started: Instant::now(),
     };
-    let files = RunFiles {
-        dir: dir.to_path_buf(),
-    };
+    let files = RunFiles::new(dir);
     run_evolution(game, cp, &files, &mut progress)?;
     progress.bar.finish_and_clear();
     draw(cp, dir)?;

@@ -2,18 +2,21 @@
 //! rows written to `generations.csv` and `yardsticks.csv`, the champion, and
 //! atomic writes so that a kill never leaves half a file.
 
+use std::cell::Cell;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::config::EvolveConfig;
-use super::engine::AnyEngine;
+use super::engine::{with_engine, AnyEngine};
 use super::error::{err, RunError};
 use super::phenotype::NetPhenotype;
 
+use crate::evolve::{Engine, Genome};
 use crate::game::encode::Encodable;
 use crate::game::Searchable;
+use crate::nn::SimdLevel;
 use crate::players::Roster;
 
 /// One line of `generations.csv`.
@@ -66,9 +69,13 @@ pub struct Checkpoint {
     pub config: EvolveConfig,
     /// The engine.
     pub engine: AnyEngine,
-    /// One row per evaluated generation.
+    /// One row per evaluated generation. Not written into
+    /// `checkpoint.json` (it grows with the run): `generations.csv` holds it
+    /// and [`load_checkpoint`] reads it back.
+    #[serde(default, skip_serializing)]
     pub history: Vec<GenerationRow>,
-    /// Yardstick results so far.
+    /// Yardstick results so far; likewise kept in `yardsticks.csv`.
+    #[serde(default, skip_serializing)]
     pub yardsticks: Vec<YardstickRow>,
     /// Champions of past generations (weights), newest last.
     pub hall_of_fame: Vec<Vec<f32>>,
@@ -87,6 +94,71 @@ pub struct Checkpoint {
     /// The second population's latest champion.
     #[serde(default)]
     pub champion_second: Vec<f32>,
+    /// The SIMD level the run's nets were evaluated at when it started
+    /// (`portable`, `avx2`, `avx512`): the portable level rounds differently
+    /// from the fused ones, so a run resumed on a machine of the other kind
+    /// goes on reproducibly but not bit for bit as it would have.
+    #[serde(default)]
+    pub simd: Option<String>,
+}
+
+impl Checkpoint {
+    /// Checks that the state fits a net of `weights` weights before a run
+    /// goes on from it: non-empty populations, every genome and every kept
+    /// weight vector of the right length, counters that agree.
+    pub fn validate(&self, weights: usize) -> Result<(), RunError> {
+        let bad = |what: String| Err(RunError(format!("corrupt checkpoint: {what}")));
+        for (name, engine) in [
+            ("population", Some(&self.engine)),
+            ("second population", self.second.as_ref()),
+        ] {
+            let Some(engine) = engine else { continue };
+            let lens: Vec<usize> = with_engine!(engine, e => e.population().iter().map(|g| g.decode().len()).collect());
+            if lens.is_empty() {
+                return bad(format!("the {name} is empty"));
+            }
+            if let Some(l) = lens.iter().find(|&&l| l != weights) {
+                return bad(format!(
+                    "a genome of the {name} decodes to {l} weights, the net has {weights}"
+                ));
+            }
+        }
+        let kept = [
+            ("champion", &self.champion),
+            ("second champion", &self.champion_second),
+        ];
+        for (name, w) in kept {
+            if !w.is_empty() && w.len() != weights {
+                return bad(format!(
+                    "the {name} has {} weights, the net has {weights}",
+                    w.len()
+                ));
+            }
+        }
+        if let Some(w) = self.hall_of_fame.iter().find(|w| w.len() != weights) {
+            return bad(format!(
+                "a hall-of-fame entry has {} weights, the net has {weights}",
+                w.len()
+            ));
+        }
+        if let Some((_, _, w)) = &self.best {
+            if w.len() != weights {
+                return bad(format!(
+                    "the best champion has {} weights, the net has {weights}",
+                    w.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The SIMD level recorded at the start and the one this machine uses,
+    /// when they round differently (see [`Checkpoint::simd`]).
+    pub fn simd_mismatch(&self) -> Option<(String, String)> {
+        let now = SimdLevel::detect();
+        let then: SimdLevel = self.simd.as_deref()?.parse().ok()?;
+        (then.fused() != now.fused()).then(|| (then.name().to_string(), now.name().to_string()))
+    }
 }
 
 /// Writes `text` to `path` through a temporary file and a rename.
@@ -106,45 +178,182 @@ pub fn load_checkpoint(dir: &Path) -> Result<Checkpoint, RunError> {
             dir.display()
         ))
     })?;
-    serde_json::from_str(&text)
-        .map_err(|e| RunError(format!("{} is not a wopr checkpoint: {e}", path.display())))
+    let mut cp: Checkpoint = serde_json::from_str(&text)
+        .map_err(|e| RunError(format!("{} is not a wopr checkpoint: {e}", path.display())))?;
+    // Rows written after the checkpoint (a run killed between the two
+    // writes) belong to generations the checkpoint has not reached.
+    let done = cp.engine.generation();
+    let generations = dir.join("generations.csv");
+    if cp.history.is_empty() && generations.exists() {
+        cp.history = read_rows(&generations, parse_generation)?;
+        cp.history.retain(|r| r.generation < done);
+    }
+    let yardsticks = dir.join("yardsticks.csv");
+    if cp.yardsticks.is_empty() && yardsticks.exists() {
+        cp.yardsticks = read_rows(&yardsticks, parse_yardstick)?;
+        cp.yardsticks.retain(|r| r.generation < done);
+    }
+    Ok(cp)
+}
+
+/// The header of `generations.csv` (the last three columns only with two
+/// populations).
+const GENERATIONS_HEADER: &str = "generation,best,mean,min,diversity,games,seconds";
+
+/// The header of `yardsticks.csv`.
+const YARDSTICKS_HEADER: &str = "generation,opponent,games,wins,draws,losses,win_rate";
+
+fn generation_line(r: &GenerationRow) -> String {
+    let mut line = format!(
+        "{},{},{},{},{},{},{:.3}",
+        r.generation, r.best, r.mean, r.min, r.diversity, r.games, r.seconds
+    );
+    if let Some((b, m, l)) = r.second {
+        line.push_str(&format!(",{b},{m},{l}"));
+    }
+    line.push('\n');
+    line
+}
+
+fn yardstick_line(r: &YardstickRow) -> String {
+    // Player specs may hold commas (`ai:3,depth=2`): quote them.
+    let opponent = if r.opponent.contains([',', '"']) {
+        format!("\"{}\"", r.opponent.replace('"', "\"\""))
+    } else {
+        r.opponent.clone()
+    };
+    format!(
+        "{},{opponent},{},{},{},{},{}\n",
+        r.generation, r.games, r.wins, r.draws, r.losses, r.win_rate
+    )
+}
+
+/// Splits one CSV line into fields, honouring double quotes.
+fn split_csv(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                chars.next();
+                fields.last_mut().expect("one field").push('"');
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(String::new()),
+            c => fields.last_mut().expect("one field").push(c),
+        }
+    }
+    fields
+}
+
+fn parse_generation(f: &[String]) -> Option<GenerationRow> {
+    let x = |i: usize| f.get(i)?.parse::<f64>().ok();
+    let second = if f.len() >= 10 {
+        Some((x(7)?, x(8)?, x(9)?))
+    } else {
+        None
+    };
+    Some(GenerationRow {
+        generation: f.first()?.parse().ok()?,
+        best: x(1)?,
+        mean: x(2)?,
+        min: x(3)?,
+        diversity: x(4)?,
+        games: f.get(5)?.parse().ok()?,
+        seconds: x(6)?,
+        second,
+    })
+}
+
+fn parse_yardstick(f: &[String]) -> Option<YardstickRow> {
+    let n = |i: usize| f.get(i)?.parse::<u64>().ok();
+    Some(YardstickRow {
+        generation: n(0)?,
+        opponent: f.get(1)?.clone(),
+        games: n(2)?,
+        wins: n(3)?,
+        draws: n(4)?,
+        losses: n(5)?,
+        win_rate: f.get(6)?.parse().ok()?,
+    })
+}
+
+/// Reads a run folder's CSV log back (header skipped).
+fn read_rows<T>(path: &Path, parse: fn(&[String]) -> Option<T>) -> Result<Vec<T>, RunError> {
+    let text = fs::read_to_string(path)
+        .map_err(|e| RunError(format!("cannot read {}: {e}", path.display())))?;
+    text.lines()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            parse(&split_csv(l)).ok_or_else(|| {
+                RunError(format!(
+                    "{} line {}: not a row of this log",
+                    path.display(),
+                    i + 1
+                ))
+            })
+        })
+        .collect()
 }
 
 /// The files of a run folder.
 pub struct RunFiles {
     /// The folder.
     pub dir: PathBuf,
+    /// Rows of `generations.csv` and `yardsticks.csv` already on disk in
+    /// this process; `None` until the first save, which rewrites both logs
+    /// once (dropping rows a killed run wrote past its checkpoint).
+    written: Cell<Option<(usize, usize)>>,
 }
 
 impl RunFiles {
-    /// Writes the checkpoint, the CSV logs and the champion.
+    /// The files of the run folder `dir`.
+    pub fn new(dir: impl Into<PathBuf>) -> RunFiles {
+        RunFiles {
+            dir: dir.into(),
+            written: Cell::new(None),
+        }
+    }
+
+    /// Writes the checkpoint, the new rows of the CSV logs and the champion.
+    /// The logs are appended to (a save costs the new rows, not the whole
+    /// history); the champion and the checkpoint are replaced atomically.
     pub fn save<G>(&self, cp: &Checkpoint, phenotype: &NetPhenotype<G>) -> Result<(), RunError>
     where
         G: Encodable + Roster,
         G::State: Searchable,
     {
         let two = cp.second.is_some();
-        let mut csv = String::from("generation,best,mean,min,diversity,games,seconds");
-        csv.push_str(if two { ",best2,mean2,min2\n" } else { "\n" });
-        for r in &cp.history {
-            csv.push_str(&format!(
-                "{},{},{},{},{},{},{:.3}",
-                r.generation, r.best, r.mean, r.min, r.diversity, r.games, r.seconds
-            ));
-            if let Some((b, m, l)) = r.second {
-                csv.push_str(&format!(",{b},{m},{l}"));
+        let (done_g, done_y) = match self.written.get() {
+            Some(w) => w,
+            None => {
+                let header = format!(
+                    "{GENERATIONS_HEADER}{}",
+                    if two { ",best2,mean2,min2\n" } else { "\n" }
+                );
+                write_atomic(&self.dir.join("generations.csv"), &header)?;
+                write_atomic(
+                    &self.dir.join("yardsticks.csv"),
+                    &format!("{YARDSTICKS_HEADER}\n"),
+                )?;
+                (0, 0)
             }
-            csv.push('\n');
-        }
-        write_atomic(&self.dir.join("generations.csv"), &csv)?;
-        let mut ys = String::from("generation,opponent,games,wins,draws,losses,win_rate\n");
-        for r in &cp.yardsticks {
-            ys.push_str(&format!(
-                "{},{},{},{},{},{},{}\n",
-                r.generation, r.opponent, r.games, r.wins, r.draws, r.losses, r.win_rate
-            ));
-        }
-        write_atomic(&self.dir.join("yardsticks.csv"), &ys)?;
+        };
+        let new_g: String = cp.history[done_g.min(cp.history.len())..]
+            .iter()
+            .map(generation_line)
+            .collect();
+        append(&self.dir.join("generations.csv"), &new_g)?;
+        let new_y: String = cp.yardsticks[done_y.min(cp.yardsticks.len())..]
+            .iter()
+            .map(yardstick_line)
+            .collect();
+        append(&self.dir.join("yardsticks.csv"), &new_y)?;
+        self.written
+            .set(Some((cp.history.len(), cp.yardsticks.len())));
         if let Some(w) = champion_weights(cp) {
             let file = phenotype.net_file(w)?;
             write_atomic(&self.dir.join("champion.json"), &file.to_json())?;
@@ -156,6 +365,19 @@ impl RunFiles {
         let json = serde_json::to_string(cp).map_err(err)?;
         write_atomic(&self.dir.join("checkpoint.json"), &json)
     }
+}
+
+/// Appends `text` to the file at `path`.
+fn append(path: &Path, text: &str) -> Result<(), RunError> {
+    use std::io::Write;
+    if text.is_empty() {
+        return Ok(());
+    }
+    fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| RunError(format!("cannot write {}: {e}", path.display())))
 }
 
 /// The weights the run offers as its result: the best champion so far for

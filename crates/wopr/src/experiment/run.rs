@@ -98,6 +98,7 @@ where
         finished: false,
         second,
         champion_second: Vec::new(),
+        simd: Some(crate::nn::SimdLevel::detect().name().to_string()),
     })
 }
 
@@ -174,6 +175,7 @@ where
 {
     let config = cp.config.clone();
     let phenotype = NetPhenotype::new(game, &config.net)?;
+    cp.validate(phenotype.num_params)?;
     let seed = config.seed;
     let every = config.checkpoint_every.max(1);
     if cp.engine.generation() >= config.stop.generations {

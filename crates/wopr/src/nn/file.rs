@@ -48,7 +48,26 @@ pub enum Architecture {
     },
 }
 
+/// The most weights a net file may describe (2^26, 256 MiB of `f32`): a
+/// file is refused above it before anything is allocated.
+pub const MAX_FILE_PARAMS: usize = 1 << 26;
+
 impl Architecture {
+    /// The number of weights (biases included) of this shape, computed
+    /// without allocating; `None` on overflow.
+    pub fn num_params(&self) -> Option<usize> {
+        match self {
+            Architecture::Mlp { layers } => layers.windows(2).try_fold(0usize, |acc, w| {
+                w[0].checked_add(1)?.checked_mul(w[1])?.checked_add(acc)
+            }),
+            Architecture::Complete { inputs, nodes, .. } => {
+                let edges = nodes.checked_mul(nodes.saturating_sub(1))? / 2;
+                nodes
+                    .checked_mul(inputs.checked_add(1)?)?
+                    .checked_add(edges)
+            }
+        }
+    }
     /// Parses `36-60-6` (a layered net: inputs, hidden layers, outputs) or
     /// `complete:18-5-1` (inputs, nodes, outputs of a complete net).
     pub fn parse(text: &str) -> Result<Architecture, NetError> {
@@ -314,6 +333,24 @@ impl NetFile {
         let raw: RawFile =
             serde_json::from_str(text).map_err(|e| NetError(format!("bad network file: {e}")))?;
         let arch = raw.architecture;
+        // Size the shape before building it: a file must not make us
+        // allocate more than it could hold. (Small shapes are built first,
+        // so their own checks name what is wrong with them.)
+        let count = arch.num_params().filter(|&n| n <= MAX_FILE_PARAMS);
+        match count {
+            None => {
+                return Err(NetError(format!(
+                    "architecture {arch} is too large (at most {MAX_FILE_PARAMS} weights)"
+                )))
+            }
+            Some(n) if n > 1 << 20 && n != raw.weights.len() => {
+                return Err(NetError(format!(
+                    "architecture {arch} has {n} weights, the file has {}",
+                    raw.weights.len()
+                )))
+            }
+            Some(_) => {}
+        }
         let mut net = AnyNet::new(&arch, &raw.activations)?;
         if raw.weights.len() != net.num_params() {
             return Err(NetError(format!(

@@ -62,6 +62,13 @@ impl SimdLevel {
         SimdLevel::Portable
     }
 
+    /// Whether the level uses fused multiply-adds. Levels that do (`avx2`,
+    /// `avx512`) give the same bits as each other; the portable level rounds
+    /// each multiply and add apart and gives slightly different results.
+    pub fn fused(self) -> bool {
+        self != SimdLevel::Portable
+    }
+
     /// Whether this CPU can run the level.
     pub fn is_supported(self) -> bool {
         match self {
