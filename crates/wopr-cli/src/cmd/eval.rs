@@ -7,7 +7,7 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use wopr::eval::matches::play_match;
-use wopr::eval::{exhaustive, match_stats, MatchStats};
+use wopr::eval::{exhaustive_limited, match_stats, MatchStats};
 use wopr::game::driver::seats_swapped;
 use wopr::game::rng::stream;
 use wopr::players::parse_player;
@@ -138,6 +138,9 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
     Ok(())
 }
 
+/// The most opponent lines `--exhaustive` walks before giving up.
+const EXHAUSTIVE_LIMIT: u64 = 20_000_000;
+
 fn run_exhaustive<G>(game: &G, args: &EvalArgs) -> anyhow::Result<()>
 where
     G: Roster,
@@ -148,7 +151,17 @@ where
         let mut p =
             parse_player(game, &args.player).map_err(|e| anyhow::anyhow!("bad --player: {e}"))?;
         let mut rng = stream(args.seed, &[seat as u64]);
-        results.push(exhaustive(game, p.as_mut(), seat, &mut rng));
+        let r = exhaustive_limited(game, p.as_mut(), seat, &mut rng, EXHAUSTIVE_LIMIT).ok_or_else(
+            || {
+                anyhow::anyhow!(
+                    "--exhaustive gave up on {} after {EXHAUSTIVE_LIMIT} opponent lines: it \
+                     counts every line of the opponent and is meant for small games such as \
+                     tictactoe (255168 games in all)",
+                    game.spec()
+                )
+            },
+        )?;
+        results.push(r);
     }
     let names = game.seat_names();
     let (a, b) = (results[0], results[1]);

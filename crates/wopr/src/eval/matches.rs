@@ -47,20 +47,33 @@ pub fn play_match_with<G: Game>(
     seed: u64,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameRecord>, String> {
+    // Each worker builds its two players once and reuses them for all its
+    // games (a `net:` file is read, a solver's table allocated, once per
+    // worker); every game starts them afresh with `Player::new_game`.
+    type Pair<G> = (Option<Box<dyn Player<G>>>, Option<Box<dyn Player<G>>>);
     (0..games)
         .into_par_iter()
-        .map(|i| {
-            let mut a = first()?;
-            let mut b = second()?;
-            let mut rng = stream(seed, &[i as u64]);
-            let mut seats: [&mut dyn Player<G>; 2] = if seats_swapped(i) {
-                [b.as_mut(), a.as_mut()]
-            } else {
-                [a.as_mut(), b.as_mut()]
-            };
-            let r = play_game(game, &mut seats, &mut rng).map_err(|e| e.to_string());
-            on_done();
-            r
-        })
+        .map_init(
+            || -> Pair<G> { (None, None) },
+            |(a, b), i| {
+                let a = match a {
+                    Some(p) => p,
+                    None => a.insert(first()?),
+                };
+                let b = match b {
+                    Some(p) => p,
+                    None => b.insert(second()?),
+                };
+                let mut rng = stream(seed, &[i as u64]);
+                let mut seats: [&mut dyn Player<G>; 2] = if seats_swapped(i) {
+                    [b.as_mut(), a.as_mut()]
+                } else {
+                    [a.as_mut(), b.as_mut()]
+                };
+                let r = play_game(game, &mut seats, &mut rng).map_err(|e| e.to_string());
+                on_done();
+                r
+            },
+        )
         .collect()
 }

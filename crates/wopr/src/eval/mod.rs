@@ -141,13 +141,33 @@ pub fn exhaustive<G: Game>(
 where
     G::State: State<View = G::State>,
 {
+    exhaustive_limited(game, player, seat, rng, u64::MAX)
+        .expect("an unlimited walk always finishes")
+}
+
+/// [`exhaustive`], giving up with `None` once more than `max_games`
+/// opponent lines have been walked: the count is meant for small games
+/// (Tic-Tac-Toe has 255,168 games in all), and on Connect-4 or Reversi it
+/// would not finish.
+pub fn exhaustive_limited<G: Game>(
+    game: &G,
+    player: &mut dyn Player<G>,
+    seat: usize,
+    rng: &mut WoprRng,
+    max_games: u64,
+) -> Option<Exhaustive>
+where
+    G::State: State<View = G::State>,
+{
     fn walk<G: Game>(
         s: &G::State,
         player: &mut dyn Player<G>,
         seat: usize,
         rng: &mut WoprRng,
         out: &mut Exhaustive,
-    ) where
+        max_games: u64,
+    ) -> Option<()>
+    where
         G::State: State<View = G::State>,
     {
         let mut legal = ActionList::new();
@@ -155,6 +175,7 @@ where
             Turn::Terminal => {
                 out.games += 1;
                 out.results.add(s.returns(seat));
+                (out.games <= max_games).then_some(())
             }
             Turn::Player(p) => {
                 s.legal_actions(&mut legal);
@@ -162,13 +183,14 @@ where
                     let a = player.choose(s, &legal, rng);
                     let mut c = s.clone();
                     c.apply(a);
-                    walk::<G>(&c, player, seat, rng, out);
+                    walk::<G>(&c, player, seat, rng, out, max_games)
                 } else {
                     for &a in &legal {
                         let mut c = s.clone();
                         c.apply(a);
-                        walk::<G>(&c, player, seat, rng, out);
+                        walk::<G>(&c, player, seat, rng, out, max_games)?;
                     }
+                    Some(())
                 }
             }
             Turn::Chance | Turn::Simultaneous => {
@@ -178,8 +200,15 @@ where
     }
     let mut out = Exhaustive::default();
     player.new_game();
-    walk::<G>(&game.initial_state(), player, seat, rng, &mut out);
-    out
+    walk::<G>(
+        &game.initial_state(),
+        player,
+        seat,
+        rng,
+        &mut out,
+        max_games,
+    )?;
+    Some(out)
 }
 
 #[cfg(test)]

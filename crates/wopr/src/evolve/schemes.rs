@@ -24,8 +24,9 @@ use serde::{Deserialize, Serialize};
 use super::fitness::Fitness;
 use super::genome::Genome;
 use crate::eval::exhaustive;
+use crate::game::driver::play_out;
 use crate::game::rng::stream;
-use crate::game::{play_game, Game, State};
+use crate::game::{Game, State};
 use crate::players::{parse_player, Player, Roster};
 
 /// Builds a player from decoded weights (a net of a fixed architecture,
@@ -105,14 +106,46 @@ fn duel<G: Game>(
 ) -> (f64, f64) {
     let mut rng = stream(seed, path);
     let mut seats: [&mut dyn Player<G>; 2] = if seat_a == 0 { [a, b] } else { [b, a] };
-    match play_game(game, &mut seats, &mut rng) {
-        Ok(rec) => {
-            let r = rec.returns.map_or(0.0, |r| r[seat_a]);
-            let m = rec.score.map_or(r, |s| s[seat_a] as f64);
+    match play_out(game, &mut seats, &mut rng) {
+        Ok(end) => {
+            let r = end.returns(seat_a);
+            let m = end.score(seat_a).map_or(r, |s| s as f64);
             (r, m)
         }
         // A player that breaks the rules loses the game.
         Err(_) => (-1.0, -1.0),
+    }
+}
+
+/// A worker's player for one individual (or opponent), kept while
+/// consecutive tasks need the same one: tasks are ordered so that a worker
+/// meets the same individual many times in a row, and a player is built
+/// once for all those games instead of once per game. Players start every
+/// game afresh (`Player::new_game`), so reuse does not change any result.
+struct Kept<G: Game> {
+    key: Option<usize>,
+    player: Option<Box<dyn Player<G>>>,
+}
+
+impl<G: Game> Kept<G> {
+    fn new() -> Self {
+        Kept {
+            key: None,
+            player: None,
+        }
+    }
+
+    /// The player for `key`, built by `build` unless it is the one kept.
+    fn get(
+        &mut self,
+        key: usize,
+        build: impl FnOnce() -> Box<dyn Player<G>>,
+    ) -> &mut dyn Player<G> {
+        if self.key != Some(key) {
+            self.player = Some(build());
+            self.key = Some(key);
+        }
+        self.player.as_deref_mut().expect("just built")
     }
 }
 
@@ -168,25 +201,38 @@ where
                 }
             }
         }
+        // Each worker keeps its current individual's player and one player
+        // per opponent, built on first use: an opponent spec is parsed (a
+        // `perfect` player allocates its table, a `net:` file is read) once
+        // per worker and generation, not once per game.
         let scores: Vec<(usize, f64)> = tasks
             .par_iter()
-            .map(|&(i, j, s, k)| {
-                let mut me = self.phenotype.player(&weights[i]);
-                let mut them: Box<dyn Player<G>> = match &self.opponents[j] {
-                    Opponent::Spec(spec) => parse_player(&self.game, spec)
-                        .expect("opponent specs are checked when the run is configured"),
-                    Opponent::Weights(w) => self.phenotype.player(w),
-                };
-                let path = [
-                    generation, TAG_FIXED, i as u64, j as u64, s as u64, k as u64,
-                ];
-                let (r, m) = duel(&self.game, me.as_mut(), them.as_mut(), s, &path, seed);
-                let v = match self.logistic {
-                    Some(scale) => 1.0 / (1.0 + (-m / scale).exp()),
-                    None => self.points.of(r),
-                };
-                (i, v)
-            })
+            .map_init(
+                || {
+                    (
+                        Kept::new(),
+                        (0..self.opponents.len()).map(|_| None).collect::<Vec<_>>(),
+                    )
+                },
+                |(me, them), &(i, j, s, k)| {
+                    let me = me.get(i, || self.phenotype.player(&weights[i]));
+                    let them: &mut Box<dyn Player<G>> =
+                        them[j].get_or_insert_with(|| match &self.opponents[j] {
+                            Opponent::Spec(spec) => parse_player(&self.game, spec)
+                                .expect("opponent specs are checked when the run is configured"),
+                            Opponent::Weights(w) => self.phenotype.player(w),
+                        });
+                    let path = [
+                        generation, TAG_FIXED, i as u64, j as u64, s as u64, k as u64,
+                    ];
+                    let (r, m) = duel(&self.game, me, them.as_mut(), s, &path, seed);
+                    let v = match self.logistic {
+                        Some(scale) => 1.0 / (1.0 + (-m / scale).exp()),
+                        None => self.points.of(r),
+                    };
+                    (i, v)
+                },
+            )
             .collect();
         let mut fitness = vec![0.0; population.len()];
         for (i, v) in scores {
@@ -229,15 +275,17 @@ where
         let pairs: Vec<(usize, usize)> = (0..n)
             .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
             .collect();
+        // Pairs come ordered by their first member: a worker keeps that
+        // player across its pairs and builds the second once per pair.
         let results: Vec<(usize, usize, [f64; 2])> = pairs
             .par_iter()
-            .map(|&(i, j)| {
+            .map_init(Kept::new, |kept, &(i, j)| {
+                let a = kept.get(i, || self.phenotype.player(&weights[i]));
+                let mut b = self.phenotype.player(&weights[j]);
                 let mut r = [0.0; 2];
                 for (k, slot) in r.iter_mut().enumerate() {
-                    let mut a = self.phenotype.player(&weights[i]);
-                    let mut b = self.phenotype.player(&weights[j]);
                     let path = [generation, TAG_ROUND, i as u64, j as u64, k as u64];
-                    *slot = duel(&self.game, a.as_mut(), b.as_mut(), k, &path, seed).0;
+                    *slot = duel(&self.game, &mut *a, b.as_mut(), k, &path, seed).0;
                 }
                 (i, j, r)
             })
@@ -314,13 +362,14 @@ where
         let wins: Vec<(usize, usize, usize)> = meetings
             .par_iter()
             .enumerate()
-            .map(|(m, &(ag, ab))| {
+            .map_init(Kept::new, |kept, (m, &(ag, ab))| {
+                // Meetings come grouped by antigen: keep its player.
+                let b = kept.get(ag, || self.phenotype.player(&weights[ag]));
+                let mut a = self.phenotype.player(&weights[ab]);
                 let mut w = 0;
                 for k in 0..2 {
-                    let mut a = self.phenotype.player(&weights[ab]);
-                    let mut b = self.phenotype.player(&weights[ag]);
                     let path = [generation, TAG_SHARE, m as u64, k as u64];
-                    if duel(&self.game, a.as_mut(), b.as_mut(), k, &path, seed).0 > 0.0 {
+                    if duel(&self.game, a.as_mut(), &mut *b, k, &path, seed).0 > 0.0 {
                         w += 1;
                     }
                 }
@@ -365,10 +414,9 @@ where
             .par_iter()
             .enumerate()
             .map(|(i, g)| {
-                let w = g.decode();
+                let mut p = self.phenotype.player(&g.decode());
                 let mut losses = 0;
                 for seat in 0..2 {
-                    let mut p = self.phenotype.player(&w);
                     let mut rng = stream(seed, &[generation, TAG_EXHAUSTIVE, i as u64, seat]);
                     losses += exhaustive(&self.game, p.as_mut(), seat as usize, &mut rng)
                         .results

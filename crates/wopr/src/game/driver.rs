@@ -70,67 +70,55 @@ fn sample_chance<S: State>(state: &S, rng: &mut WoprRng) -> Action {
     outcomes.last().expect("a chance node has outcomes").0
 }
 
-/// Plays one game of `game` from its start; `players[s]` sits in seat `s`.
-/// `on_move` sees every state before it changes, with the actions about to be
-/// applied (for live display and music), and once more at the end with no
-/// actions; returning `ControlFlow::Break` abandons the game, which then ends
-/// with `returns: None`.
-pub fn play_game_observed<G: Game>(
+/// How a game ended: the final position (returns and score come from it)
+/// and whether an observer abandoned it.
+struct Ending<S> {
+    state: S,
+    abandoned: bool,
+}
+
+/// The driver's loop: plays `game` from its start with `players[s]` in seat
+/// `s`. `on_move` sees every state before it changes with the actions about
+/// to be applied (and once more at the end with none) and may abandon the
+/// game; `log` is told each applied turn (its state and actions), for
+/// records. Chance and the players draw from `rng` only.
+fn drive<G: Game>(
     game: &G,
     players: &mut [&mut dyn Player<G>],
     rng: &mut WoprRng,
     mut on_move: impl FnMut(&G::State, &[Action]) -> ControlFlow<()>,
-) -> Result<GameRecord, PlayError> {
+    mut log: impl FnMut(&G::State, &[Action]),
+) -> Result<Ending<G::State>, PlayError> {
     assert_eq!(players.len(), game.num_players(), "one player per seat");
     for p in players.iter_mut() {
         p.new_game();
     }
     let mut state = game.initial_state();
-    let mut record = GameRecord {
-        game: game.spec(),
-        players: players.iter().map(|p| p.spec()).collect(),
-        moves: Vec::new(),
-        actions: Vec::new(),
-        returns: None,
-        score: None,
-    };
+    let mut plies = 0usize;
     let mut legal = ActionList::new();
+    let mut joint = Vec::with_capacity(players.len());
     loop {
-        if record.actions.len() > game.max_game_length() {
+        if plies > game.max_game_length() {
             return Err(PlayError::TooLong(game.max_game_length()));
         }
+        joint.clear();
         match state.turn() {
             Turn::Terminal => break,
-            Turn::Chance => {
-                let a = sample_chance(&state, rng);
-                if on_move(&state, &[a]).is_break() {
-                    return Ok(record);
-                }
-                record.moves.push(state.action_to_string(a));
-                record.actions.push(a);
-                state.apply(a);
-            }
+            Turn::Chance => joint.push(sample_chance(&state, rng)),
             Turn::Player(seat) => {
                 legal.clear();
                 state.legal_actions(&mut legal);
-                let a = players[seat].choose(&state.view(seat), &legal, rng);
-                if !legal.contains(&a) {
+                joint.push(players[seat].choose(&state.view(seat), &legal, rng));
+                if !legal.contains(&joint[0]) {
                     return Err(PlayError::Illegal {
                         seat,
                         player: players[seat].spec(),
-                        action: a,
-                        ply: record.actions.len(),
+                        action: joint[0],
+                        ply: plies,
                     });
                 }
-                if on_move(&state, &[a]).is_break() {
-                    return Ok(record);
-                }
-                record.moves.push(state.action_to_string(a));
-                record.actions.push(a);
-                state.apply(a);
             }
             Turn::Simultaneous => {
-                let mut joint = Vec::with_capacity(players.len());
                 for (seat, player) in players.iter_mut().enumerate() {
                     legal.clear();
                     state.legal_actions_of(seat, &mut legal);
@@ -140,34 +128,68 @@ pub fn play_game_observed<G: Game>(
                             seat,
                             player: player.spec(),
                             action: a,
-                            ply: record.actions.len(),
+                            ply: plies,
                         });
                     }
                     joint.push(a);
                 }
-                if on_move(&state, &joint).is_break() {
-                    return Ok(record);
-                }
-                record.moves.push(
-                    joint
-                        .iter()
-                        .map(|&a| state.action_to_string(a))
-                        .collect::<Vec<_>>()
-                        .join("/"),
-                );
-                record.actions.extend_from_slice(&joint);
-                state.apply_joint(&joint);
             }
+        }
+        if on_move(&state, &joint).is_break() {
+            return Ok(Ending {
+                state,
+                abandoned: true,
+            });
+        }
+        log(&state, &joint);
+        plies += joint.len();
+        if joint.len() == 1 {
+            state.apply(joint[0]);
+        } else {
+            state.apply_joint(&joint);
         }
     }
     let _ = on_move(&state, &[]);
-    record.returns = Some((0..game.num_players()).map(|p| state.returns(p)).collect());
-    if state.score(0).is_some() {
-        record.score = Some(
-            (0..game.num_players())
-                .map(|p| state.score(p).unwrap_or(0))
-                .collect(),
-        );
+    Ok(Ending {
+        state,
+        abandoned: false,
+    })
+}
+
+/// Plays one game of `game` from its start; `players[s]` sits in seat `s`.
+/// `on_move` sees every state before it changes, with the actions about to be
+/// applied (for live display and music), and once more at the end with no
+/// actions; returning `ControlFlow::Break` abandons the game, which then ends
+/// with `returns: None`.
+pub fn play_game_observed<G: Game>(
+    game: &G,
+    players: &mut [&mut dyn Player<G>],
+    rng: &mut WoprRng,
+    on_move: impl FnMut(&G::State, &[Action]) -> ControlFlow<()>,
+) -> Result<GameRecord, PlayError> {
+    let mut record = GameRecord {
+        game: game.spec(),
+        players: players.iter().map(|p| p.spec()).collect(),
+        moves: Vec::new(),
+        actions: Vec::new(),
+        returns: None,
+        score: None,
+    };
+    let ending = drive(game, players, rng, on_move, |state, joint| {
+        let notation: Vec<String> = joint.iter().map(|&a| state.action_to_string(a)).collect();
+        record.moves.push(notation.join("/"));
+        record.actions.extend_from_slice(joint);
+    })?;
+    if !ending.abandoned {
+        let state = ending.state;
+        record.returns = Some((0..game.num_players()).map(|p| state.returns(p)).collect());
+        if state.score(0).is_some() {
+            record.score = Some(
+                (0..game.num_players())
+                    .map(|p| state.score(p).unwrap_or(0))
+                    .collect(),
+            );
+        }
     }
     Ok(record)
 }
@@ -179,6 +201,25 @@ pub fn play_game<G: Game>(
     rng: &mut WoprRng,
 ) -> Result<GameRecord, PlayError> {
     play_game_observed(game, players, rng, |_, _| ControlFlow::Continue(()))
+}
+
+/// Plays one game like [`play_game`] but keeps no record: it returns the
+/// final position only (read its returns and score from it). The same
+/// random draws as [`play_game`], so the same game; fitness evaluation uses
+/// it to play millions of games without formatting a move.
+pub fn play_out<G: Game>(
+    game: &G,
+    players: &mut [&mut dyn Player<G>],
+    rng: &mut WoprRng,
+) -> Result<G::State, PlayError> {
+    drive(
+        game,
+        players,
+        rng,
+        |_, _| ControlFlow::Continue(()),
+        |_, _| {},
+    )
+    .map(|ending| ending.state)
 }
 
 /// Which player sits in seat 0 of game `index` of a match: the first named
