@@ -3,7 +3,7 @@
 //!
 //! **References.**
 //! - B. Horner, *WOPR in search of better strategies for board games*, M.S.
-//! thesis, University of Nebraska at Omaha, 2011.
+//!   thesis, University of Nebraska at Omaha, 2011.
 
 pub mod matches;
 

@@ -4,7 +4,7 @@
 //!
 //! **References.**
 //! - H. Handa and T. Horiuchi, "Evolutionary constitution of game player
-//! agents", *Proc. 41st SICE Annual Conference (SICE 2002)*, 2002.
+//!   agents", *Proc. 41st SICE Annual Conference (SICE 2002)*, 2002.
 
 use serde::{Deserialize, Serialize};
 

@@ -9,13 +9,13 @@
 //!
 //! **References.**
 //! - L. Weaver and T. Bossomaier, "Evolution of neural networks to play the
-//! game of Dots-and-Boxes", arXiv:cs/9809111, 1998.
+//!   game of Dots-and-Boxes", arXiv:cs/9809111, 1998.
 //! - H. Handa and T. Horiuchi, "Evolutionary constitution of game player
-//! agents", *Proc. 41st SICE Annual Conference (SICE 2002)*, 2002.
+//!   agents", *Proc. 41st SICE Annual Conference (SICE 2002)*, 2002.
 //! - M. H. Naveed and P. I. Cowling, "Using coevolution and gradient-based
-//! learning for the Virus game", University of Bradford (also as Cowling,
-//! Naveed and Hossain, "A coevolutionary model for the Virus game", *IEEE
-//! Symposium on Computational Intelligence and Games (CIG)*, 2006).
+//!   learning for the Virus game", University of Bradford (also as Cowling,
+//!   Naveed and Hossain, "A coevolutionary model for the Virus game", *IEEE
+//!   Symposium on Computational Intelligence and Games (CIG)*, 2006).
 
 use rand::seq::SliceRandom;
 use rayon::prelude::*;

@@ -3,9 +3,9 @@
 //!
 //! **References.**
 //! - M. H. Naveed and P. I. Cowling, "Using coevolution and gradient-based
-//! learning for the Virus game", University of Bradford (also as Cowling,
-//! Naveed and Hossain, "A coevolutionary model for the Virus game", *IEEE
-//! Symposium on Computational Intelligence and Games (CIG)*, 2006).
+//!   learning for the Virus game", University of Bradford (also as Cowling,
+//!   Naveed and Hossain, "A coevolutionary model for the Virus game", *IEEE
+//!   Symposium on Computational Intelligence and Games (CIG)*, 2006).
 
 use std::fmt;
 use std::str::FromStr;

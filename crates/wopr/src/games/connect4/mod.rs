@@ -46,8 +46,8 @@
 //!
 //! **References.**
 //! - E. R. Miranda and Q. Zhang, "Composition as game strategy: making music
-//! by playing board games against evolved artificial neural networks", *Proc.
-//! International Computer Music Conference (ICMC)*, 2005.
+//!   by playing board games against evolved artificial neural networks", *Proc.
+//!   International Computer Music Conference (ICMC)*, 2005.
 
 pub mod encode;
 pub mod players;

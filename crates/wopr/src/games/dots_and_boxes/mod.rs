@@ -53,7 +53,7 @@
 //!
 //! **References.**
 //! - L. Weaver and T. Bossomaier, "Evolution of neural networks to play the
-//! game of Dots-and-Boxes", arXiv:cs/9809111, 1998.
+//!   game of Dots-and-Boxes", arXiv:cs/9809111, 1998.
 
 pub mod encode;
 pub mod players;

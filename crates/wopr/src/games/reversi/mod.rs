@@ -61,7 +61,7 @@
 //!
 //! **References.**
 //! - H. Handa and T. Horiuchi, "Evolutionary constitution of game player
-//! agents", *Proc. 41st SICE Annual Conference (SICE 2002)*, 2002.
+//!   agents", *Proc. 41st SICE Annual Conference (SICE 2002)*, 2002.
 
 pub mod encode;
 pub mod players;

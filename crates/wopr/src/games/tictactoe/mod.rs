@@ -29,9 +29,9 @@
 //!
 //! **References.**
 //! - B. Horner, *WOPR in search of better strategies for board games*, M.S.
-//! thesis, University of Nebraska at Omaha, 2011.
+//!   thesis, University of Nebraska at Omaha, 2011.
 //! - H. Handa and T. Horiuchi, "Evolutionary constitution of game player
-//! agents", *Proc. 41st SICE Annual Conference (SICE 2002)*, 2002.
+//!   agents", *Proc. 41st SICE Annual Conference (SICE 2002)*, 2002.
 
 pub mod encode;
 pub mod players;

@@ -69,9 +69,9 @@
 //!
 //! **References.**
 //! - M. H. Naveed and P. I. Cowling, "Using coevolution and gradient-based
-//! learning for the Virus game", University of Bradford (also as Cowling,
-//! Naveed and Hossain, "A coevolutionary model for the Virus game", *IEEE
-//! Symposium on Computational Intelligence and Games (CIG)*, 2006).
+//!   learning for the Virus game", University of Bradford (also as Cowling,
+//!   Naveed and Hossain, "A coevolutionary model for the Virus game", *IEEE
+//!   Symposium on Computational Intelligence and Games (CIG)*, 2006).
 
 pub mod encode;
 pub mod players;
