@@ -302,6 +302,7 @@ fn random_tictactoe_record(seed: u64) -> GameRecord {
         actions,
         returns: Some(vec![s.returns(0), s.returns(1)]),
         score: None,
+        opening: 0,
     }
 }
 

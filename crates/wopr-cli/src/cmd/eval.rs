@@ -6,7 +6,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
-use wopr::eval::matches::play_match;
+use wopr::eval::matches::play_match_from;
 use wopr::eval::{exhaustive_limited, match_stats, MatchStats};
 use wopr::game::driver::seats_swapped;
 use wopr::game::rng::stream;
@@ -39,6 +39,9 @@ pub struct EvalArgs {
     /// Print JSON (one object per opponent).
     #[arg(long)]
     json: bool,
+    /// Openings.
+    #[command(flatten)]
+    openings: super::OpeningArgs,
 }
 
 /// Splits `a,b:k=1,j=2,c` into `["a", "b:k=1,j=2", "c"]`.
@@ -88,12 +91,21 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
     } else {
         ProgressBar::hidden()
     };
+    let openings = args.openings.resolve(game)?;
     let mut all: Vec<MatchStats> = Vec::new();
     for (j, opp) in opponents.iter().enumerate() {
         use rand::Rng;
         let seed = stream(args.seed, &[j as u64]).next_u64();
-        let records = play_match(game, &args.player, opp, args.games, seed, &|| bar.inc(1))
-            .map_err(|e| anyhow::anyhow!(e))?;
+        let records = play_match_from(
+            game,
+            &args.player,
+            opp,
+            args.games,
+            seed,
+            &openings,
+            &|| bar.inc(1),
+        )
+        .map_err(|e| anyhow::anyhow!(e))?;
         all.push(match_stats(&args.player, opp, &records, |i| {
             usize::from(seats_swapped(i))
         }));
@@ -111,18 +123,19 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
         args.player, args.games, names[0], args.seed
     );
     println!(
-        "{:<28} {:>13} {:>13} {:>8} {:>17} {:>8}",
+        "{:<28} {:>13} {:>13} {:>8} {:>17} {:>8} {:>8}",
         "opponent",
         format!("as {} W/D/L", names[0]),
         format!("as {} W/D/L", names[1]),
         "win %",
         "95% CI",
-        "margin"
+        "margin",
+        "distinct"
     );
     for s in &all {
         let wdl = |w: &wopr::eval::Wdl| format!("{}/{}/{}", w.wins, w.draws, w.losses);
         println!(
-            "{:<28} {:>13} {:>13} {:>7.1}% {:>17} {:>8}",
+            "{:<28} {:>13} {:>13} {:>7.1}% {:>17} {:>8} {:>8}",
             s.opponent,
             wdl(&s.as_first),
             wdl(&s.as_second),
@@ -132,9 +145,11 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
                 100.0 * s.win_rate_ci95.0,
                 100.0 * s.win_rate_ci95.1
             ),
-            s.mean_margin.map_or("-".into(), |m| format!("{m:+.2}"))
+            s.mean_margin.map_or("-".into(), |m| format!("{m:+.2}")),
+            s.distinct_games
         );
     }
+    println!("(distinct: how many of the games differ; two deterministic players from one position replay one game, so measure them with --openings)");
     Ok(())
 }
 

@@ -20,3 +20,35 @@ use wopr::AnyGame;
 pub fn parse_game(spec: &str) -> anyhow::Result<AnyGame> {
     AnyGame::parse(spec).with_context(|| format!("bad game spec '{spec}'"))
 }
+
+/// Where measured games start: shared by `play`, `eval` and `tournament`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct OpeningArgs {
+    /// Start each pair of games (seats swapped within the pair) from an
+    /// opening: `plies=K` (K random legal plies, drawn from the seed) or a
+    /// file of move lists in notation, one opening per line.
+    #[arg(long)]
+    pub openings: Option<String>,
+    /// Start every game from this position (moves in notation, e.g. "a1 b2").
+    #[arg(long, conflicts_with = "openings")]
+    pub start: Option<String>,
+}
+
+impl OpeningArgs {
+    /// The openings these options ask for, checked against `game`.
+    pub fn resolve<G: wopr::Game>(
+        &self,
+        game: &G,
+    ) -> anyhow::Result<wopr::eval::openings::Openings> {
+        use wopr::eval::openings::Openings;
+        match (&self.openings, &self.start) {
+            (Some(spec), _) => {
+                Openings::parse(game, spec).map_err(|e| anyhow::anyhow!("bad --openings: {e}"))
+            }
+            (None, Some(moves)) => {
+                Openings::start(game, moves).map_err(|e| anyhow::anyhow!("bad --start: {e}"))
+            }
+            (None, None) => Ok(Openings::None),
+        }
+    }
+}

@@ -14,8 +14,9 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use wopr::eval::matches::play_match;
-use wopr::game::driver::{play_game_observed, seats_swapped};
+use wopr::eval::matches::play_match_from;
+use wopr::eval::openings::Openings;
+use wopr::game::driver::{play_game_from, seats_swapped};
 use wopr::game::rng::stream;
 use wopr::game::GameRecord;
 use wopr::players::{parse_player, Player};
@@ -51,6 +52,9 @@ pub struct PlayArgs {
     /// Print only the summary.
     #[arg(long, short)]
     quiet: bool,
+    /// Openings.
+    #[command(flatten)]
+    openings: super::OpeningArgs,
 }
 
 /// Tallies of one player over a match.
@@ -91,18 +95,20 @@ fn play<G: Roster>(game: &G, args: &PlayArgs) -> anyhow::Result<()> {
     // Validate both specs before anything is played.
     build(game, &args.first, &quit)?;
     build(game, &args.second, &quit)?;
+    let openings = args.openings.resolve(game)?;
     let interactive = is_human(&args.first) || is_human(&args.second) || args.music.is_some();
     let records = if interactive {
-        play_sequential(game, args, &quit)?
+        play_sequential(game, args, &openings, &quit)?
     } else {
         let bar = progress(args.games);
         let done = || bar.inc(1);
-        let records = play_match(
+        let records = play_match_from(
             game,
             &args.first,
             &args.second,
             args.games,
             args.seed,
+            &openings,
             &done,
         )
         .map_err(|e| anyhow::anyhow!(e))?;
@@ -128,6 +134,7 @@ fn progress(n: usize) -> ProgressBar {
 fn play_sequential<G: Roster>(
     game: &G,
     args: &PlayArgs,
+    openings: &Openings,
     quit: &Arc<AtomicBool>,
 ) -> anyhow::Result<Vec<GameRecord>> {
     let mut records = Vec::new();
@@ -147,7 +154,10 @@ fn play_sequential<G: Roster>(
         };
         let mut rng = stream(args.seed, &[i as u64]);
         let composing = i == 0;
-        let record = play_game_observed(game, &mut seats, &mut rng, |state, actions| {
+        let opening = openings
+            .opening(game, args.seed, (i / 2) as u64)
+            .map_err(|e| anyhow::anyhow!(e))?;
+        let record = play_game_from(game, &opening, &mut seats, &mut rng, |state, actions| {
             if quit.load(Ordering::SeqCst) {
                 return ControlFlow::Break(());
             }

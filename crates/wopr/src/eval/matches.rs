@@ -3,21 +3,37 @@
 
 use rayon::prelude::*;
 
-use crate::game::driver::{play_game, seats_swapped, GameRecord};
+use super::openings::Openings;
+use crate::game::driver::{play_game_from, seats_swapped, GameRecord};
 use crate::game::rng::stream;
 use crate::game::{Game, Player};
 use crate::players::{parse_player, Roster};
 
-/// Plays `games` games between two player specs, seats swapped every other
-/// game ([`seats_swapped`]), in parallel. Game `i` draws all its randomness
-/// from `stream(seed, &[i])`, so the records are the same whatever the number
-/// of threads. `on_done` is called once per finished game (for progress bars).
+/// Plays `games` games between two player specs from the start position,
+/// seats swapped every other game ([`seats_swapped`]), in parallel. Game `i`
+/// draws all its randomness from `stream(seed, &[i])`, so the records are the
+/// same whatever the number of threads. `on_done` is called once per
+/// finished game (for progress bars).
 pub fn play_match<G: Roster>(
     game: &G,
     first: &str,
     second: &str,
     games: usize,
     seed: u64,
+    on_done: &(dyn Fn() + Sync),
+) -> Result<Vec<GameRecord>, String> {
+    play_match_from(game, first, second, games, seed, &Openings::None, on_done)
+}
+
+/// [`play_match`] from `openings`: games `2p` and `2p + 1` start from pair
+/// `p`'s opening, with seats swapped.
+pub fn play_match_from<G: Roster>(
+    game: &G,
+    first: &str,
+    second: &str,
+    games: usize,
+    seed: u64,
+    openings: &Openings,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameRecord>, String> {
     // Check both specs once, up front, so errors are reported before any play.
@@ -30,14 +46,15 @@ pub fn play_match<G: Roster>(
         &|| make(second),
         games,
         seed,
+        openings,
         on_done,
     )
 }
 
-/// Makes a fresh player for each game of a match.
+/// Makes a player for a match (one per worker thread).
 pub type PlayerFactory<'a, G> = dyn Fn() -> Result<Box<dyn Player<G>>, String> + Sync + 'a;
 
-/// [`play_match`] with players built by factories (nets held in memory,
+/// [`play_match_from`] with players built by factories (nets held in memory,
 /// evolved champions) instead of specs.
 pub fn play_match_with<G: Game>(
     game: &G,
@@ -45,6 +62,7 @@ pub fn play_match_with<G: Game>(
     second: &PlayerFactory<'_, G>,
     games: usize,
     seed: u64,
+    openings: &Openings,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameRecord>, String> {
     // Each worker builds its two players once and reuses them for all its
@@ -64,16 +82,30 @@ pub fn play_match_with<G: Game>(
                     Some(p) => p,
                     None => b.insert(second()?),
                 };
+                let opening = openings.opening(game, seed, (i / 2) as u64)?;
                 let mut rng = stream(seed, &[i as u64]);
                 let mut seats: [&mut dyn Player<G>; 2] = if seats_swapped(i) {
                     [b.as_mut(), a.as_mut()]
                 } else {
                     [a.as_mut(), b.as_mut()]
                 };
-                let r = play_game(game, &mut seats, &mut rng).map_err(|e| e.to_string());
+                let r = play_game_from(game, &opening, &mut seats, &mut rng, |_, _| {
+                    std::ops::ControlFlow::Continue(())
+                })
+                .map_err(|e| e.to_string());
                 on_done();
                 r
             },
         )
         .collect()
+}
+
+/// How many different games `records` hold (equal action lists count once):
+/// two deterministic players from the same position replay one game.
+pub fn distinct_games(records: &[GameRecord]) -> usize {
+    let mut lines: Vec<&[crate::game::Action]> =
+        records.iter().map(|r| r.actions.as_slice()).collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines.len()
 }

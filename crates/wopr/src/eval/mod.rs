@@ -6,6 +6,7 @@
 //!   thesis, University of Nebraska at Omaha, 2011.
 
 pub mod matches;
+pub mod openings;
 
 use serde::Serialize;
 
@@ -77,6 +78,17 @@ pub struct MatchStats {
     pub win_rate_ci95: (f64, f64),
     /// Mean score margin of the player, where the game keeps score.
     pub mean_margin: Option<f64>,
+    /// Games played.
+    pub games: u64,
+    /// How many of them differ (two deterministic players from one position
+    /// replay one game: this says how many games were really measured).
+    pub distinct_games: usize,
+    /// The player's score `(W + D/2) / games`.
+    pub score: f64,
+    /// The score from seat 0.
+    pub score_as_first: f64,
+    /// The score from seat 1.
+    pub score_as_second: f64,
 }
 
 /// Summarises match records in which the player sat in seat 0 when
@@ -106,7 +118,24 @@ pub fn match_stats(
     }
     let n = as_first.games() + as_second.games();
     let wins = as_first.wins + as_second.wins;
+    let score = |w: &Wdl| {
+        let g = w.games();
+        if g == 0 {
+            0.0
+        } else {
+            (w.wins as f64 + 0.5 * w.draws as f64) / g as f64
+        }
+    };
+    let mut all = as_first;
+    all.wins += as_second.wins;
+    all.draws += as_second.draws;
+    all.losses += as_second.losses;
     MatchStats {
+        games: n,
+        distinct_games: matches::distinct_games(records),
+        score: score(&all),
+        score_as_first: score(&as_first),
+        score_as_second: score(&as_second),
         player: player.to_string(),
         opponent: opponent.to_string(),
         as_first,

@@ -18,15 +18,17 @@
 //!   Symposium on Computational Intelligence and Games (CIG)*, 2006).
 
 use rand::seq::SliceRandom;
+use rand::RngExt;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::fitness::Fitness;
 use super::genome::Genome;
 use crate::eval::exhaustive;
+use crate::eval::openings::Openings;
 use crate::game::driver::play_out;
 use crate::game::rng::stream;
-use crate::game::{Game, State};
+use crate::game::{Action, Game, State};
 use crate::players::{parse_player, Player, Roster};
 
 /// Builds a player from decoded weights (a net of a fixed architecture,
@@ -98,6 +100,7 @@ pub enum Opponent {
 /// a's score margin (0 where the game keeps no score).
 fn duel<G: Game>(
     game: &G,
+    opening: &[Action],
     a: &mut dyn Player<G>,
     b: &mut dyn Player<G>,
     seat_a: usize,
@@ -106,7 +109,7 @@ fn duel<G: Game>(
 ) -> (f64, f64) {
     let mut rng = stream(seed, path);
     let mut seats: [&mut dyn Player<G>; 2] = if seat_a == 0 { [a, b] } else { [b, a] };
-    match play_out(game, &mut seats, &mut rng) {
+    match play_out(game, opening, &mut seats, &mut rng) {
         Ok(end) => {
             let r = end.returns(seat_a);
             let m = end.score(seat_a).map_or(r, |s| s as f64);
@@ -115,6 +118,24 @@ fn duel<G: Game>(
         // A player that breaks the rules loses the game.
         Err(_) => (-1.0, -1.0),
     }
+}
+
+/// The opening of the games played at `path` (both seats of a pair), from
+/// the run's openings: the same for every individual that plays there.
+/// Openings are checked when the run is configured; one that cannot be drawn
+/// now falls back to the start position rather than stopping the run.
+fn opening_at<G: Game>(
+    openings: &Openings,
+    game: &G,
+    seed: u64,
+    path: &[u64],
+    index: u64,
+) -> Vec<Action> {
+    if openings.is_none() {
+        return Vec::new();
+    }
+    let derived = stream(seed, path).random::<u64>();
+    openings.opening(game, derived, index).unwrap_or_default()
 }
 
 /// A worker's player for one individual (or opponent), kept while
@@ -153,6 +174,7 @@ const TAG_FIXED: u64 = 0x4649_5845;
 const TAG_ROUND: u64 = 0x524F_554E;
 const TAG_SHARE: u64 = 0x5348_4152;
 const TAG_EXHAUSTIVE: u64 = 0x4558_4841;
+const TAG_OPENING: u64 = 0x4F50_454E;
 
 /// Fitness against fixed opponents: every individual plays each opponent
 /// `games_per_seat` times from each seat and sums the points (Weaver's direct
@@ -176,6 +198,13 @@ pub struct FixedOpponents<'a, G: Game, P> {
     pub seat: Option<usize>,
     /// Logistic scale of the margin, if results are weighed by margin.
     pub logistic: Option<f64>,
+    /// Where the games start: opponent `j`'s repetition `k` starts both
+    /// seats' games from the same opening, for every individual.
+    pub openings: Openings,
+    /// Common random numbers: every individual's game against opponent `j`,
+    /// seat `s`, repetition `k` uses the same random stream, so fitness
+    /// differences come from the individuals, not from luck.
+    pub common_seeds: bool,
 }
 
 impl<G, P, Gn> Fitness<Gn> for FixedOpponents<'_, G, P>
@@ -205,6 +234,14 @@ where
         // per opponent, built on first use: an opponent spec is parsed (a
         // `perfect` player allocates its table, a `net:` file is read) once
         // per worker and generation, not once per game.
+        let reps = self.games_per_seat as u64;
+        let openings: Vec<Vec<Action>> = (0..self.opponents.len() as u64)
+            .flat_map(|j| (0..reps).map(move |k| (j, k)))
+            .map(|(j, k)| {
+                let path = [generation, TAG_FIXED, TAG_OPENING, j, k];
+                opening_at(&self.openings, &self.game, seed, &path, j * reps + k)
+            })
+            .collect();
         let scores: Vec<(usize, f64)> = tasks
             .par_iter()
             .map_init(
@@ -222,10 +259,14 @@ where
                                 .expect("opponent specs are checked when the run is configured"),
                             Opponent::Weights(w) => self.phenotype.player(w),
                         });
-                    let path = [
-                        generation, TAG_FIXED, i as u64, j as u64, s as u64, k as u64,
-                    ];
-                    let (r, m) = duel(&self.game, me, them.as_mut(), s, &path, seed);
+                    let who = if self.common_seeds {
+                        u64::MAX
+                    } else {
+                        i as u64
+                    };
+                    let path = [generation, TAG_FIXED, who, j as u64, s as u64, k as u64];
+                    let opening = &openings[j * self.games_per_seat + k];
+                    let (r, m) = duel(&self.game, opening, me, them.as_mut(), s, &path, seed);
                     let v = match self.logistic {
                         Some(scale) => 1.0 / (1.0 + (-m / scale).exp()),
                         None => self.points.of(r),
@@ -261,6 +302,8 @@ pub struct RoundRobin<'a, G: Game, P> {
     pub phenotype: &'a P,
     /// Scoring.
     pub scoring: RoundRobinScoring,
+    /// Where each pair's two games start.
+    pub openings: Openings,
 }
 
 impl<G, P, Gn> Fitness<Gn> for RoundRobin<'_, G, P>
@@ -282,10 +325,13 @@ where
             .map_init(Kept::new, |kept, &(i, j)| {
                 let a = kept.get(i, || self.phenotype.player(&weights[i]));
                 let mut b = self.phenotype.player(&weights[j]);
+                let path = [generation, TAG_ROUND, TAG_OPENING, i as u64, j as u64];
+                let opening =
+                    opening_at(&self.openings, &self.game, seed, &path, (i * n + j) as u64);
                 let mut r = [0.0; 2];
                 for (k, slot) in r.iter_mut().enumerate() {
                     let path = [generation, TAG_ROUND, i as u64, j as u64, k as u64];
-                    *slot = duel(&self.game, &mut *a, b.as_mut(), k, &path, seed).0;
+                    *slot = duel(&self.game, &opening, &mut *a, b.as_mut(), k, &path, seed).0;
                 }
                 (i, j, r)
             })
@@ -335,6 +381,8 @@ pub struct ImplicitSharing<'a, G: Game, P> {
     pub sample_fraction: f64,
     /// Points shared per antigen.
     pub points: f64,
+    /// Where each meeting's two games start.
+    pub openings: Openings,
 }
 
 impl<G, P, Gn> Fitness<Gn> for ImplicitSharing<'_, G, P>
@@ -366,10 +414,12 @@ where
                 // Meetings come grouped by antigen: keep its player.
                 let b = kept.get(ag, || self.phenotype.player(&weights[ag]));
                 let mut a = self.phenotype.player(&weights[ab]);
+                let path = [generation, TAG_SHARE, TAG_OPENING, m as u64];
+                let opening = opening_at(&self.openings, &self.game, seed, &path, m as u64);
                 let mut w = 0;
                 for k in 0..2 {
                     let path = [generation, TAG_SHARE, m as u64, k as u64];
-                    if duel(&self.game, a.as_mut(), &mut *b, k, &path, seed).0 > 0.0 {
+                    if duel(&self.game, &opening, a.as_mut(), &mut *b, k, &path, seed).0 > 0.0 {
                         w += 1;
                     }
                 }

@@ -52,6 +52,8 @@
 //! hall_of_fame = 0        # also play the last K champions (fixed and round-robin)
 //! logistic = 0.0          # fixed: > 0 scores a game 1/(1+exp(-margin/logistic)) (Handa)
 //! seat = 0                # fixed: play only this seat (Handa's first/second movers)
+//! openings = "plies=4"    # games start from K random plies (or a file of move lists)
+//! common_seeds = false    # fixed: every individual's games share random streams
 //!
 //! [stop]
 //! generations = 100
@@ -63,6 +65,7 @@
 //! against = ["random"]
 //! games = 50
 //! exhaustive = false      # tictactoe: also the thesis's exhaustive loss count
+//! openings = "plies=4"    # yardstick games start from openings too
 //!
 //! checkpoint_every = 1    # generations between checkpoints
 //! ```
@@ -255,6 +258,17 @@ pub struct FitnessConfig {
     /// Fixed: play only this seat (0 first, 1 second; Handa's first- and
     /// second-mover populations); unset: both.
     pub seat: Option<usize>,
+    /// Where fitness games start: `plies=K` random plies or a file of move
+    /// lists (see `eval::openings`); each pair of games with seats swapped
+    /// shares one opening, and every individual meets the same openings.
+    /// Unset: the start position.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openings: Option<String>,
+    /// Fixed opponents: every individual's games use the same random streams
+    /// (common random numbers), so fitness differences come from the
+    /// individuals. Unset: each individual has its own streams.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub common_seeds: bool,
 }
 
 impl Default for FitnessConfig {
@@ -271,6 +285,8 @@ impl Default for FitnessConfig {
             hall_of_fame: 0,
             logistic: 0.0,
             seat: None,
+            openings: None,
+            common_seeds: false,
         }
     }
 }
@@ -310,6 +326,10 @@ pub struct YardstickConfig {
     pub games: usize,
     /// Also count exhaustive losses (small games only).
     pub exhaustive: bool,
+    /// Where yardstick games start (as `fitness.openings`); unset: the start
+    /// position.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openings: Option<String>,
 }
 
 impl Default for YardstickConfig {
@@ -319,6 +339,7 @@ impl Default for YardstickConfig {
             against: vec!["random".into()],
             games: 50,
             exhaustive: false,
+            openings: None,
         }
     }
 }
@@ -661,6 +682,14 @@ impl EvolveConfig {
                 )
             })?;
         }
+        need(
+            f.openings.is_none() || f.scheme != Scheme::Exhaustive,
+            || {
+                "fitness.openings: the exhaustive scheme walks every line from the start; \
+             openings apply to the other schemes"
+                    .into()
+            },
+        )?;
         need(self.stop.stall == 0 || f.scheme.absolute(), || {
             format!(
                 "stop.stall = {}: the stall rule compares best fitness across generations, \

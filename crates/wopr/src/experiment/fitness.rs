@@ -4,6 +4,7 @@
 use super::config::{EvolveConfig, PointsKind, Scheme, Scoring};
 use super::error::RunError;
 use super::phenotype::NetPhenotype;
+use crate::eval::openings::Openings;
 use crate::evolve::schemes::{
     ExhaustiveLosses, FixedOpponents, ImplicitSharing, Opponent, Points, RoundRobin,
     RoundRobinScoring,
@@ -57,6 +58,10 @@ where
         PointsKind::Naveed => Points::NAVEED,
         PointsKind::Midi => Points::MIDI_CONNECT4,
     };
+    let openings = match &f.openings {
+        Some(spec) => Openings::parse(game, spec).map_err(RunError)?,
+        None => Openings::None,
+    };
     let fixed = |opponents: Vec<Opponent>| FixedOpponents {
         game: game.clone(),
         phenotype,
@@ -65,6 +70,8 @@ where
         points,
         seat: f.seat,
         logistic: (f.logistic > 0.0).then_some(f.logistic),
+        openings: openings.clone(),
+        common_seeds: f.common_seeds,
     };
     let seats = if f.seat.is_some() { 1 } else { 2 };
     let per_opponent = seats * f.games_per_seat.max(1) as u64;
@@ -93,6 +100,7 @@ where
                     game: game.clone(),
                     phenotype,
                     scoring,
+                    openings: openings.clone(),
                 }),
                 n * n.saturating_sub(1),
             )
@@ -107,6 +115,7 @@ where
                     antigen_fraction: f.antigens,
                     sample_fraction: f.sample,
                     points: f.share_points,
+                    openings: openings.clone(),
                 }),
                 antigens * sample * 2,
             )
@@ -167,6 +176,11 @@ where
             points: Points::WINS,
             seat: Some(seat),
             logistic: Some(if f.logistic > 0.0 { f.logistic } else { 1.0 }),
+            openings: match &f.openings {
+                Some(spec) => Openings::parse(game, spec).map_err(RunError)?,
+                None => Openings::None,
+            },
+            common_seeds: f.common_seeds,
         }),
         games,
     ))

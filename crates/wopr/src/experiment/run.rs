@@ -20,6 +20,7 @@ use super::files::{champion_weights, Checkpoint, GenerationRow, RunFiles, Yardst
 use super::fitness::{scheme, two_population_scheme};
 use super::phenotype::NetPhenotype;
 use crate::eval::matches::play_match_with;
+use crate::eval::openings::Openings;
 use crate::eval::{exhaustive, match_stats};
 use crate::evolve::schemes::Phenotype;
 use crate::evolve::{step, Engine, Genome};
@@ -81,7 +82,13 @@ where
         with_engine!(&engine, e => check(game, &config, &phenotype, e))?;
         None
     };
+    if let Some(o) = &config.fitness.openings {
+        Openings::parse(game, o).map_err(|e| RunError(format!("fitness.openings: {e}")))?;
+    }
     if let Some(y) = &config.yardsticks {
+        if let Some(o) = &y.openings {
+            Openings::parse(game, o).map_err(|e| RunError(format!("yardsticks.openings: {e}")))?;
+        }
         for spec in &y.against {
             parse_player(game, spec).map_err(|e| RunError(format!("yardstick '{spec}': {e}")))?;
         }
@@ -115,14 +122,18 @@ where
     G::State: Searchable,
 {
     let mut rows = Vec::new();
+    let openings = match &y.openings {
+        Some(spec) => Openings::parse(game, spec).map_err(RunError)?,
+        None => Openings::None,
+    };
     for (j, spec) in y.against.iter().enumerate() {
         parse_player(game, spec).map_err(|e| RunError(format!("yardstick '{spec}': {e}")))?;
         let mine = || -> Result<Box<dyn Player<G>>, String> { Ok(phenotype.player(weights)) };
         let theirs = || parse_player(game, spec).map_err(|e| e.to_string());
         use rand::Rng;
         let s = stream(seed, &[0x5941_5244, generation, j as u64]).next_u64();
-        let records =
-            play_match_with(game, &mine, &theirs, y.games.max(1), s, &|| {}).map_err(RunError)?;
+        let records = play_match_with(game, &mine, &theirs, y.games.max(1), s, &openings, &|| {})
+            .map_err(RunError)?;
         let m = match_stats("champion", spec, &records, |i| {
             usize::from(seats_swapped(i))
         });

@@ -34,6 +34,15 @@ pub struct GameRecord {
     /// Score margin per seat, where the game keeps score.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<Vec<i32>>,
+    /// How many of `actions` are the opening the game was started from
+    /// (played by no one; see `eval::openings`); 0 for a game from the
+    /// start position.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub opening: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Why a game could not be played to the end.
@@ -54,6 +63,9 @@ pub enum PlayError {
     /// The game ran past its maximum length (a bug in the game's rules).
     #[error("game exceeded its maximum length of {0} actions")]
     TooLong(usize),
+    /// The opening the game was to start from is not a legal line.
+    #[error("bad opening: {0}")]
+    BadOpening(String),
 }
 
 /// Applies chance outcome sampling to `state` with `rng`.
@@ -84,6 +96,7 @@ struct Ending<S> {
 /// records. Chance and the players draw from `rng` only.
 fn drive<G: Game>(
     game: &G,
+    opening: &[Action],
     players: &mut [&mut dyn Player<G>],
     rng: &mut WoprRng,
     mut on_move: impl FnMut(&G::State, &[Action]) -> ControlFlow<()>,
@@ -97,6 +110,50 @@ fn drive<G: Game>(
     let mut plies = 0usize;
     let mut legal = ActionList::new();
     let mut joint = Vec::with_capacity(players.len());
+    // The opening: its moves are shown and logged like any others, but no
+    // player is asked.
+    while plies < opening.len() {
+        let n = match state.turn() {
+            Turn::Simultaneous => game.num_players(),
+            Turn::Terminal => {
+                return Err(PlayError::BadOpening(format!(
+                    "the game is over after {plies} of its {} actions",
+                    opening.len()
+                )))
+            }
+            _ => 1,
+        };
+        let next = opening
+            .get(plies..plies + n)
+            .ok_or_else(|| PlayError::BadOpening("it ends inside a simultaneous turn".into()))?;
+        for (seat, &a) in next.iter().enumerate() {
+            legal.clear();
+            if n == 1 {
+                state.legal_actions(&mut legal);
+            } else {
+                state.legal_actions_of(seat, &mut legal);
+            }
+            if !legal.contains(&a) {
+                return Err(PlayError::BadOpening(format!(
+                    "action {a} at ply {} is not legal",
+                    plies + 1
+                )));
+            }
+        }
+        if on_move(&state, next).is_break() {
+            return Ok(Ending {
+                state,
+                abandoned: true,
+            });
+        }
+        log(&state, next);
+        plies += n;
+        if n == 1 {
+            state.apply(next[0]);
+        } else {
+            state.apply_joint(next);
+        }
+    }
     loop {
         if plies > game.max_game_length() {
             return Err(PlayError::TooLong(game.max_game_length()));
@@ -167,6 +224,21 @@ pub fn play_game_observed<G: Game>(
     rng: &mut WoprRng,
     on_move: impl FnMut(&G::State, &[Action]) -> ControlFlow<()>,
 ) -> Result<GameRecord, PlayError> {
+    play_game_from(game, &[], players, rng, on_move)
+}
+
+/// [`play_game_observed`] from the position `opening` leads to: the opening's
+/// actions (one per seat at a simultaneous turn, chance outcomes included)
+/// are played first, asking no player, and recorded at the start of the
+/// record (`GameRecord::opening` counts them). An illegal opening is
+/// [`PlayError::BadOpening`].
+pub fn play_game_from<G: Game>(
+    game: &G,
+    opening: &[Action],
+    players: &mut [&mut dyn Player<G>],
+    rng: &mut WoprRng,
+    on_move: impl FnMut(&G::State, &[Action]) -> ControlFlow<()>,
+) -> Result<GameRecord, PlayError> {
     let mut record = GameRecord {
         game: game.spec(),
         players: players.iter().map(|p| p.spec()).collect(),
@@ -174,8 +246,9 @@ pub fn play_game_observed<G: Game>(
         actions: Vec::new(),
         returns: None,
         score: None,
+        opening: opening.len(),
     };
-    let ending = drive(game, players, rng, on_move, |state, joint| {
+    let ending = drive(game, opening, players, rng, on_move, |state, joint| {
         let notation: Vec<String> = joint.iter().map(|&a| state.action_to_string(a)).collect();
         record.moves.push(notation.join("/"));
         record.actions.extend_from_slice(joint);
@@ -203,17 +276,19 @@ pub fn play_game<G: Game>(
     play_game_observed(game, players, rng, |_, _| ControlFlow::Continue(()))
 }
 
-/// Plays one game like [`play_game`] but keeps no record: it returns the
+/// Plays one game like [`play_game_from`] but keeps no record: it returns the
 /// final position only (read its returns and score from it). The same
 /// random draws as [`play_game`], so the same game; fitness evaluation uses
 /// it to play millions of games without formatting a move.
 pub fn play_out<G: Game>(
     game: &G,
+    opening: &[Action],
     players: &mut [&mut dyn Player<G>],
     rng: &mut WoprRng,
 ) -> Result<G::State, PlayError> {
     drive(
         game,
+        opening,
         players,
         rng,
         |_, _| ControlFlow::Continue(()),
