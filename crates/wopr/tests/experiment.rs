@@ -215,3 +215,52 @@ fn corrupt_checkpoints_are_one_line_errors() {
     let e = resume(&dir, 5).unwrap_err();
     assert!(e.contains("population is empty"), "{e}");
 }
+
+#[test]
+fn every_fitness_scheme_takes_openings_and_stays_reproducible() {
+    for (scheme, extra) in [
+        ("fixed", "opponents = ['random']\ncommon_seeds = true"),
+        ("round-robin", ""),
+        ("sharing", ""),
+        ("two-populations", "opponents = ['random']"),
+    ] {
+        let algorithm = if scheme == "two-populations" {
+            "kind = 'one-plus-lambda'"
+        } else {
+            "kind = 'ga'\npopulation = 6"
+        };
+        let text = format!(
+            "game = 'tictactoe'\nseed = 3\n[net]\nhidden = [3]\n[algorithm]\n{algorithm}\n\
+             [fitness]\nscheme = '{scheme}'\nopenings = 'plies=2'\n{extra}\n[stop]\ngenerations = 2\n\
+             [yardsticks]\nevery = 1\nagainst = ['first']\ngames = 4\nopenings = 'plies=3'\n"
+        );
+        let config: EvolveConfig = toml::from_str(&text).unwrap();
+        let on = |threads: usize| {
+            let dir = temp_dir(&format!("openings-{scheme}-{threads}"));
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| run_to_end(start(&TicTacToe, config.clone()).unwrap(), &dir))
+        };
+        let (one, two) = (on(1), on(2));
+        assert_eq!(fingerprint(&one), fingerprint(&two), "{scheme}");
+        // A deterministic yardstick (`first`) from 3-ply openings: games
+        // from different openings, so not all four alike.
+        assert_eq!(one.yardsticks.len(), 2, "{scheme}");
+    }
+    // The exhaustive count walks every line from the start: no openings.
+    let bad: EvolveConfig = toml::from_str(
+        "game = 'tictactoe'\n[fitness]\nscheme = 'exhaustive'\nopenings = 'plies=2'\n",
+    )
+    .unwrap();
+    assert!(bad.check().unwrap_err().contains("fitness.openings"));
+    // An opening longer than the game is refused when the run starts.
+    let long: EvolveConfig =
+        toml::from_str("game = 'tictactoe'\n[fitness]\nopenings = 'plies=12'\n").unwrap();
+    let e = start(&TicTacToe, long).unwrap_err().to_string();
+    assert!(
+        e.contains("fitness.openings") && e.contains("at most 9"),
+        "{e}"
+    );
+}

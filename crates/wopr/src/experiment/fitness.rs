@@ -59,7 +59,9 @@ where
         PointsKind::Midi => Points::MIDI_CONNECT4,
     };
     let openings = match &f.openings {
-        Some(spec) => Openings::parse(game, spec).map_err(RunError)?,
+        Some(spec) => {
+            Openings::parse(game, spec).map_err(|e| RunError(format!("fitness.openings: {e}")))?
+        }
         None => Openings::None,
     };
     let fixed = |opponents: Vec<Opponent>| FixedOpponents {
@@ -177,7 +179,8 @@ where
             seat: Some(seat),
             logistic: Some(if f.logistic > 0.0 { f.logistic } else { 1.0 }),
             openings: match &f.openings {
-                Some(spec) => Openings::parse(game, spec).map_err(RunError)?,
+                Some(spec) => Openings::parse(game, spec)
+                    .map_err(|e| RunError(format!("fitness.openings: {e}")))?,
                 None => Openings::None,
             },
             common_seeds: f.common_seeds,
