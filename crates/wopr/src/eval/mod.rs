@@ -7,6 +7,7 @@
 
 pub mod matches;
 pub mod openings;
+pub mod tournament;
 
 use serde::Serialize;
 

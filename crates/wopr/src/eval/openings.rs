@@ -21,7 +21,7 @@ use std::path::Path;
 
 use rand::RngExt;
 
-use crate::game::driver::apply_notation;
+use crate::game::driver::{apply_notation, sample_chance};
 use crate::game::rng::{stream, WoprRng};
 use crate::game::{Action, ActionList, Game, State, Turn};
 
@@ -154,19 +154,9 @@ fn random_line<G: Game>(game: &G, plies: usize, rng: &mut WoprRng) -> Option<Vec
         match state.turn() {
             Turn::Terminal => return None,
             Turn::Chance => {
-                let mut outcomes = Vec::new();
-                state.chance_outcomes(&mut outcomes);
-                let mut x: f64 = rng.random();
-                let mut pick = outcomes.last()?.0;
-                for &(a, p) in &outcomes {
-                    if x < p {
-                        pick = a;
-                        break;
-                    }
-                    x -= p;
-                }
-                line.push(pick);
-                state.apply(pick);
+                let a = sample_chance(&state, rng);
+                line.push(a);
+                state.apply(a);
             }
             Turn::Player(_) => {
                 legal.clear();

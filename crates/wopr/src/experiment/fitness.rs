@@ -11,7 +11,7 @@ use crate::evolve::schemes::{
 };
 use crate::evolve::{Fitness, Genome};
 use crate::game::encode::Encodable;
-use crate::game::Searchable;
+use crate::game::{Game, Searchable};
 use crate::players::{parse_player, Roster};
 
 /// Adds up several fitness schemes (round-robin plus hall-of-fame games).
@@ -29,6 +29,17 @@ impl<Gn> Fitness<Gn> for Sum<'_, Gn> {
             }
         }
         total
+    }
+}
+
+/// The openings of the config's `fitness.openings` (the start position when
+/// unset).
+pub(super) fn openings_of<G: Game>(game: &G, config: &EvolveConfig) -> Result<Openings, RunError> {
+    match &config.fitness.openings {
+        Some(spec) => {
+            Openings::parse(game, spec).map_err(|e| RunError(format!("fitness.openings: {e}")))
+        }
+        None => Ok(Openings::None),
     }
 }
 
@@ -178,11 +189,7 @@ where
             points: Points::WINS,
             seat: Some(seat),
             logistic: Some(if f.logistic > 0.0 { f.logistic } else { 1.0 }),
-            openings: match &f.openings {
-                Some(spec) => Openings::parse(game, spec)
-                    .map_err(|e| RunError(format!("fitness.openings: {e}")))?,
-                None => Openings::None,
-            },
+            openings: openings_of(game, config)?,
             common_seeds: f.common_seeds,
         }),
         games,

@@ -82,9 +82,7 @@ where
         with_engine!(&engine, e => check(game, &config, &phenotype, e))?;
         None
     };
-    if let Some(o) = &config.fitness.openings {
-        Openings::parse(game, o).map_err(|e| RunError(format!("fitness.openings: {e}")))?;
-    }
+    super::fitness::openings_of(game, &config)?;
     if let Some(y) = &config.yardsticks {
         if let Some(o) = &y.openings {
             Openings::parse(game, o).map_err(|e| RunError(format!("yardsticks.openings: {e}")))?;

@@ -68,8 +68,8 @@ pub enum PlayError {
     BadOpening(String),
 }
 
-/// Applies chance outcome sampling to `state` with `rng`.
-fn sample_chance<S: State>(state: &S, rng: &mut WoprRng) -> Action {
+/// Samples a chance outcome of `state` by its probability, with `rng`.
+pub fn sample_chance<S: State>(state: &S, rng: &mut WoprRng) -> Action {
     let mut outcomes = Vec::new();
     state.chance_outcomes(&mut outcomes);
     let mut x: f64 = rng.random();
