@@ -7,6 +7,11 @@
 
 pub mod matches;
 pub mod openings;
+pub mod rating;
+pub mod sprt;
+
+pub use rating::{elo_diff, EloDiff, FitOptions, Ratings, Results, ScoreCounts};
+pub use sprt::{Pentanomial, Sprt, SprtStatus};
 
 use serde::Serialize;
 
