@@ -7,7 +7,12 @@
 
 pub mod matches;
 pub mod openings;
+pub mod rating;
+pub mod sprt;
 pub mod tournament;
+
+pub use rating::{elo_diff, EloDiff, FitOptions, Ratings, Results, ScoreCounts};
+pub use sprt::{Pentanomial, Sprt, SprtStatus};
 
 use serde::Serialize;
 
