@@ -32,6 +32,10 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     /// Measure a player against opponents (or exhaustively, for tictactoe).
     Eval(cmd::eval::EvalArgs),
+    /// Play a round robin (or a gauntlet) and fit ratings with intervals.
+    Tournament(cmd::tournament::TournamentArgs),
+    /// Write a Markdown report on run folders of one config.
+    Report(cmd::report::ReportArgs),
     /// Solve a position exactly: value, score margin, optimal moves.
     Solve(cmd::solve::SolveArgs),
     /// Record positions with an oracle's judgement as a training set (CSV).
@@ -80,6 +84,8 @@ fn main() -> ExitCode {
         Command::Play(a) => cmd::play::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Eval(a) => cmd::eval::run(a),
+        Command::Tournament(a) => cmd::tournament::run(a),
+        Command::Report(a) => cmd::report::run(a),
         Command::Solve(a) => cmd::solve::run(a),
         Command::Dataset(a) => cmd::dataset::run(a),
         Command::Train(a) => cmd::train::run(a),

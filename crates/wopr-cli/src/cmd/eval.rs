@@ -6,8 +6,9 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
-use wopr::eval::matches::play_match_from;
+use wopr::eval::matches::{play_games, play_match_from};
 use wopr::eval::{exhaustive_limited, match_stats, MatchStats};
+use wopr::eval::{Pentanomial, Sprt, SprtStatus};
 use wopr::game::driver::seats_swapped;
 use wopr::game::rng::stream;
 use wopr::players::parse_player;
@@ -42,6 +43,38 @@ pub struct EvalArgs {
     /// Openings.
     #[command(flatten)]
     openings: super::OpeningArgs,
+    /// Play until a sequential probability ratio test decides between
+    /// H0: elo = elo0 and H1: elo = elo1 (logistic Elo of the player over
+    /// the one opponent), e.g. `elo0=0,elo1=20,alpha=0.05,beta=0.05`;
+    /// `--games` is then the most games played. Pairs of games (seats
+    /// swapped) are scored as pentanomial results.
+    #[arg(long, conflicts_with = "exhaustive")]
+    sprt: Option<String>,
+}
+
+/// Parses `elo0=A,elo1=B[,alpha=X][,beta=Y]`.
+fn parse_sprt(text: &str) -> anyhow::Result<Sprt> {
+    let accepted = "accepted: elo0=A,elo1=B[,alpha=X][,beta=Y], e.g. elo0=0,elo1=20";
+    let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').ok_or_else(|| {
+            anyhow::anyhow!("bad --sprt '{text}': '{part}' is not key=value ({accepted})")
+        })?;
+        let x: f64 = v.trim().parse().map_err(|_| {
+            anyhow::anyhow!("bad --sprt '{text}': {k} = '{v}' is not a number ({accepted})")
+        })?;
+        match k.trim() {
+            "elo0" => elo0 = Some(x),
+            "elo1" => elo1 = Some(x),
+            "alpha" => alpha = x,
+            "beta" => beta = x,
+            other => anyhow::bail!("bad --sprt '{text}': unknown key '{other}' ({accepted})"),
+        }
+    }
+    let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
+        anyhow::bail!("bad --sprt '{text}': give both elo0 and elo1 ({accepted})");
+    };
+    Sprt::new(elo0, elo1, alpha, beta).map_err(|e| anyhow::anyhow!("bad --sprt '{text}': {e}"))
 }
 
 /// Splits `a,b:k=1,j=2,c` into `["a", "b:k=1,j=2", "c"]`.
@@ -72,6 +105,13 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
     }
     if args.games == 0 {
         anyhow::bail!("--games must be at least 1");
+    }
+    if let Some(text) = &args.sprt {
+        let sprt = parse_sprt(text)?;
+        if opponents.len() != 1 {
+            anyhow::bail!("--sprt tests the player against one opponent; give one with --against");
+        }
+        return with_game!(&game, g => run_sprt(g, args, &opponents[0], &sprt));
     }
     with_game!(&game, g => run_matches(g, args, &opponents))
 }
@@ -155,6 +195,113 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
 
 /// The most opponent lines `--exhaustive` walks before giving up.
 const EXHAUSTIVE_LIMIT: u64 = 20_000_000;
+
+/// Games per batch of an SPRT: the test looks at the results after each
+/// batch (a fixed size, so the decision does not depend on the threads).
+const SPRT_BATCH: usize = 64;
+
+fn run_sprt<G: Roster>(
+    game: &G,
+    args: &EvalArgs,
+    opponent: &str,
+    sprt: &Sprt,
+) -> anyhow::Result<()> {
+    parse_player(game, &args.player).map_err(|e| anyhow::anyhow!("bad --player: {e}"))?;
+    parse_player(game, opponent).map_err(|e| anyhow::anyhow!("bad --against '{opponent}': {e}"))?;
+    let openings = args.openings.resolve(game)?;
+    let mine = || parse_player(game, &args.player).map_err(|e| e.to_string());
+    let theirs = || parse_player(game, opponent).map_err(|e| e.to_string());
+    let bar = ProgressBar::new(args.games as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games (at most), {msg}")
+            .expect("a valid template"),
+    );
+    let max = args.games + args.games % 2;
+    let mut pairs = Pentanomial::new();
+    let mut wdl = wopr::eval::Wdl::default();
+    let mut played = 0;
+    let mut status = SprtStatus::Continue;
+    while played < max && status == SprtStatus::Continue {
+        let end = (played + SPRT_BATCH).min(max);
+        let records = play_games(
+            game,
+            &mine,
+            &theirs,
+            played..end,
+            args.seed,
+            &openings,
+            &|| bar.inc(1),
+        )
+        .map_err(|e| anyhow::anyhow!(e))?;
+        // The player's return in each game (seat 1 in odd games).
+        let mine_of = |k: usize| {
+            let i = played + k;
+            records[k]
+                .returns
+                .as_ref()
+                .map_or(0.0, |r| r[usize::from(seats_swapped(i))])
+        };
+        for k in (0..records.len()).step_by(2) {
+            let a = mine_of(k);
+            wdl.add(a);
+            if k + 1 < records.len() {
+                let b = mine_of(k + 1);
+                wdl.add(b);
+                pairs.add_pair(a, b);
+            }
+        }
+        played = end;
+        status = sprt.status(&pairs);
+        bar.set_message(format!(
+            "LLR {:.2} [{:.2}, {:.2}]",
+            sprt.llr(&pairs),
+            sprt.lower(),
+            sprt.upper()
+        ));
+    }
+    bar.finish_and_clear();
+    let llr = sprt.llr(&pairs);
+    let verdict = match status {
+        SprtStatus::AcceptH0 => format!("H0 accepted (elo <= {})", sprt.elo0()),
+        SprtStatus::AcceptH1 => format!("H1 accepted (elo >= {})", sprt.elo1()),
+        SprtStatus::Continue => format!("no decision within {played} games"),
+    };
+    let diff = wopr::eval::elo_diff(&pairs);
+    if args.json {
+        println!(
+            "{}",
+            json!({
+                "player": args.player, "opponent": opponent,
+                "elo0": sprt.elo0(), "elo1": sprt.elo1(), "alpha": sprt.alpha(), "beta": sprt.beta(),
+                "games": played, "wins": wdl.wins, "draws": wdl.draws, "losses": wdl.losses,
+                "pentanomial": pairs.counts, "llr": llr, "lower": sprt.lower(), "upper": sprt.upper(),
+                "result": match status { SprtStatus::AcceptH0 => "H0", SprtStatus::AcceptH1 => "H1", SprtStatus::Continue => "none" },
+                "elo": diff.as_ref().map(|d| d.elo), "elo_ci95": diff.as_ref().map(|d| d.ci95),
+            })
+        );
+    } else {
+        println!(
+            "SPRT {} vs {}: elo0={} elo1={} alpha={} beta={}",
+            args.player,
+            opponent,
+            sprt.elo0(),
+            sprt.elo1(),
+            sprt.alpha(),
+            sprt.beta()
+        );
+        println!(
+            "{verdict} after {played} games: W/D/L {}/{}/{}, pairs LL/LD/DD+WL/WD/WW {:?}, LLR {llr:.3} (bounds {:.3}, {:.3})",
+            wdl.wins, wdl.draws, wdl.losses, pairs.counts, sprt.lower(), sprt.upper()
+        );
+        if let Some(d) = diff {
+            println!(
+                "Elo difference {:+.1} [{:+.1}, {:+.1}] (95%, from the pairs)",
+                d.elo, d.ci95.0, d.ci95.1
+            );
+        }
+    }
+    Ok(())
+}
 
 fn run_exhaustive<G>(game: &G, args: &EvalArgs) -> anyhow::Result<()>
 where

@@ -10,7 +10,9 @@ pub mod perft;
 pub mod play;
 pub mod plot;
 pub mod position;
+pub mod report;
 pub mod solve;
+pub mod tournament;
 pub mod train;
 
 use anyhow::Context;

@@ -65,11 +65,26 @@ pub fn play_match_with<G: Game>(
     openings: &Openings,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameRecord>, String> {
+    play_games(game, first, second, 0..games, seed, openings, on_done)
+}
+
+/// Games `range` of the match [`play_match_with`] would play (the same
+/// games: game `i` depends on `i` and the seed only), for matches played in
+/// batches until a test decides (`wopr eval --sprt`).
+pub fn play_games<G: Game>(
+    game: &G,
+    first: &PlayerFactory<'_, G>,
+    second: &PlayerFactory<'_, G>,
+    range: std::ops::Range<usize>,
+    seed: u64,
+    openings: &Openings,
+    on_done: &(dyn Fn() + Sync),
+) -> Result<Vec<GameRecord>, String> {
     // Each worker builds its two players once and reuses them for all its
     // games (a `net:` file is read, a solver's table allocated, once per
     // worker); every game starts them afresh with `Player::new_game`.
     type Pair<G> = (Option<Box<dyn Player<G>>>, Option<Box<dyn Player<G>>>);
-    (0..games)
+    range
         .into_par_iter()
         .map_init(
             || -> Pair<G> { (None, None) },

@@ -56,7 +56,8 @@ impl Wdl {
         self.wins + self.draws + self.losses
     }
 
-    fn add(&mut self, r: f64) {
+    /// Counts one game by its return: a win above 0, a loss below, a draw at 0.
+    pub fn add(&mut self, r: f64) {
         if r > 0.0 {
             self.wins += 1;
         } else if r < 0.0 {

@@ -1,0 +1,307 @@
+//! `wopr report RUN_DIR...`: one Markdown page on runs of one config with
+//! different seeds: the config, fitness and yardstick curves (median and
+//! range over the seeds), each champion's final yardsticks with intervals,
+//! and a tournament among the champions and the yardstick players.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use wopr::eval::tournament::{play_tournament, Format};
+use wopr::eval::wilson;
+use wopr::experiment::{load_checkpoint, Checkpoint, EvolveConfig};
+use wopr::{with_game, Roster};
+
+use crate::plot::{self, Series};
+
+/// Arguments of `wopr report`.
+#[derive(clap::Args, Debug)]
+pub struct ReportArgs {
+    /// Run folders of one config (different seeds).
+    #[arg(required = true)]
+    runs: Vec<PathBuf>,
+    /// The Markdown file to write (plots go beside it).
+    #[arg(long, default_value = "report.md")]
+    out: PathBuf,
+    /// Games per pairing of the tournament (0: no tournament).
+    #[arg(long, default_value_t = 40)]
+    games: usize,
+    /// Seed of the tournament.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Openings of the tournament (default `plies=4`).
+    #[arg(long, default_value = "plies=4")]
+    openings: String,
+}
+
+/// The config with what differs between seeds of one experiment cleared.
+fn experiment_of(c: &EvolveConfig) -> EvolveConfig {
+    let mut c = c.clone();
+    c.seed = 0;
+    c.stop.generations = 0;
+    c
+}
+
+/// Median, lowest and highest of `xs` (not empty).
+fn median_range(xs: &mut [f64]) -> (f64, f64, f64) {
+    xs.sort_by(|a, b| a.total_cmp(b));
+    let n = xs.len();
+    let median = if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    };
+    (median, xs[0], xs[n - 1])
+}
+
+/// Writes the report.
+pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
+    let mut runs: Vec<(PathBuf, Checkpoint)> = Vec::new();
+    for dir in &args.runs {
+        let cp = load_checkpoint(dir).map_err(|e| anyhow::anyhow!("{e}"))?;
+        if let Some((first_dir, first)) = runs.first() {
+            if experiment_of(&first.config) != experiment_of(&cp.config) {
+                anyhow::bail!(
+                    "{} and {} were run with different configs (seed and generations aside); a report covers one config",
+                    first_dir.display(),
+                    dir.display()
+                );
+            }
+        }
+        runs.push((dir.clone(), cp));
+    }
+    let game = super::parse_game(&runs[0].1.config.game)?;
+    with_game!(&game, g => write_report(g, args, &runs))
+}
+
+fn write_report<G: Roster>(
+    game: &G,
+    args: &ReportArgs,
+    runs: &[(PathBuf, Checkpoint)],
+) -> anyhow::Result<()> {
+    let config = &runs[0].1.config;
+    let stem = args.out.with_extension("");
+    let name = config.name.clone().unwrap_or_else(|| config.game.clone());
+    let mut md = String::new();
+    writeln!(md, "# {name}\n")?;
+    let seeds: Vec<String> = runs
+        .iter()
+        .map(|(_, cp)| cp.config.seed.to_string())
+        .collect();
+    writeln!(
+        md,
+        "{} runs of one config (seeds {}), game {}.\n",
+        runs.len(),
+        seeds.join(", "),
+        config.game
+    )?;
+    writeln!(
+        md,
+        "## Config\n\n```toml\n{}```\n",
+        toml::to_string_pretty(config)?
+    )?;
+
+    // Fitness: median and range of the best fitness over seeds, per generation.
+    let generations = runs
+        .iter()
+        .map(|(_, cp)| cp.history.len())
+        .max()
+        .unwrap_or(0);
+    let mut med = Vec::new();
+    let mut lo = Vec::new();
+    let mut hi = Vec::new();
+    for g in 0..generations {
+        let mut xs: Vec<f64> = runs
+            .iter()
+            .filter_map(|(_, cp)| cp.history.get(g).map(|r| r.best))
+            .collect();
+        if xs.is_empty() {
+            continue;
+        }
+        let (m, l, h) = median_range(&mut xs);
+        med.push((g as f64, m));
+        lo.push((g as f64, l));
+        hi.push((g as f64, h));
+    }
+    let fitness_stem = PathBuf::from(format!("{}-fitness", stem.display()));
+    plot::lines(
+        &fitness_stem,
+        &format!("best fitness over {} seeds", runs.len()),
+        "generation",
+        "best fitness",
+        &[
+            Series {
+                name: "median".into(),
+                points: med,
+            },
+            Series {
+                name: "lowest".into(),
+                points: lo,
+            },
+            Series {
+                name: "highest".into(),
+                points: hi,
+            },
+        ],
+    )?;
+    writeln!(
+        md,
+        "## Fitness\n\n![best fitness: median and range over seeds]({})\n",
+        file_name(&fitness_stem, "png")
+    )?;
+
+    // Yardsticks: median and range of the win rate per opponent.
+    let mut opponents: Vec<String> = runs
+        .iter()
+        .flat_map(|(_, cp)| cp.yardsticks.iter().map(|r| r.opponent.clone()))
+        .collect();
+    opponents.sort();
+    opponents.dedup();
+    if !opponents.is_empty() {
+        let mut series = Vec::new();
+        for o in &opponents {
+            let mut gens: Vec<u64> = runs
+                .iter()
+                .flat_map(|(_, cp)| {
+                    cp.yardsticks
+                        .iter()
+                        .filter(|r| &r.opponent == o)
+                        .map(|r| r.generation)
+                })
+                .collect();
+            gens.sort_unstable();
+            gens.dedup();
+            let mut points = Vec::new();
+            for g in gens {
+                let mut xs: Vec<f64> = runs
+                    .iter()
+                    .filter_map(|(_, cp)| {
+                        cp.yardsticks
+                            .iter()
+                            .find(|r| &r.opponent == o && r.generation == g)
+                            .map(|r| r.win_rate)
+                    })
+                    .collect();
+                let (m, _, _) = median_range(&mut xs);
+                points.push((g as f64, m));
+            }
+            series.push(Series {
+                name: format!("median wins vs {o}"),
+                points,
+            });
+        }
+        let y_stem = PathBuf::from(format!("{}-yardsticks", stem.display()));
+        plot::lines(
+            &y_stem,
+            "champions against the yardsticks",
+            "generation",
+            "fraction of games won",
+            &series,
+        )?;
+        writeln!(
+            md,
+            "## Yardsticks\n\n![median win rate of the champions]({})\n",
+            file_name(&y_stem, "png")
+        )?;
+        writeln!(md, "Each champion at its last measured generation (wins, draws, losses; win rate with its 95% Wilson interval):\n")?;
+        writeln!(md, "| run | generation | opponent | W-D-L | win rate | 95% interval |\n|---|---|---|---|---|---|")?;
+        for (dir, cp) in runs {
+            let Some(last) = cp.yardsticks.iter().map(|r| r.generation).max() else {
+                continue;
+            };
+            for r in cp.yardsticks.iter().filter(|r| r.generation == last) {
+                let (l, h) = wilson(r.wins, r.games, 1.96);
+                writeln!(
+                    md,
+                    "| {} | {} | {} | {}-{}-{} | {:.1}% | [{:.1}%, {:.1}%] |",
+                    dir.display(),
+                    r.generation,
+                    r.opponent,
+                    r.wins,
+                    r.draws,
+                    r.losses,
+                    100.0 * r.win_rate,
+                    100.0 * l,
+                    100.0 * h
+                )?;
+            }
+        }
+        writeln!(md)?;
+    }
+
+    // A tournament among the champions and the yardstick players.
+    if args.games > 0 {
+        let mut players: Vec<String> = runs
+            .iter()
+            .filter(|(dir, _)| dir.join("champion.json").exists())
+            .map(|(dir, _)| format!("net:{}", dir.join("champion.json").display()))
+            .collect();
+        if let Some(y) = &config.yardsticks {
+            players.extend(y.against.iter().cloned());
+        }
+        players.dedup();
+        if players.len() >= 2 {
+            let openings = wopr::eval::openings::Openings::parse(game, &args.openings)
+                .map_err(|e| anyhow::anyhow!("bad --openings: {e}"))?;
+            let t = play_tournament(
+                game,
+                &players,
+                Format::RoundRobin,
+                args.games,
+                args.seed,
+                &openings,
+                &|| {},
+            )
+            .map_err(|e| anyhow::anyhow!(e))?;
+            let anchor = players.len() - 1;
+            let ratings = super::tournament::ratings_of(&t, anchor, 0.0)?;
+            writeln!(
+                md,
+                "## Tournament\n\nRound robin, {} games per pairing from openings `{}` (seats swapped within each pair), seed {}: {} games, {} distinct. Ratings on the logistic Elo scale, fitted to all games at once, anchored at `{}` = 0.\n",
+                args.games, args.openings, args.seed, t.games, t.distinct_games, players[anchor]
+            )?;
+            writeln!(md, "| rank | player | Elo | 95% interval | games | score | LOS next |\n|---|---|---|---|---|---|---|")?;
+            for (rank, (i, elo, (low, high), los)) in
+                super::tournament::ranked(&ratings).into_iter().enumerate()
+            {
+                let w = t.total(i);
+                let score = (w.wins as f64 + 0.5 * w.draws as f64) / w.games().max(1) as f64;
+                writeln!(
+                    md,
+                    "| {} | `{}` | {:.0} | [{:.0}, {:.0}] | {} | {:.1}% | {} |",
+                    rank + 1,
+                    players[i],
+                    elo,
+                    low,
+                    high,
+                    w.games(),
+                    100.0 * score,
+                    los.map_or("-".into(), |l| format!("{:.1}%", 100.0 * l))
+                )?;
+            }
+            writeln!(md)?;
+        }
+    }
+    writeln!(
+        md,
+        "Made by `wopr report {} --games {} --seed {} --openings {}`.",
+        runs.iter()
+            .map(|(d, _)| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
+        args.games,
+        args.seed,
+        args.openings
+    )?;
+    std::fs::write(&args.out, md)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    println!("wrote {}", args.out.display());
+    Ok(())
+}
+
+/// The file name of `stem` with `ext`, for links beside the report.
+fn file_name(stem: &Path, ext: &str) -> String {
+    stem.with_extension(ext)
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().to_string())
+}

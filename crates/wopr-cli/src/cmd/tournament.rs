@@ -1,0 +1,247 @@
+//! `wopr tournament`: a round robin (or a gauntlet) among player specs, with
+//! a cross table and ratings with 95% intervals fitted to all results at
+//! once.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+use wopr::eval::rating::{FitOptions, Ratings, Results};
+use wopr::eval::tournament::{play_tournament, Format, Tournament};
+use wopr::{with_game, Roster};
+
+use super::eval::split_specs;
+
+/// Arguments of `wopr tournament`.
+#[derive(clap::Args, Debug)]
+pub struct TournamentArgs {
+    /// Game spec.
+    #[arg(long)]
+    game: String,
+    /// The players, separated by commas (`random,alphabeta:depth=2,ms=50`:
+    /// an argument `key=value` belongs to the spec before it); may be
+    /// repeated.
+    #[arg(long, required = true)]
+    players: Vec<String>,
+    /// Games per pairing (pairs of games with seats swapped).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Seed of the run.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Only this player (a spec from --players) against each of the others.
+    #[arg(long)]
+    gauntlet: Option<String>,
+    /// The player whose rating is fixed (a spec from --players; default the
+    /// first).
+    #[arg(long)]
+    anchor: Option<String>,
+    /// The anchor's rating.
+    #[arg(long, default_value_t = 0.0)]
+    anchor_elo: f64,
+    /// Openings.
+    #[command(flatten)]
+    openings: super::OpeningArgs,
+    /// Print JSON.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// Print the ratings as CSV.
+    #[arg(long)]
+    csv: bool,
+}
+
+/// Plays the tournament and prints the cross table and the ratings.
+pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
+    let game = super::parse_game(&args.game)?;
+    let players: Vec<String> = args.players.iter().flat_map(|p| split_specs(p)).collect();
+    if players.len() < 2 {
+        anyhow::bail!("give at least two players with --players");
+    }
+    if args.games == 0 {
+        anyhow::bail!("--games must be at least 1");
+    }
+    let index = |what: &str, spec: &str| {
+        players
+            .iter()
+            .position(|p| p == spec.trim())
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{what} '{spec}' is not one of --players ({})",
+                    players.join(", ")
+                )
+            })
+    };
+    let format = match &args.gauntlet {
+        Some(g) => Format::Gauntlet(index("--gauntlet", g)?),
+        None => Format::RoundRobin,
+    };
+    let anchor = match &args.anchor {
+        Some(a) => index("--anchor", a)?,
+        None => 0,
+    };
+    with_game!(&game, g => go(g, args, &players, format, anchor))
+}
+
+fn go<G: Roster>(
+    game: &G,
+    args: &TournamentArgs,
+    players: &[String],
+    format: Format,
+    anchor: usize,
+) -> anyhow::Result<()> {
+    let openings = args.openings.resolve(game)?;
+    let n = players.len();
+    let pairings = match format {
+        Format::RoundRobin => n * (n - 1) / 2,
+        Format::Gauntlet(_) => n - 1,
+    };
+    let bar = ProgressBar::new((pairings * args.games) as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, ETA {eta}")
+            .expect("a valid template"),
+    );
+    let t = play_tournament(
+        game,
+        players,
+        format,
+        args.games,
+        args.seed,
+        &openings,
+        &|| bar.inc(1),
+    )
+    .map_err(|e| anyhow::anyhow!(e))?;
+    bar.finish_and_clear();
+    let ratings = ratings_of(&t, anchor, args.anchor_elo)?;
+    if args.json {
+        println!("{}", to_json(&game.spec(), &t, &ratings));
+    } else if args.csv {
+        println!("rank,player,elo,elo_low,elo_high,games,score,los_next");
+        for (rank, (i, elo, (low, high), los)) in ranked(&ratings).into_iter().enumerate() {
+            let w = t.total(i);
+            println!(
+                "{},\"{}\",{:.1},{:.1},{:.1},{},{:.4},{}",
+                rank + 1,
+                t.players[i],
+                elo,
+                low,
+                high,
+                w.games(),
+                score(&w),
+                los.map_or(String::new(), |l| format!("{l:.4}"))
+            );
+        }
+    } else {
+        print_text(&game.spec(), args, &t, &ratings);
+    }
+    Ok(())
+}
+
+/// Fits ratings to a tournament's results, anchored at `anchor`.
+pub fn ratings_of(t: &Tournament, anchor: usize, anchor_elo: f64) -> anyhow::Result<Ratings> {
+    let n = t.players.len();
+    let mut results = Results::with_names(t.players.iter().cloned());
+    for i in 0..n {
+        for j in i + 1..n {
+            if t.results[i][j].games() > 0 {
+                results.add(i, j, t.results[i][j]);
+            }
+        }
+    }
+    results
+        .fit(&FitOptions {
+            anchor,
+            anchor_rating: anchor_elo,
+            ..FitOptions::default()
+        })
+        .map_err(|e| anyhow::anyhow!("cannot fit ratings: {e}"))
+}
+
+/// Players by rating, best first: (index, rating, 95% interval, likelihood
+/// of superiority over the next player).
+pub fn ranked(ratings: &Ratings) -> Vec<(usize, f64, (f64, f64), Option<f64>)> {
+    let order = ratings.ranking();
+    order
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            let p = &ratings.players[i];
+            let los = order.get(k + 1).map(|&next| ratings.los(i, next));
+            (i, p.rating, p.ci95, los)
+        })
+        .collect()
+}
+
+fn score(w: &wopr::eval::Wdl) -> f64 {
+    let g = w.games().max(1) as f64;
+    (w.wins as f64 + 0.5 * w.draws as f64) / g
+}
+
+fn to_json(game: &str, t: &Tournament, ratings: &Ratings) -> serde_json::Value {
+    let n = t.players.len();
+    json!({
+        "game": game,
+        "games": t.games,
+        "distinct_games": t.distinct_games,
+        "players": t.players,
+        "cross": (0..n).map(|i| (0..n).map(|j| {
+            let w = t.results[i][j];
+            json!({"wins": w.wins, "draws": w.draws, "losses": w.losses})
+        }).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        "ratings": ranked(ratings).into_iter().map(|(i, elo, (low, high), los)| json!({
+            "player": t.players[i],
+            "elo": elo,
+            "elo_ci95": [low, high],
+            "games": t.total(i).games(),
+            "score": score(&t.total(i)),
+            "los_next": los,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn print_text(game: &str, args: &TournamentArgs, t: &Tournament, ratings: &Ratings) {
+    let n = t.players.len();
+    println!(
+        "{game}: {} players, {} games per pairing, {} games ({} distinct), seed {}",
+        n, args.games, t.games, t.distinct_games, args.seed
+    );
+    println!();
+    let width = t.players.iter().map(|p| p.len()).max().unwrap_or(6).max(6);
+    print!("{:>3} {:<width$}", "", "player");
+    for j in 0..n {
+        print!(" {:>9}", format!("#{}", j + 1));
+    }
+    println!("  score");
+    for i in 0..n {
+        print!("{:>3} {:<width$}", format!("#{}", i + 1), t.players[i]);
+        for j in 0..n {
+            let w = t.results[i][j];
+            if i == j || w.games() == 0 {
+                print!(" {:>9}", "-");
+            } else {
+                print!(" {:>9}", format!("{}-{}-{}", w.wins, w.draws, w.losses));
+            }
+        }
+        println!("  {:5.1}%", 100.0 * score(&t.total(i)));
+    }
+    println!();
+    println!(
+        "{:>4} {:<width$} {:>8} {:>18} {:>6} {:>7} {:>9}",
+        "rank", "player", "elo", "95% interval", "games", "score", "LOS next"
+    );
+    for (rank, (i, elo, (low, high), los)) in ranked(ratings).into_iter().enumerate() {
+        let w = t.total(i);
+        println!(
+            "{:>4} {:<width$} {:>8.1} {:>18} {:>6} {:>6.1}% {:>9}",
+            rank + 1,
+            t.players[i],
+            elo,
+            format!("[{low:.1}, {high:.1}]"),
+            w.games(),
+            100.0 * score(&w),
+            los.map_or("-".into(), |l| format!("{:.1}%", 100.0 * l))
+        );
+    }
+    println!(
+        "(W-D-L of the row's player; ratings on the logistic Elo scale, fitted by maximum likelihood to all games, anchored at {} = {:.0}; LOS: likelihood of superiority over the next player)",
+        t.players[args.anchor.as_deref().and_then(|a| t.players.iter().position(|p| p == a)).unwrap_or(0)],
+        args.anchor_elo
+    );
+}
