@@ -428,10 +428,11 @@ impl State for DotsAndBoxesState {
 
 impl Searchable for DotsAndBoxesState {
     fn key(&self) -> u64 {
-        mix64(self.edges)
-            ^ mix64(
-                self.owned[0] as u64 | (self.owned[1] as u64) << 25 | (self.to_move as u64) << 50,
-            )
+        // Chained, not xored: `mix64(a) ^ mix64(b)` is 0 whenever the two
+        // words are equal (edge 50 alone, nobody's boxes, B to move).
+        let rest =
+            self.owned[0] as u64 | (self.owned[1] as u64) << 25 | (self.to_move as u64) << 50;
+        mix64(self.edges ^ mix64(rest))
     }
 
     fn evaluate(&self) -> i32 {
