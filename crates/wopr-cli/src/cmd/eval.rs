@@ -251,16 +251,19 @@ fn run_sprt<G: Roster>(
             }
         }
         played = end;
-        status = sprt.status(&pairs);
+        // The exact multinomial GSPRT: the normal approximation reads 0
+        // while every pair so far has the same result (no variance yet).
+        let llr = sprt.llr_exact(&pairs);
+        status = sprt.status_of(llr);
         bar.set_message(format!(
             "LLR {:.2} [{:.2}, {:.2}]",
-            sprt.llr(&pairs),
+            llr,
             sprt.lower(),
             sprt.upper()
         ));
     }
     bar.finish_and_clear();
-    let llr = sprt.llr(&pairs);
+    let llr = sprt.llr_exact(&pairs);
     let verdict = match status {
         SprtStatus::AcceptH0 => format!("H0 accepted (elo <= {})", sprt.elo0()),
         SprtStatus::AcceptH1 => format!("H1 accepted (elo >= {})", sprt.elo1()),

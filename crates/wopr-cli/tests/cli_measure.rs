@@ -1,0 +1,228 @@
+//! `wopr tournament`, `wopr eval --sprt` and openings from the command line
+//! (issue 12): rankings, reproducibility at any thread count, one-line errors.
+
+use std::process::{Command, Output};
+
+fn wopr(args: &[&str], threads: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wopr"))
+        .args(args)
+        .env("RAYON_NUM_THREADS", threads)
+        .output()
+        .unwrap()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_tournament_ranks_by_depth_and_is_reproducible_on_any_thread_count() {
+    let args = [
+        "tournament",
+        "--game",
+        "connect4:6x6",
+        "--players",
+        "random,alphabeta:depth=1,alphabeta:depth=2",
+        "--games",
+        "100",
+        "--openings",
+        "plies=4",
+        "--json",
+    ];
+    let one = json(&wopr(&args, "1"));
+    let two = json(&wopr(&args, "2"));
+    assert_eq!(one, two);
+    let order: Vec<&str> = one["ratings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["player"].as_str().unwrap())
+        .collect();
+    assert_eq!(order, ["alphabeta:depth=2", "alphabeta:depth=1", "random"]);
+    // 3 pairings of 100 games; the cross table is symmetric (i's wins are
+    // j's losses).
+    assert_eq!(one["games"], 300);
+    let cross = &one["cross"];
+    for i in 0..3 {
+        for j in 0..3 {
+            if i != j {
+                assert_eq!(cross[i][j]["wins"], cross[j][i]["losses"]);
+            }
+        }
+    }
+    // The anchor (the first player) sits at 0; depth 2 is separated from
+    // random by its interval.
+    let top = &one["ratings"][0];
+    assert!(top["elo_ci95"][0].as_f64().unwrap() > 0.0, "{top}");
+}
+
+#[test]
+fn an_sprt_decides_a_clear_case_quickly() {
+    let out = wopr(
+        &[
+            "eval",
+            "--game",
+            "connect4:6x6",
+            "--player",
+            "alphabeta:depth=2",
+            "--against",
+            "random",
+            "--openings",
+            "plies=2",
+            "--games",
+            "2000",
+            "--sprt",
+            "elo0=0,elo1=100",
+            "--json",
+        ],
+        "2",
+    );
+    let v = json(&out);
+    assert_eq!(v["result"], "H1");
+    assert!(v["games"].as_u64().unwrap() <= 128, "{v}");
+    assert!(v["llr"].as_f64().unwrap() >= v["upper"].as_f64().unwrap());
+}
+
+#[test]
+fn bad_measurement_options_are_one_line_errors() {
+    let dir = std::env::temp_dir().join(format!("wopr-cli-measure-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "\n# nothing\n").unwrap();
+    let illegal = dir.join("illegal.txt");
+    std::fs::write(&illegal, "a1 a1\n").unwrap();
+    for (args, says) in [
+        (
+            vec![
+                "tournament",
+                "--game",
+                "tictactoe",
+                "--players",
+                "random,nosuch",
+            ],
+            "nosuch",
+        ),
+        (
+            vec![
+                "tournament",
+                "--game",
+                "tictactoe",
+                "--players",
+                "random,first",
+                "--gauntlet",
+                "perfect",
+            ],
+            "not one of --players",
+        ),
+        (
+            vec!["tournament", "--game", "tictactoe", "--players", "random"],
+            "at least two players",
+        ),
+        (
+            vec![
+                "eval",
+                "--game",
+                "tictactoe",
+                "--player",
+                "first",
+                "--against",
+                "random",
+                "--openings",
+                "plies=20",
+            ],
+            "at most 9",
+        ),
+        (
+            vec![
+                "play",
+                "tictactoe",
+                "--first",
+                "first",
+                "--second",
+                "random",
+                "--openings",
+                empty.to_str().unwrap(),
+            ],
+            "no openings",
+        ),
+        (
+            vec![
+                "play",
+                "tictactoe",
+                "--first",
+                "first",
+                "--second",
+                "random",
+                "--openings",
+                illegal.to_str().unwrap(),
+            ],
+            "line 1",
+        ),
+        (
+            vec![
+                "play",
+                "tictactoe",
+                "--first",
+                "first",
+                "--second",
+                "random",
+                "--start",
+                "a1 z9",
+            ],
+            "bad --start",
+        ),
+        (
+            vec![
+                "eval",
+                "--game",
+                "tictactoe",
+                "--player",
+                "first",
+                "--against",
+                "random",
+                "--sprt",
+                "elo0=20,elo1=0",
+            ],
+            "--sprt",
+        ),
+        (
+            vec![
+                "eval",
+                "--game",
+                "tictactoe",
+                "--player",
+                "first",
+                "--against",
+                "random",
+                "--sprt",
+                "elo1=5",
+            ],
+            "give both elo0 and elo1",
+        ),
+        (
+            vec![
+                "eval",
+                "--game",
+                "tictactoe",
+                "--player",
+                "first",
+                "--against",
+                "random,perfect",
+                "--sprt",
+                "elo0=0,elo1=5",
+            ],
+            "one opponent",
+        ),
+    ] {
+        let out = wopr(&args, "2");
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: '{err}' lacks '{says}'");
+    }
+}
