@@ -261,8 +261,15 @@ fn write_report<G: Roster>(
                 args.games, args.openings, args.seed, t.games, t.distinct_games, players[anchor]
             )?;
             writeln!(md, "| rank | player | Elo | 95% interval | games | score | LOS next |\n|---|---|---|---|---|---|---|")?;
-            for (rank, (i, elo, (low, high), los)) in
-                super::tournament::ranked(&ratings).into_iter().enumerate()
+            for (
+                rank,
+                super::tournament::Ranked {
+                    index: i,
+                    elo,
+                    ci95: (low, high),
+                    los_next: los,
+                },
+            ) in super::tournament::ranked(&ratings).into_iter().enumerate()
             {
                 let w = t.total(i);
                 let score = (w.wins as f64 + 0.5 * w.draws as f64) / w.games().max(1) as f64;

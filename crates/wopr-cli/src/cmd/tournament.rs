@@ -114,7 +114,16 @@ fn go<G: Roster>(
         println!("{}", to_json(&game.spec(), &t, &ratings));
     } else if args.csv {
         println!("rank,player,elo,elo_low,elo_high,games,score,los_next");
-        for (rank, (i, elo, (low, high), los)) in ranked(&ratings).into_iter().enumerate() {
+        for (
+            rank,
+            Ranked {
+                index: i,
+                elo,
+                ci95: (low, high),
+                los_next: los,
+            },
+        ) in ranked(&ratings).into_iter().enumerate()
+        {
             let w = t.total(i);
             println!(
                 "{},\"{}\",{:.1},{:.1},{:.1},{},{:.4},{}",
@@ -154,17 +163,29 @@ pub fn ratings_of(t: &Tournament, anchor: usize, anchor_elo: f64) -> anyhow::Res
         .map_err(|e| anyhow::anyhow!("cannot fit ratings: {e}"))
 }
 
-/// Players by rating, best first: (index, rating, 95% interval, likelihood
-/// of superiority over the next player).
-pub fn ranked(ratings: &Ratings) -> Vec<(usize, f64, (f64, f64), Option<f64>)> {
+/// One line of a ranking.
+pub struct Ranked {
+    /// The player's index.
+    pub index: usize,
+    /// Its rating.
+    pub elo: f64,
+    /// The rating's 95% interval.
+    pub ci95: (f64, f64),
+    /// The likelihood that it is better than the next player down.
+    pub los_next: Option<f64>,
+}
+
+/// Players by rating, best first.
+pub fn ranked(ratings: &Ratings) -> Vec<Ranked> {
     let order = ratings.ranking();
     order
         .iter()
         .enumerate()
-        .map(|(k, &i)| {
-            let p = &ratings.players[i];
-            let los = order.get(k + 1).map(|&next| ratings.los(i, next));
-            (i, p.rating, p.ci95, los)
+        .map(|(k, &i)| Ranked {
+            index: i,
+            elo: ratings.players[i].rating,
+            ci95: ratings.players[i].ci95,
+            los_next: order.get(k + 1).map(|&next| ratings.los(i, next)),
         })
         .collect()
 }
@@ -185,7 +206,7 @@ fn to_json(game: &str, t: &Tournament, ratings: &Ratings) -> serde_json::Value {
             let w = t.results[i][j];
             json!({"wins": w.wins, "draws": w.draws, "losses": w.losses})
         }).collect::<Vec<_>>()).collect::<Vec<_>>(),
-        "ratings": ranked(ratings).into_iter().map(|(i, elo, (low, high), los)| json!({
+        "ratings": ranked(ratings).into_iter().map(|Ranked { index: i, elo, ci95: (low, high), los_next: los }| json!({
             "player": t.players[i],
             "elo": elo,
             "elo_ci95": [low, high],
@@ -226,7 +247,16 @@ fn print_text(game: &str, args: &TournamentArgs, t: &Tournament, ratings: &Ratin
         "{:>4} {:<width$} {:>8} {:>18} {:>6} {:>7} {:>9}",
         "rank", "player", "elo", "95% interval", "games", "score", "LOS next"
     );
-    for (rank, (i, elo, (low, high), los)) in ranked(ratings).into_iter().enumerate() {
+    for (
+        rank,
+        Ranked {
+            index: i,
+            elo,
+            ci95: (low, high),
+            los_next: los,
+        },
+    ) in ranked(ratings).into_iter().enumerate()
+    {
         let w = t.total(i);
         println!(
             "{:>4} {:<width$} {:>8.1} {:>18} {:>6} {:>6.1}% {:>9}",
