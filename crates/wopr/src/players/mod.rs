@@ -4,9 +4,10 @@
 //! this module holds the players every game can use and the roster that turns
 //! a spec string into a player:
 //! - `random` and `first` ([`RandomPlayer`], [`FirstPlayer`]) for every game;
-//! - `alphabeta` search ([`alphabeta`]), `net:` players ([`net`]) and
-//!   `perfect` ([`perfect`], where the game has an exact solver) for the
-//!   perfect-information board games;
+//! - `alphabeta` search ([`alphabeta`]), Monte-Carlo tree search
+//!   (`mcts`, [`mcts`]), `net:` players ([`net`]) and `perfect` ([`perfect`],
+//!   where the game has an exact solver) for the perfect-information board
+//!   games;
 //! - [`Roster`]: each game's list of the players it accepts, implemented in
 //!   the game's folder (its heuristic opponents first, then
 //!   [`board_player`]); [`parse_player`] builds any of them from a spec.
@@ -14,6 +15,7 @@
 //! Terminal play (`human`) belongs to the command line, not to this library.
 
 pub mod alphabeta;
+pub mod mcts;
 pub mod net;
 pub mod perfect;
 mod roster;
@@ -25,6 +27,7 @@ use crate::game::{Action, Game};
 
 pub use crate::game::{Player, ViewOf};
 pub use alphabeta::AlphaBetaPlayer;
+pub use mcts::{MctsConfig, MctsPlayer};
 pub use perfect::{perfect_player, PerfectPlayer};
 pub use roster::{board_player, parse_player, player_names, Roster, GENERIC_PLAYERS};
 

@@ -3,11 +3,11 @@
 //!
 //! Every game implements [`Roster`] in its own folder: its heuristic
 //! opponents (`level1`, `standard`, `ai:K`, …), then the players every board
-//! game gets ([`board_player`]: `alphabeta`, `net:`, `perfect`). Games
+//! game gets ([`board_player`]: `alphabeta`, `mcts`, `net:`, `perfect`). Games
 //! without such players implement it with the defaults (only `random` and
 //! `first`).
 
-use super::{alphabeta, net, perfect, FirstPlayer, RandomPlayer};
+use super::{alphabeta, mcts, net, perfect, FirstPlayer, RandomPlayer};
 use crate::game::encode::Encodable;
 use crate::game::solver::Solver;
 use crate::game::{Game, GameSpec, Player, Searchable, SpecError};
@@ -68,8 +68,9 @@ pub fn player_names<G: Roster>(game: &G) -> Vec<&'static str> {
     names
 }
 
-/// The players every board game gets: `alphabeta` search, `net:` players,
-/// and `perfect` where the game has a solver ([`Roster::solver`]). Board
+/// The players every board game gets: `alphabeta` search, `mcts`
+/// (Monte-Carlo tree search), `net:` players, and `perfect` where the game
+/// has a solver ([`Roster::solver`]). Board
 /// games call this from [`Roster::bot`] after their own names.
 pub fn board_player<G>(game: &G, spec: &GameSpec) -> Result<Option<Box<dyn Player<G>>>, SpecError>
 where
@@ -81,6 +82,9 @@ where
         return perfect::perfect_player(game).map(Some);
     }
     if let Some(p) = alphabeta::search_player(spec)? {
+        return Ok(Some(p));
+    }
+    if let Some(p) = mcts::mcts_player(game, spec)? {
         return Ok(Some(p));
     }
     net::net_player(game, spec)

@@ -14,6 +14,7 @@ impl Roster for Connect4 {
     fn bot_names(&self) -> &'static [&'static str] {
         &[
             "alphabeta[:depth=D][,ms=T]",
+            "mcts[:sims=N][,c=C][,rollout=random|net:FILE]",
             "net:PATH[,mode=M][,ply=N][,temp=T]",
             "perfect",
         ]

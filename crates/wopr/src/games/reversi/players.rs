@@ -251,6 +251,7 @@ impl Roster for Reversi {
     fn bot_names(&self) -> &'static [&'static str] {
         &[
             "alphabeta[:depth=D][,ms=T]",
+            "mcts[:sims=N][,c=C][,rollout=random|net:FILE]",
             "net:PATH[,mode=M][,ply=N][,temp=T]",
             "standard[:depth=D]",
             "perfect[:empties=E]",

@@ -409,6 +409,7 @@ impl Roster for Virus {
     fn bot_names(&self) -> &'static [&'static str] {
         &[
             "alphabeta[:depth=D][,ms=T]",
+            "mcts[:sims=N][,c=C][,rollout=random|net:FILE]",
             "net:PATH[,mode=M][,ply=N][,temp=T]",
             "ai:K[,depth=D] (K = 1..20)",
         ]
