@@ -226,3 +226,101 @@ fn bad_measurement_options_are_one_line_errors() {
         assert!(err.contains(says), "{args:?}: '{err}' lacks '{says}'");
     }
 }
+
+#[test]
+fn a_report_covers_runs_of_one_config_and_refuses_mixed_ones() {
+    let dir = std::env::temp_dir().join(format!("wopr-cli-report-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("c.toml");
+    std::fs::write(
+        &config,
+        "game = 'tictactoe'\n[net]\nhidden = [3]\n[algorithm]\npopulation = 6\n\
+         [fitness]\nopponents = ['random']\n[stop]\ngenerations = 3\n\
+         [yardsticks]\nevery = 1\nagainst = ['random']\ngames = 10\n",
+    )
+    .unwrap();
+    for seed in ["1", "2"] {
+        let out = wopr(
+            &[
+                "evolve",
+                config.to_str().unwrap(),
+                "--seed",
+                seed,
+                "--quiet",
+                "--out",
+                dir.join(format!("s{seed}")).to_str().unwrap(),
+            ],
+            "2",
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let md = dir.join("r.md");
+    let (s1, s2) = (dir.join("s1"), dir.join("s2"));
+    let out = wopr(
+        &[
+            "report",
+            s1.to_str().unwrap(),
+            s2.to_str().unwrap(),
+            "--out",
+            md.to_str().unwrap(),
+            "--games",
+            "4",
+        ],
+        "2",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&md).unwrap();
+    for section in [
+        "## Config",
+        "## Fitness",
+        "## Yardsticks",
+        "## Tournament",
+        "seeds 1, 2",
+    ] {
+        assert!(text.contains(section), "{section} missing:\n{text}");
+    }
+    // Two champions and the yardstick player, ranked.
+    assert_eq!(text.matches("| `net:").count(), 2, "{text}");
+    assert!(dir.join("r-fitness.png").exists() && dir.join("r-yardsticks.png").exists());
+    // A run of another config is refused.
+    let other = dir.join("o.toml");
+    std::fs::write(
+        &other,
+        "game = 'tictactoe'\n[net]\nhidden = [4]\n[stop]\ngenerations = 1\n",
+    )
+    .unwrap();
+    let o = dir.join("o");
+    assert!(wopr(
+        &[
+            "evolve",
+            other.to_str().unwrap(),
+            "--quiet",
+            "--out",
+            o.to_str().unwrap()
+        ],
+        "2"
+    )
+    .status
+    .success());
+    let out = wopr(
+        &[
+            "report",
+            s1.to_str().unwrap(),
+            o.to_str().unwrap(),
+            "--out",
+            md.to_str().unwrap(),
+        ],
+        "2",
+    );
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("different configs"));
+}
