@@ -159,6 +159,14 @@ fn parse_squares(text: &str, n: usize, who: &str) -> Result<u64, String> {
     if t.is_empty() {
         return Err(format!("{who}'s list of squares is empty"));
     }
+    // Squares are ASCII (a letter and digits); anything else would also cut
+    // a multi-byte character in two below.
+    if let Some(bad) = t.chars().find(|c| !c.is_ascii_alphanumeric()) {
+        return Err(format!(
+            "'{bad}' in {who}'s list is not part of a square (squares are written a1..{})",
+            square_name(n - 1, n - 1)
+        ));
+    }
     let bytes = t.as_bytes();
     let mut set = 0u64;
     let mut i = 0;
@@ -559,6 +567,9 @@ mod tests {
             ("virus:start=a1b2/b2", "b2 given to both"),
             ("virus:start=a1a1/b2", "listed twice"),
             ("virus:start=a9/b2", "not a square"),
+            // Found by the game-spec fuzz target: a multi-byte character used
+            // to be cut in two (a panic).
+            ("virus:start=aé1/b2", "not part of a square"),
             ("virus:max-plies=0", "1..=10000"),
         ] {
             let e = Virus::from_spec(&GameSpec::parse(bad).unwrap()).unwrap_err();
