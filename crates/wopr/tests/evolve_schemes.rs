@@ -2,6 +2,7 @@
 //! about: nine weights, one per Tic-Tac-Toe square; the player takes the legal
 //! square with the highest weight.
 
+use wopr::eval::openings::Openings;
 use wopr::evolve::schemes::{
     ExhaustiveLosses, FixedOpponents, ImplicitSharing, Opponent, Points, RoundRobin,
     RoundRobinScoring,
@@ -55,6 +56,7 @@ fn round_robin_per_game_is_zero_sum_and_per_match_hands_out_one_point_per_pair()
         game: TicTacToe,
         phenotype: &p,
         scoring: RoundRobinScoring::PerGame,
+        openings: Openings::None,
     };
     let f = per_game.evaluate(&pop, 0, 1);
     assert!(f.iter().sum::<f64>().abs() < 1e-9, "{f:?}");
@@ -62,6 +64,7 @@ fn round_robin_per_game_is_zero_sum_and_per_match_hands_out_one_point_per_pair()
         game: TicTacToe,
         phenotype: &p,
         scoring: RoundRobinScoring::PerMatch,
+        openings: Openings::None,
     };
     let f = per_match.evaluate(&pop, 0, 1);
     // 6·5/2 = 15 pairs, one point each.
@@ -83,6 +86,8 @@ fn fixed_opponents_score_against_perfect_play_and_are_thread_independent() {
         points: Points::NAVEED,
         seat: None,
         logistic: None,
+        openings: Openings::None,
+        common_seeds: false,
     };
     let one = on_threads(1, || scheme.evaluate(&pop, 4, 9));
     let two = on_threads(2, || scheme.evaluate(&pop, 4, 9));
@@ -104,6 +109,7 @@ fn implicit_sharing_hands_out_the_points_of_beaten_antigens_only() {
         antigen_fraction: 0.25,
         sample_fraction: 0.33,
         points: 33.0,
+        openings: Openings::None,
     };
     let f = scheme.evaluate(&pop, 2, 5);
     let total: f64 = f.iter().sum();
