@@ -6,7 +6,9 @@
 //! sum to zero.
 
 use rand::RngExt;
+use wopr::game::driver::random_playout;
 use wopr::game::rng::stream;
+use wopr::games::tictactoe::TicTacToe;
 use wopr::registry::games;
 use wopr::{with_game, ActionList, AnyGame, Game, State, Turn};
 
@@ -100,4 +102,75 @@ fn unknown_games_and_arguments_are_one_line_errors() {
     assert!(!e.contains('\n'));
     let e = AnyGame::parse("tictactoe:4x4").unwrap_err().to_string();
     assert!(e.contains("does not take"), "{e}");
+}
+
+/// The mean and standard deviation of the length of `n` random games, as
+/// `wopr bench` plays them: `random_playout` from the start, all randomness
+/// from the stream (0, [0]).
+fn playout_lengths<G: Game>(game: &G, n: u64) -> (f64, f64) {
+    let mut rng = stream(0, &[0]);
+    let (mut sum, mut sum2) = (0.0, 0.0);
+    for _ in 0..n {
+        let mut s = game.initial_state();
+        let len = random_playout(&mut s, game.num_players(), &mut rng) as f64;
+        sum += len;
+        sum2 += len * len;
+    }
+    let mean = sum / n as f64;
+    (mean, (sum2 / n as f64 - mean * mean).max(0.0).sqrt())
+}
+
+/// README, "Random playouts per second": the plies/game column of `wopr
+/// bench`. The bench plays as many games as fit in its time, so its mean
+/// varies a little from run to run; here a fixed number of games must land
+/// within four standard errors of the README figure, plus the 0.05 of its
+/// rounding to one decimal.
+#[test]
+fn mean_random_game_lengths_match_the_bench_table() {
+    for (spec, readme, n) in [
+        ("tictactoe", 7.6, 20_000),
+        ("connect4:7x6", 21.3, 20_000),
+        ("connect4:6x6", 20.3, 20_000),
+        ("dots-and-boxes:3x3", 24.0, 20_000),
+        ("reversi:8x8", 60.4, 5_000),
+        ("reversi:6x6", 32.5, 10_000),
+        ("virus:8x8", 190.0, 10_000),
+        ("pig", 48.0, 20_000),
+        ("kuhn", 4.3, 20_000),
+        ("goofspiel:cards=5", 10.0, 1_000),
+    ] {
+        let game = AnyGame::parse(spec).unwrap();
+        let (mean, sd) = with_game!(&game, g => playout_lengths(g, n));
+        let tolerance = 4.0 * sd / (n as f64).sqrt() + 0.05;
+        println!("{spec}: {mean:.2} ± {tolerance:.2} (README {readme})");
+        assert!(
+            (mean - readme).abs() <= tolerance,
+            "{spec}: mean {mean:.2} over {n} games (sd {sd:.2}), README {readme}"
+        );
+    }
+}
+
+/// The Tic-Tac-Toe row exactly: the expected length of a uniformly random
+/// game, walked over the whole tree, is 3203/420 = 7.626 plies (README: 7.6).
+#[test]
+fn expected_random_tictactoe_length_is_exact() {
+    fn expected<S: State>(s: &S) -> f64 {
+        if matches!(s.turn(), Turn::Terminal) {
+            return 0.0;
+        }
+        let mut legal = ActionList::new();
+        s.legal_actions(&mut legal);
+        let total: f64 = legal
+            .iter()
+            .map(|&a| {
+                let mut c = s.clone();
+                c.apply(a);
+                expected(&c)
+            })
+            .sum();
+        1.0 + total / legal.len() as f64
+    }
+    let e = expected(&TicTacToe.initial_state());
+    assert!((e - 3203.0 / 420.0).abs() < 1e-12, "{e}");
+    assert_eq!((e * 10.0).round() / 10.0, 7.6);
 }

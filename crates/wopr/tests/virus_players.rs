@@ -250,12 +250,35 @@ fn specs_parse_and_explain() {
     assert_eq!(AI_PLAYERS.len(), 20);
 }
 
-/// The round-robin table for the README (8x8, every pair 4 games, 2 from
-/// each seat): `cargo test --release -p wopr --test virus_players --
-/// --ignored --nocapture round_robin`.
+/// The round-robin table of the README ("Yardsticks and exact play", Virus:
+/// 8x8, every pair 4 games, 2 from each seat), printed by `cargo test
+/// --release -p wopr --test virus_players -- --nocapture round_robin` and
+/// asserted here, player by player.
 #[test]
-#[ignore]
 fn round_robin() {
+    // README: (wins, draws, losses) of ai:1 … ai:20.
+    const README: [(u32, u32, u32); NUM_AI] = [
+        (40, 3, 33),
+        (64, 0, 12),
+        (17, 1, 58),
+        (45, 4, 27),
+        (44, 1, 31),
+        (57, 1, 18),
+        (55, 1, 20),
+        (13, 0, 63),
+        (27, 2, 47),
+        (51, 0, 25),
+        (20, 1, 55),
+        (21, 1, 54),
+        (14, 0, 62),
+        (25, 3, 48),
+        (49, 1, 26),
+        (35, 3, 38),
+        (30, 4, 42),
+        (45, 0, 31),
+        (44, 0, 32),
+        (51, 0, 25),
+    ];
     let g = game("virus:8x8");
     let games = 4;
     // (wins, draws, losses) per player
@@ -311,4 +334,5 @@ fn round_robin() {
             3 * w + d
         );
     }
+    assert_eq!(table, README);
 }

@@ -247,6 +247,81 @@ where
     Some(out)
 }
 
+/// The exact value of the best strategy against opponents that play
+/// uniformly at random: see [`best_response_to_uniform`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct BestResponse {
+    /// The highest probability of winning that any strategy reaches (a draw
+    /// counts as not won).
+    pub win: f64,
+    /// The highest expected score, a win counting 1, a draw ½ and a loss 0.
+    /// The strategy that reaches it may differ from the one that maximises
+    /// [`BestResponse::win`] (it may prefer a sure draw to a risky win).
+    pub score: f64,
+}
+
+/// How well the best possible strategy for `seat` does against opponents
+/// that pick uniformly among their legal moves: expectimax over the whole
+/// game tree, where `seat`'s nodes take the best child, the opponents' nodes
+/// the mean of their children, and chance nodes the mean weighted by
+/// [`State::chance_outcomes`]. Each of the two objectives (win probability,
+/// expected score) is maximised on its own. A result is a win when the
+/// seat's return is positive, a draw when it is zero.
+///
+/// The values are exact up to floating-point rounding; they bound what any
+/// player can score against `random` (the yardstick's ceiling). The walk
+/// visits every node and remembers none, so it is meant for games as small
+/// as Tic-Tac-Toe (549,946 nodes); perfect-information, turn-based games
+/// only (it panics at a simultaneous node).
+pub fn best_response_to_uniform<G: Game>(game: &G, seat: usize) -> BestResponse
+where
+    G::State: State<View = G::State>,
+{
+    fn value<S: State>(s: &S, seat: usize, utility: &dyn Fn(f64) -> f64) -> f64 {
+        let child = |a| {
+            let mut c = s.clone();
+            c.apply(a);
+            value(&c, seat, utility)
+        };
+        match s.turn() {
+            Turn::Terminal => utility(s.returns(seat)),
+            Turn::Player(p) => {
+                let mut legal = ActionList::new();
+                s.legal_actions(&mut legal);
+                let values = legal.iter().map(|&a| child(a));
+                if p == seat {
+                    values.fold(f64::NEG_INFINITY, f64::max)
+                } else {
+                    values.sum::<f64>() / legal.len() as f64
+                }
+            }
+            Turn::Chance => {
+                let mut outcomes = Vec::new();
+                s.chance_outcomes(&mut outcomes);
+                outcomes.iter().map(|&(a, p)| p * child(a)).sum()
+            }
+            Turn::Simultaneous => {
+                panic!("best_response_to_uniform needs a turn-based game")
+            }
+        }
+    }
+    let start = game.initial_state();
+    let win = |r: f64| if r > 0.0 { 1.0 } else { 0.0 };
+    let score = |r: f64| {
+        if r > 0.0 {
+            1.0
+        } else if r < 0.0 {
+            0.0
+        } else {
+            0.5
+        }
+    };
+    BestResponse {
+        win: value(&start, seat, &win),
+        score: value(&start, seat, &score),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,5 +339,40 @@ mod tests {
         let (lo, hi) = wilson(0, 5, 1.96);
         assert_eq!(lo, 0.0);
         assert!((hi - 3.8416 / 8.8416).abs() < 1e-9);
+    }
+
+    #[test]
+    fn best_response_weighs_chance_nodes_by_their_probabilities() {
+        use crate::game::spec::GameSpec;
+        use crate::games::pig::Pig;
+        // Pig to 10 with a one-turn horizon: only the first player moves, a
+        // roll of 1 or a hold ends the turn and the game in a draw, so the
+        // first player never loses and wins most often by always rolling:
+        // p(t) = 1 for a turn total t ≥ 10, else (1/6)·Σ_{d=2..6} p(t + d).
+        let mut p = [1.0f64; 16];
+        for t in (0..10).rev() {
+            p[t] = (2..=6).map(|d| p[t + d]).sum::<f64>() / 6.0;
+        }
+        let game = Pig::from_spec(&GameSpec::parse("pig:target=10,horizon=1").unwrap()).unwrap();
+        let first = best_response_to_uniform(&game, 0);
+        assert!((first.win - p[0]).abs() < 1e-12, "{first:?} vs {}", p[0]);
+        assert!(
+            (first.score - (0.5 + 0.5 * p[0])).abs() < 1e-12,
+            "{first:?}"
+        );
+        // The second player never moves, so never wins; the first, now the
+        // uniform opponent, holds (a draw) or rolls with probability ½ each:
+        // q(t) = 1 for t ≥ 10, else ½·(1/6)·Σ_{d=2..6} q(t + d) is its
+        // chance to win, and the second player's score is (1 − q(0))/2.
+        let mut q = [1.0f64; 16];
+        for t in (0..10).rev() {
+            q[t] = 0.5 * (2..=6).map(|d| q[t + d]).sum::<f64>() / 6.0;
+        }
+        let second = best_response_to_uniform(&game, 1);
+        assert_eq!(second.win, 0.0);
+        assert!(
+            (second.score - 0.5 * (1.0 - q[0])).abs() < 1e-12,
+            "{second:?}"
+        );
     }
 }
