@@ -537,21 +537,7 @@ where
     G: Encodable,
 {
     let file = NetFile::load(path).map_err(|e| SpecError(format!("'mcts': {e}")))?;
-    if let Some(g) = &file.game {
-        // The file names its game by spec; compare canonical forms where it
-        // names this kind of game at all.
-        let want = GameSpec::parse(g)
-            .ok()
-            .filter(|s| G::INFO.names(&s.name))
-            .and_then(|s| G::from_spec(&s).ok())
-            .map_or_else(|| g.clone(), |other| other.spec());
-        if want != game.spec() {
-            return Err(SpecError(format!(
-                "'mcts': {path} is a net for {want}, not for {}",
-                game.spec()
-            )));
-        }
-    }
+    super::net::check_game(game, &file, path).map_err(|e| SpecError(format!("'mcts': {e}")))?;
     let outputs = file.net.num_outputs();
     if outputs != 1 {
         return Err(SpecError(format!(

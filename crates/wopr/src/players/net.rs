@@ -278,21 +278,7 @@ where
             .map(|(_, v)| v.clone())
             .ok_or_else(|| SpecError("net: needs a file, as net:PATH".into()))?;
         let file = NetFile::load(&path).map_err(|e| SpecError(e.to_string()))?;
-        if let Some(g) = &file.game {
-            // The file names its game by spec; compare canonical forms where
-            // it names this kind of game at all.
-            let want = GameSpec::parse(g)
-                .ok()
-                .filter(|s| G::INFO.names(&s.name))
-                .and_then(|s| G::from_spec(&s).ok())
-                .map_or_else(|| g.clone(), |other| other.spec());
-            if want != game.spec() {
-                return Err(SpecError(format!(
-                    "{path} is a net for {want}, not for {}",
-                    game.spec()
-                )));
-            }
-        }
+        check_game(game, &file, &path).map_err(SpecError)?;
         let encoding = game.encoding(file.encoding.as_deref().unwrap_or("raw"))?;
         // The file's `player` field gives defaults: a mode name (`greedy`) or
         // mode arguments (`mode=alphabeta,ply=3`); the spec's arguments win.
@@ -501,4 +487,28 @@ where
         return Ok(None);
     }
     Ok(Some(Box::new(NetPlayer::from_spec(game, spec)?)))
+}
+
+/// Checks that a net file loaded from `path` is for `game` (files without a
+/// game are accepted). The file names its game by spec; canonical forms are
+/// compared where it names this kind of game at all.
+pub fn check_game<G: crate::game::Game>(
+    game: &G,
+    file: &NetFile,
+    path: &str,
+) -> Result<(), String> {
+    let Some(g) = &file.game else { return Ok(()) };
+    let want = GameSpec::parse(g)
+        .ok()
+        .filter(|s| G::INFO.names(&s.name))
+        .and_then(|s| G::from_spec(&s).ok())
+        .map_or_else(|| g.clone(), |other| other.spec());
+    if want == game.spec() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{path} is a net for {want}, not for {}",
+            game.spec()
+        ))
+    }
 }
