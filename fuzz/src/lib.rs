@@ -13,6 +13,7 @@
 //! library search deeply, build huge nets or run long evolutions are parsed
 //! and checked but not run (each guard says what it skips).
 
+use std::cell::Cell;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -72,6 +73,38 @@ pub fn game_specs() -> Vec<String> {
         .map(|g| g.name.to_string())
         .chain(EXTRA_SPECS.iter().map(|s| s.to_string()))
         .collect()
+}
+
+thread_local! {
+    static SKIP_KNOWN: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Whether the targets step around the library crashes already found and
+/// reported (kept in `fuzz/artifacts-found/`), so that fuzzing goes on
+/// past them; on by default, per thread. The test that replays the found
+/// crashes turns it off to see whether the library is fixed.
+pub fn skip_known_crashes(skip: bool) {
+    SKIP_KNOWN.with(|s| s.set(skip));
+}
+
+/// Whether `text` is a game spec that hits a crash already found: a virus
+/// `start=` list with a non-ASCII character panics in
+/// `games/virus/mod.rs` `parse_squares` (it slices the text at a byte that
+/// is not a character boundary;
+/// `artifacts-found/game_spec/virus-start-non-ascii`).
+fn known_crash_spec(text: &str) -> bool {
+    SKIP_KNOWN.with(Cell::get)
+        && GameSpec::parse(text)
+            .is_ok_and(|s| s.name == "virus" && s.get("start").is_some_and(|v| !v.is_ascii()))
+}
+
+/// `AnyGame::parse`, as every command parses its GAME argument, except for
+/// the specs of [`known_crash_spec`] while those are skipped.
+fn parse_game(text: &str) -> Option<AnyGame> {
+    if known_crash_spec(text) {
+        return None;
+    }
+    AnyGame::parse(text).ok()
 }
 
 /// Parses one of [`game_specs`]; they are all valid.
@@ -307,7 +340,7 @@ fn show<G: Game>(game: &G, state: &G::State) {
 /// summing to 1, and its length within `max_game_length`.
 pub fn check_game_spec(data: &[u8]) {
     let Some(text) = text_of(data) else { return };
-    let Ok(game) = AnyGame::parse(text) else {
+    let Some(game) = parse_game(text) else {
         return;
     };
     let spec = game.spec();
@@ -434,7 +467,7 @@ pub fn check_config(data: &[u8]) {
         written,
         "config.toml does not read back to the same config"
     );
-    let Ok(game) = AnyGame::parse(&config.game) else {
+    let Some(game) = parse_game(&config.game) else {
         return;
     };
     wopr::with_board_game!(&game, g => start_small(g, config), ());
@@ -556,7 +589,7 @@ pub fn check_net_file(data: &[u8]) {
         .unwrap_or_else(|e| panic!("a net file written back does not read: {e}\n{written}"));
     assert_eq!(back, file, "a net file written back reads differently");
 
-    let Some(game) = file.game.as_deref().and_then(|g| AnyGame::parse(g).ok()) else {
+    let Some(game) = file.game.as_deref().and_then(parse_game) else {
         return;
     };
     // Search-driven modes cost exponentially in `ply`: load, do not move.
@@ -622,7 +655,7 @@ pub fn check_checkpoint(data: &[u8]) {
     };
     std::hint::black_box(cp.simd_mismatch());
     let generation = cp.engine.generation();
-    let Ok(game) = AnyGame::parse(&cp.config.game) else {
+    let Some(game) = parse_game(&cp.config.game) else {
         return;
     };
     let Some(weights) =
@@ -767,7 +800,10 @@ pub fn check_game_record(data: &[u8]) {
     let Ok(rec) = serde_json::from_str::<GameRecord>(line) else {
         return;
     };
-    if let Ok(game) = AnyGame::parse(&rec.game) {
+    if known_crash_spec(&rec.game) {
+        return;
+    }
+    if let Some(game) = parse_game(&rec.game) {
         let (replayed, listed) = wopr::with_game!(&game, g => (
             replay(g, &rec.actions).map(|_| ()),
             grid_moves(g, &rec.actions).map(|_| ()),

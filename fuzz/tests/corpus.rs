@@ -44,6 +44,7 @@ fn every_corpus_replays_without_a_panic() {
 #[test]
 #[ignore = "inputs that crash the library until it is fixed"]
 fn found_crashes_are_fixed() {
+    wopr_fuzz::skip_known_crashes(false);
     for &(target, check) in TARGETS {
         replay("artifacts-found", target, check);
     }
