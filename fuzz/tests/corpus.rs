@@ -39,10 +39,9 @@ fn every_corpus_replays_without_a_panic() {
     eprintln!("{total} corpus files replayed");
 }
 
-/// The crashing inputs the fuzzer found (`fuzz/artifacts-found/<target>/`),
-/// kept until the library is fixed: `cargo test -- --ignored` checks a fix.
+/// The crashing inputs the fuzzer found (`fuzz/artifacts-found/<target>/`)
+/// replay without a panic now that the library is fixed.
 #[test]
-#[ignore = "inputs that crash the library until it is fixed"]
 fn found_crashes_are_fixed() {
     wopr_fuzz::skip_known_crashes(false);
     for &(target, check) in TARGETS {
