@@ -686,7 +686,7 @@ where
     if cp.validate(phenotype.num_params).is_err() {
         return;
     }
-    if !cheap_generation(game, &cp, weights) {
+    if !cheap_generation(game, &cp, weights) || known_crash_checkpoint(&cp) {
         return;
     }
     let dir = scratch_dir("run");
@@ -701,6 +701,76 @@ where
         cp.engine.generation(),
         "the saved checkpoint is at another generation"
     );
+}
+
+/// Whether resuming `cp` hits a crash already found (while those are
+/// skipped, see [`skip_known_crashes`]); the engine's state is not checked
+/// when a checkpoint is read, so:
+/// - a self-adaptive engine with a genome lacking a step size per gene
+///   panics in `evolve/genome/real.rs` `mutate_real` (`assert_eq!` on
+///   `sigmas`; `artifacts-found/checkpoint/self-adaptive-genomes-without-sigmas.json`);
+/// - a CMA-ES whose vectors do not fit its `n`, `mu` and `lambda` panics in
+///   `evolve/cma.rs` `CmaEs::tell` (index out of bounds;
+///   `artifacts-found/checkpoint/cma-es-covariance-of-wrong-length.json`).
+fn known_crash_checkpoint(cp: &Checkpoint) -> bool {
+    if !SKIP_KNOWN.with(Cell::get) {
+        return false;
+    }
+    let engines = std::iter::once(&cp.engine).chain(cp.second.as_ref());
+    engines.into_iter().any(|e| {
+        let Ok(v) = serde_json::to_value(e) else {
+            return false;
+        };
+        let self_adaptive = v.to_string().contains("\"self_adaptive\"");
+        (self_adaptive && genomes(&v).any(|g| g.sigmas != g.genes)) || !cma_consistent(&v)
+    })
+}
+
+/// Whether a CMA-ES's state (in JSON) has the lengths its `n`, `mu` and
+/// `lambda` say; true for the other engines.
+fn cma_consistent(v: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    if v.get("engine").and_then(Value::as_str) != Some("cma-es") {
+        return true;
+    }
+    let num = |k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0) as usize;
+    let len = |k: &str| v.get(k).and_then(Value::as_array).map(Vec::len);
+    let (n, mu, lambda) = (num("n"), num("mu"), num("lambda"));
+    let rows_of = |k: &str, inner: &dyn Fn(&Value) -> Option<usize>| {
+        v.get(k)
+            .and_then(Value::as_array)
+            .is_some_and(|rows| rows.len() == lambda && rows.iter().all(|r| inner(r) == Some(n)))
+    };
+    n >= 1
+        && (1..=lambda).contains(&mu)
+        && ["mean", "pc", "ps", "d"].iter().all(|k| len(k) == Some(n))
+        && ["c", "b"].iter().all(|k| len(k) == n.checked_mul(n))
+        && len("weights") == Some(mu)
+        && rows_of("steps", &|r| r.as_array().map(Vec::len))
+        && rows_of("population", &|r| {
+            r.get("genes").and_then(Value::as_array).map(Vec::len)
+        })
+}
+
+/// The lengths of a real genome's genes and step sizes, found in JSON.
+struct GenomeLens {
+    genes: usize,
+    sigmas: usize,
+}
+
+/// Every real genome (an object with `genes`) inside an engine's JSON.
+fn genomes(v: &serde_json::Value) -> Box<dyn Iterator<Item = GenomeLens> + '_> {
+    use serde_json::Value;
+    let len = |x: Option<&Value>| x.and_then(Value::as_array).map_or(0, Vec::len);
+    match v {
+        Value::Object(map) if map.contains_key("genes") => Box::new(std::iter::once(GenomeLens {
+            genes: len(map.get("genes")),
+            sigmas: len(map.get("sigmas")),
+        })),
+        Value::Object(map) => Box::new(map.values().flat_map(genomes)),
+        Value::Array(items) => Box::new(items.iter().flat_map(genomes)),
+        _ => Box::new(std::iter::empty()),
+    }
 }
 
 /// Whether one generation of `cp` is quick: a net of at most 2000 weights,
