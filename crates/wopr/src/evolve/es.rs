@@ -279,6 +279,18 @@ pub struct SelfAdaptiveEs {
 }
 
 impl SelfAdaptiveEs {
+    /// Checks that the state read from a checkpoint is consistent: every
+    /// parent and child carries one step size per gene.
+    pub fn check_state(&self) -> Result<(), String> {
+        let all = self.parents.iter().chain(&self.population);
+        if all.clone().any(|g| g.sigmas.len() != g.genes.len()) {
+            return Err("a self-adaptive genome lacks one step size per gene".into());
+        }
+        if self.parents.is_empty() {
+            return Err("the self-adaptive ES has no parents".into());
+        }
+        Ok(())
+    }
     /// An ES whose first parents are `parents` (exactly μ, each with step
     /// sizes).
     pub fn new(

@@ -123,6 +123,16 @@ impl Checkpoint {
                 ));
             }
         }
+        for engine in std::iter::once(&self.engine).chain(self.second.as_ref()) {
+            let state = match engine {
+                AnyEngine::CmaEs(e) => e.check_state(),
+                AnyEngine::SelfAdaptive(e) => e.check_state(),
+                _ => Ok(()),
+            };
+            if let Err(e) = state {
+                return bad(e);
+            }
+        }
         let kept = [
             ("champion", &self.champion),
             ("second champion", &self.champion_second),
