@@ -461,3 +461,40 @@ fn alphabeta_beats_random() {
         assert!(wins * 100 >= 95 * records.len(), "{spec}: {wins}/40");
     }
 }
+
+// ---------------------------------------------------------------------------
+// Encodings: the bitboard fast path gives exactly the per-square reading.
+
+#[test]
+fn bitboard_encodings_match_the_square_by_square_reading() {
+    use wopr::game::encode::{grid, mover, Encodable};
+    for (c, r) in [(6, 6), (7, 6), (4, 4)] {
+        let g = game(c, r);
+        for name in ["raw", "planes"] {
+            let fast = g.encoding(name).unwrap();
+            let slow = grid(
+                name,
+                c * r,
+                |s: &Connect4State, i| s.at(i % s.columns(), i / s.columns()),
+                mover,
+            )
+            .unwrap();
+            assert_eq!(fast.size(), slow.size());
+            let mut rng = stream(7, &[c as u64, r as u64]);
+            let (mut a, mut b) = (vec![0.0; fast.size()], vec![0.0; fast.size()]);
+            for _ in 0..200 {
+                let mut s = g.initial_state();
+                loop {
+                    fast.encode(&s, &mut a);
+                    slow.encode(&s, &mut b);
+                    assert_eq!(a, b, "{name} on {c}x{r}");
+                    let l = legal(&s);
+                    if l.is_empty() {
+                        break;
+                    }
+                    s.apply(l[rng.random_range(0..l.len())]);
+                }
+            }
+        }
+    }
+}

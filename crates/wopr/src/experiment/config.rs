@@ -138,6 +138,38 @@ pub struct NetConfig {
     pub temp: f32,
     /// How minimax2 reduces outputs (max, mean).
     pub reduce: String,
+    /// Who scores finished positions: `rules` (a win above every net value,
+    /// a loss below, a draw neutral) or `net` (win detection left to the
+    /// net). See `players::net`.
+    pub finished: FinishedBy,
+    /// How a genome's bias genes enter their units: `add` (a bias, the sum
+    /// is `w·x + b`) or `subtract` (a threshold, `w·x - θ`: the unit fires
+    /// when its weighted input exceeds θ). The same genes, a sign apart;
+    /// it matters when genes are confined to a range such as
+    /// MIDI-Connect4's [0.5, 2.0].
+    pub bias: BiasSign,
+}
+
+/// Who scores finished positions for a net player (`[net] finished`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FinishedBy {
+    /// The game's rules.
+    #[default]
+    Rules,
+    /// The net itself.
+    Net,
+}
+
+/// How bias genes enter their units (`[net] bias`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BiasSign {
+    /// Added: `w·x + b`.
+    #[default]
+    Add,
+    /// Subtracted, as a threshold: `w·x - θ`.
+    Subtract,
 }
 
 impl Default for NetConfig {
@@ -153,6 +185,8 @@ impl Default for NetConfig {
             ply: 2,
             temp: 0.1,
             reduce: "max".into(),
+            finished: FinishedBy::Rules,
+            bias: BiasSign::Add,
         }
     }
 }

@@ -377,6 +377,31 @@ impl RunFiles {
     }
 }
 
+impl RunFiles {
+    /// Writes the champion measured by the yardsticks at `generation` to
+    /// `champions/gen-NNNN.json` in the run folder, so that the champions
+    /// of a run can meet in a tournament afterwards.
+    pub fn snapshot<G>(
+        &self,
+        generation: u64,
+        phenotype: &NetPhenotype<G>,
+        weights: &[f32],
+    ) -> Result<(), RunError>
+    where
+        G: Encodable + Roster,
+        G::State: Searchable,
+    {
+        let dir = self.dir.join("champions");
+        fs::create_dir_all(&dir)
+            .map_err(|e| RunError(format!("cannot create {}: {e}", dir.display())))?;
+        let file = phenotype.net_file(weights)?;
+        write_atomic(
+            &dir.join(format!("gen-{generation:04}.json")),
+            &file.to_json(),
+        )
+    }
+}
+
 /// Appends `text` to the file at `path`.
 fn append(path: &Path, text: &str) -> Result<(), RunError> {
     use std::io::Write;

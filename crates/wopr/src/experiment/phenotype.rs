@@ -3,13 +3,13 @@
 
 use std::sync::Arc;
 
-use super::config::Outputs;
+use super::config::{BiasSign, FinishedBy, Outputs};
 use super::error::{err, RunError};
 use crate::evolve::schemes::Phenotype;
 use crate::game::encode::Encodable;
 use crate::game::Searchable;
-use crate::nn::{Activation, AnyNet, Architecture, NetFile, Network};
-use crate::players::net::{NetMode, NetPlayer};
+use crate::nn::{Activation, AnyNet, Architecture, NetFile, Network, SegmentKind};
+use crate::players::net::{Finished, NetMode, NetPlayer};
 use crate::players::Player;
 
 /// Turns weights into net players for a game, as the config says.
@@ -19,6 +19,10 @@ pub struct NetPhenotype<G: Encodable> {
     activations: Vec<Activation>,
     encoding: String,
     mode: NetMode,
+    finished: Finished,
+    /// Parameter ranges (offset, length) whose genes are negated: the
+    /// biases when the config reads them as thresholds.
+    negated: Vec<(usize, usize)>,
     /// Number of weights.
     pub num_params: usize,
 }
@@ -76,8 +80,23 @@ where
         ))
         .map_err(err)?;
         let mode = NetMode::from_spec(&spec, &mode_name).map_err(err)?;
+        let negated = match cfg.bias {
+            BiasSign::Add => Vec::new(),
+            BiasSign::Subtract => net
+                .segments()
+                .iter()
+                .filter(|s| s.kind == SegmentKind::Biases)
+                .map(|s| (s.offset, s.len))
+                .collect(),
+        };
+        let finished = match cfg.finished {
+            FinishedBy::Rules => Finished::Rules,
+            FinishedBy::Net => Finished::Net,
+        };
         let phenotype = NetPhenotype {
             game: game.clone(),
+            finished,
+            negated,
             num_params: net.num_params(),
             arch,
             activations,
@@ -89,28 +108,45 @@ where
         Ok(phenotype)
     }
 
-    fn try_player(&self, weights: &[f32]) -> Result<NetPlayer<G>, RunError> {
+    /// The net a genome describes (thresholds negated into biases).
+    fn net(&self, weights: &[f32]) -> Result<AnyNet, RunError> {
         let mut net = AnyNet::new(&self.arch, &self.activations).map_err(err)?;
         net.set_params(weights).map_err(err)?;
+        if !self.negated.is_empty() {
+            let params = net.params_mut();
+            for &(offset, len) in &self.negated {
+                params[offset..offset + len]
+                    .iter_mut()
+                    .for_each(|p| *p = -*p);
+            }
+            net.apply_mask();
+        }
+        Ok(net)
+    }
+
+    fn try_player(&self, weights: &[f32]) -> Result<NetPlayer<G>, RunError> {
+        let net = self.net(weights)?;
         let encoding = self.game.encoding(&self.encoding).map_err(err)?;
-        NetPlayer::new(
+        Ok(NetPlayer::new(
             &self.game,
             Arc::new(net),
             encoding,
             self.mode,
             "evolved".into(),
         )
-        .map_err(err)
+        .map_err(err)?
+        .with_finished(self.finished))
     }
 
     /// The net file of `weights`, playable through `net:` specs.
     pub fn net_file(&self, weights: &[f32]) -> Result<NetFile, RunError> {
-        let mut net = AnyNet::new(&self.arch, &self.activations).map_err(err)?;
-        net.set_params(weights).map_err(err)?;
-        let mut file = NetFile::new(net);
+        let mut file = NetFile::new(self.net(weights)?);
         file.game = Some(self.game.spec());
         file.encoding = Some(self.encoding.clone());
-        file.player = Some(self.mode.spec());
+        file.player = Some(match self.finished {
+            Finished::Rules => self.mode.spec(),
+            Finished::Net => format!("{},finished=net", self.mode.spec()),
+        });
         Ok(file)
     }
 }

@@ -263,6 +263,9 @@ where
                     .map(<[f32]>::to_vec)
                     .unwrap_or_default();
                 let rows = measure(game, &phenotype, &w, y, seed, generation)?;
+                if !w.is_empty() {
+                    files.snapshot(generation, &phenotype, &w)?;
+                }
                 progress.yardsticks(&rows);
                 cp.yardsticks.extend(rows);
             }

@@ -127,6 +127,78 @@ pub fn grid<S: Send + Sync + 'static>(
     }))
 }
 
+/// A grid encoding read from one occupancy bitboard per seat: the same
+/// inputs as [`grid`] gives, without a call per square (the hot path of
+/// net players: every leaf of a search is encoded).
+struct BitGrid<S> {
+    name: &'static str,
+    /// Bit of the bitboards holding encoding square `i`.
+    index: Vec<u8>,
+    seats: fn(&S) -> [u64; 2],
+    to_move: fn(&S) -> Option<usize>,
+}
+
+impl<S: Send + Sync> Encoding<S> for BitGrid<S> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn size(&self) -> usize {
+        if self.name == "raw" {
+            self.index.len()
+        } else {
+            2 + 2 * self.index.len()
+        }
+    }
+    fn encode(&self, state: &S, out: &mut [f32]) {
+        let to_move = (self.to_move)(state);
+        let seats = (self.seats)(state);
+        if self.name == "raw" {
+            let me = to_move.unwrap_or(0) & 1;
+            let (own, other) = (seats[me], seats[1 - me]);
+            for (o, &k) in out.iter_mut().zip(&self.index) {
+                *o = ((own >> k) & 1) as f32 - ((other >> k) & 1) as f32;
+            }
+        } else {
+            let n = self.index.len();
+            out.fill(0.0);
+            if let Some(p) = to_move {
+                out[p] = 1.0;
+            }
+            for (p, &b) in seats.iter().enumerate() {
+                for (i, &k) in self.index.iter().enumerate() {
+                    if (b >> k) & 1 != 0 {
+                        out[2 + p * n + i] = 1.0;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The `raw` or `planes` encoding of a grid whose state keeps one bitboard
+/// per seat (`None` for other names): `index[i]` is the bit of square `i`
+/// (row-major from the top-left, as in [`grid`]), `seats(state)` the two
+/// seats' bitboards and `to_move(state)` the seat to move. Gives exactly
+/// the inputs [`grid`] gives for the same board.
+pub fn bit_grid<S: Send + Sync + 'static>(
+    name: &str,
+    index: Vec<u8>,
+    seats: fn(&S) -> [u64; 2],
+    to_move: fn(&S) -> Option<usize>,
+) -> Option<Box<dyn Encoding<S>>> {
+    let name = match name {
+        "raw" => "raw",
+        "planes" => "planes",
+        _ => return None,
+    };
+    Some(Box::new(BitGrid {
+        name,
+        index,
+        seats,
+        to_move,
+    }))
+}
+
 /// The seat to move, as a plain function to hand to [`grid`].
 pub fn mover<S: State>(s: &S) -> Option<usize> {
     super::mover(s)

@@ -1,14 +1,12 @@
 //! Players driven by a neural network (the `net:` specs).
 //!
-//! Spec: `net:PATH[,mode=M][,ply=N][,temp=T][,reduce=R]`. The net file says
-//! which encoding the net reads (`raw` if it does not say) and may name a
-//! default mode. Modes:
+//! Spec: `net:PATH[,mode=M][,ply=N][,temp=T][,reduce=R][,finished=F]`. The
+//! net file says which encoding the net reads (`raw` if it does not say) and
+//! may name a default mode. Modes:
 //!
 //! - `greedy` — a value net (one output: the value of a position for its
 //!   player to move) scores every successor and the best is played (the
-//!   thesis's SimpleMaxPlayer; Handa & Horiuchi; Naveed & Cowling's 1-ply). A
-//!   successor that ends the game is scored by its result instead (±2, or 0
-//!   for a draw), so the net is never asked about finished games.
+//!   thesis's SimpleMaxPlayer; Handa & Horiuchi; Naveed & Cowling's 1-ply).
 //! - `policy` — a move-ranking net (one output per action index): illegal
 //!   actions are masked, the highest output is played (Weaver & Bossomaier).
 //! - `minimax2` — MIDI-Connect4's 2-ply minimax over a move-ranking net: for
@@ -23,6 +21,21 @@
 //! - `softmax` — the thesis's "distribution over choices" (§3.1): successor
 //!   values v become probabilities ∝ exp(v / T), `temp=T` (default 0.1).
 //!
+//! **One value scale.** Every mode compares net outputs with each other and
+//! with finished games on one scale, symmetric about the net's neutral value:
+//! a sigmoid output `o` in (0, 1) counts as `2o - 1`, a tanh or linear output
+//! as itself, so a position's value for the other player is its negation and
+//! a sigmoid net's 0.5 means "even". With `finished=rules` (the default) a
+//! successor that ends the game is scored by the rules, not the net: a win
+//! above every net value, a loss below every one, a draw at the neutral 0
+//! (±2 for bounded outputs, ±1e30 for linear and relu ones). With
+//! `finished=net` the net is asked about finished positions too, so win
+//! detection is left to what evolution learns (the WOPR thesis's view, and
+//! MIDI-Connect4 as written). Nobody is to move in a finished position, so
+//! the grid encodings present it from seat 0's view and it is read from
+//! there; in `minimax2` its outputs are reduced over all actions (none is
+//! legal there).
+//!
 //! Ties are broken at random. Searches evaluate their leaves in batches: all
 //! successors at once (`greedy`, `softmax`), all positions after every reply
 //! (`minimax2`), all children of each node one ply above the horizon
@@ -36,7 +49,7 @@ use super::{Player, ViewOf};
 use crate::game::encode::{Encodable, EncodingOf};
 use crate::game::rng::WoprRng;
 use crate::game::{mover, Action, ActionList, GameSpec, Searchable, SpecError, State};
-use crate::nn::{AnyNet, NetFile, Network, Scratch};
+use crate::nn::{Activation, AnyNet, NetFile, Network, Scratch};
 use crate::search::{AlphaBeta, Evaluator, Limits};
 
 /// How a net chooses moves; see the module docs.
@@ -134,9 +147,43 @@ impl NetMode {
     }
 }
 
-/// The value assigned to a finished successor in net units: well beyond the
-/// range of a sigmoid or tanh output.
+/// The value of a won successor for bounded outputs (sigmoid, tanh): beyond
+/// every net value on the symmetric scale (-1, 1).
 const RESULT_VALUE: f32 = 2.0;
+
+/// The value of a won successor for unbounded outputs (linear, relu).
+const RESULT_VALUE_UNBOUNDED: f32 = 1e30;
+
+/// Who scores a successor that ends the game; see the module docs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Finished {
+    /// The rules: a win above every net value, a loss below, a draw at 0.
+    #[default]
+    Rules,
+    /// The net, like any other position.
+    Net,
+}
+
+impl Finished {
+    /// Parses `rules` or `net`.
+    pub fn parse(text: &str) -> Result<Finished, SpecError> {
+        match text.to_ascii_lowercase().as_str() {
+            "rules" => Ok(Finished::Rules),
+            "net" => Ok(Finished::Net),
+            other => Err(SpecError(format!(
+                "finished={other} is not known (accepted: rules, net)"
+            ))),
+        }
+    }
+
+    /// The spec text (`rules` or `net`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Finished::Rules => "rules",
+            Finished::Net => "net",
+        }
+    }
+}
 
 /// Net values are scaled to integers for the alpha-beta search.
 const SEARCH_SCALE: f32 = 10_000.0;
@@ -148,6 +195,11 @@ pub struct NetEval<G: Encodable> {
     scratch: Scratch,
     inputs: Vec<f32>,
     outputs: Vec<f32>,
+    /// `(scale, shift)`: an output `o` is worth `scale * o - shift` on the
+    /// symmetric value scale.
+    centre: (f32, f32),
+    /// Whether the output activation is bounded (sigmoid, tanh).
+    bounded: bool,
 }
 
 impl<G: Encodable> NetEval<G> {
@@ -161,13 +213,39 @@ impl<G: Encodable> NetEval<G> {
                 encoding.size()
             )));
         }
+        let output = net.activations().last().copied();
+        let centre = match output {
+            Some(Activation::Sigmoid) => (2.0, 1.0),
+            _ => (1.0, 0.0),
+        };
+        let bounded = matches!(output, Some(Activation::Sigmoid | Activation::Tanh));
         Ok(NetEval {
             net,
             encoding,
             scratch: Scratch::new(),
             inputs: Vec::new(),
             outputs: Vec::new(),
+            centre,
+            bounded,
         })
+    }
+
+    /// An output on the symmetric value scale (see the module docs): a
+    /// sigmoid's `o` becomes `2o - 1`, other outputs stay as they are.
+    #[inline]
+    pub fn centred(&self, o: f32) -> f32 {
+        self.centre.0 * o - self.centre.1
+    }
+
+    /// The value of a finished game with return `r` for the player judging
+    /// it: a win above every net value, a loss below every one, a draw 0.
+    pub fn result_value(&self, r: f64) -> f32 {
+        let win = if self.bounded {
+            RESULT_VALUE
+        } else {
+            RESULT_VALUE_UNBOUNDED
+        };
+        win * r.signum_or_zero()
     }
 
     /// Runs the net on every state; returns the outputs, `num_outputs` per
@@ -198,7 +276,8 @@ where
     G::State: Searchable,
 {
     fn evaluate(&mut self, state: &G::State) -> i32 {
-        let v = self.run(std::slice::from_ref(state))[0];
+        let o = self.run(std::slice::from_ref(state))[0];
+        let v = self.centred(o);
         (v.clamp(-RESULT_VALUE, RESULT_VALUE) * SEARCH_SCALE) as i32
     }
     fn batched(&self) -> bool {
@@ -206,12 +285,11 @@ where
     }
     fn evaluate_batch(&mut self, states: &[G::State], out: &mut Vec<i32>) {
         let k = self.num_outputs();
+        let (scale, shift) = self.centre;
         let values = self.run(states);
-        out.extend(
-            values
-                .chunks_exact(k)
-                .map(|o| (o[0].clamp(-RESULT_VALUE, RESULT_VALUE) * SEARCH_SCALE) as i32),
-        );
+        out.extend(values.chunks_exact(k).map(|o| {
+            ((scale * o[0] - shift).clamp(-RESULT_VALUE, RESULT_VALUE) * SEARCH_SCALE) as i32
+        }));
     }
 }
 
@@ -220,6 +298,7 @@ pub struct NetPlayer<G: Encodable> {
     spec: String,
     eval: NetEval<G>,
     mode: NetMode,
+    finished: Finished,
     search: Option<AlphaBeta>,
 }
 
@@ -264,13 +343,22 @@ where
             spec,
             eval: NetEval::new(net, encoding)?,
             mode,
+            finished: Finished::Rules,
             search,
         })
     }
 
+    /// The same player, with finished positions scored as `finished` says
+    /// (the rules by default). Alpha-beta always scores finished positions
+    /// by the rules: its search knows the returns.
+    pub fn with_finished(mut self, finished: Finished) -> Self {
+        self.finished = finished;
+        self
+    }
+
     /// Loads `net:PATH[,…]` for `game`.
     pub fn from_spec(game: &G, spec: &GameSpec) -> Result<Self, SpecError> {
-        spec.check_keys(&["", "mode", "ply", "temp", "reduce"])?;
+        spec.check_keys(&["", "mode", "ply", "temp", "reduce", "finished"])?;
         let path = spec
             .args
             .iter()
@@ -303,7 +391,27 @@ where
             .args
             .extend(spec.args.iter().filter(|(k, _)| !k.is_empty()).cloned());
         let mode = NetMode::from_spec(&merged, default_mode)?;
-        NetPlayer::new(game, Arc::new(file.net), encoding, mode, spec.to_string())
+        let finished = Finished::parse(merged.get("finished").unwrap_or("rules"))?;
+        Ok(
+            NetPlayer::new(game, Arc::new(file.net), encoding, mode, spec.to_string())?
+                .with_finished(finished),
+        )
+    }
+
+    /// The sign that turns the net's value of `c` into a value for `me`:
+    /// positions are valued for their player to move, finished ones (left
+    /// to the net) for seat 0.
+    fn sign_for(c: &G::State, me: usize) -> f32 {
+        if mover(c).unwrap_or(0) == me {
+            1.0
+        } else {
+            -1.0
+        }
+    }
+
+    /// Whether a successor `c` is left to the rules rather than the net.
+    fn scored_by_rules(&self, c: &G::State) -> bool {
+        self.finished == Finished::Rules && mover(c).is_none()
     }
 
     /// Values of the successors (for the player to move here), one per legal
@@ -316,17 +424,16 @@ where
         for (i, &a) in legal.iter().enumerate() {
             let mut c = state.clone();
             c.apply(a);
-            match mover(&c) {
-                None => values[i] = RESULT_VALUE * c.returns(me).signum_or_zero(),
-                Some(_) => {
-                    pending.push(i);
-                    children.push(c);
-                }
+            if self.scored_by_rules(&c) {
+                values[i] = self.eval.result_value(c.returns(me));
+            } else {
+                pending.push(i);
+                children.push(c);
             }
         }
         let out = self.eval.run(&children).to_vec();
-        for ((&i, c), v) in pending.iter().zip(&children).zip(out) {
-            values[i] = if mover(c) == Some(me) { v } else { -v };
+        for ((&i, c), o) in pending.iter().zip(&children).zip(out) {
+            values[i] = Self::sign_for(c, me) * self.eval.centred(o);
         }
         values
     }
@@ -341,24 +448,24 @@ where
         for (i, &a) in legal.iter().enumerate() {
             let mut c = state.clone();
             c.apply(a);
-            match mover(&c) {
-                None => values[i] = RESULT_VALUE * c.returns(me).signum_or_zero(),
-                Some(_) => {
-                    list.clear();
-                    c.legal_actions(&mut list);
-                    for &r in &list {
-                        let mut d = c.clone();
-                        d.apply(r);
-                        match mover(&d) {
-                            None => {
-                                let v = RESULT_VALUE * d.returns(me).signum_or_zero();
-                                values[i] = values[i].min(v);
-                            }
-                            Some(_) => {
-                                owner.push(i);
-                                leaves.push(d);
-                            }
-                        }
+            if self.scored_by_rules(&c) {
+                values[i] = self.eval.result_value(c.returns(me));
+            } else if mover(&c).is_none() {
+                // Finished, and left to the net: the position itself is the leaf.
+                owner.push(i);
+                leaves.push(c);
+            } else {
+                list.clear();
+                c.legal_actions(&mut list);
+                for &r in &list {
+                    let mut d = c.clone();
+                    d.apply(r);
+                    if self.scored_by_rules(&d) {
+                        let v = self.eval.result_value(d.returns(me));
+                        values[i] = values[i].min(v);
+                    } else {
+                        owner.push(i);
+                        leaves.push(d);
                     }
                 }
             }
@@ -368,13 +475,17 @@ where
         for ((leaf, &i), o) in leaves.iter().zip(&owner).zip(out.chunks_exact(k)) {
             list.clear();
             leaf.legal_actions(&mut list);
-            let outs = list.iter().map(|&a| o[a as usize]);
+            if list.is_empty() {
+                // A finished leaf: no action is legal, so all outputs count.
+                list.extend((0..k).map(|a| a as Action));
+            }
+            let outs = list.iter().map(|&a| self.eval.centred(o[a as usize]));
             let v = match reduce {
                 Reduce::Max => outs.fold(f32::NEG_INFINITY, f32::max),
                 Reduce::Mean => outs.sum::<f32>() / list.len().max(1) as f32,
             };
             // The leaf's net view is that of its player to move.
-            let v = if mover(leaf) == Some(me) { v } else { -v };
+            let v = Self::sign_for(leaf, me) * v;
             values[i] = values[i].min(v);
         }
         values
@@ -472,8 +583,9 @@ where
 }
 
 /// The `net:` spec syntax, for player lists.
-pub const NET_PLAYERS: &[&str] =
-    &["net:PATH[,mode=greedy|policy|minimax2|alphabeta|softmax][,ply=N][,temp=T]"];
+pub const NET_PLAYERS: &[&str] = &[
+    "net:PATH[,mode=greedy|policy|minimax2|alphabeta|softmax][,ply=N][,temp=T][,finished=rules|net]",
+];
 
 /// Builds a `net:` player, or `Ok(None)` for other names.
 pub fn net_player<G: Encodable>(

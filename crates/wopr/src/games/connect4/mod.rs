@@ -243,6 +243,17 @@ impl Connect4State {
         (self.mask & self.column_mask(col)).count_ones() as usize
     }
 
+    /// Each seat's discs as a bitboard: column `c`, row `r` (row 0 = top)
+    /// at bit `c * (rows + 1) + (rows - 1 - r)`.
+    pub fn seat_bitboards(&self) -> [u64; 2] {
+        let other = self.mask ^ self.position;
+        if self.to_move() == 0 {
+            [self.position, other]
+        } else {
+            [other, self.position]
+        }
+    }
+
     /// The disc at `col`, `row` (row 0 = top): `Some(seat)` or `None`.
     pub fn at(&self, col: usize, row: usize) -> Option<usize> {
         let bit = 1u64 << (col as u32 * self.height_bits() + (self.rows as u32 - 1 - row as u32));
