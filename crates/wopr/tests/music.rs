@@ -470,7 +470,7 @@ fn wav_has_the_expected_length_and_is_not_silent() {
     let dir = std::env::temp_dir().join(format!("wopr-music-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("song.wav");
-    let info = wopr::music::render_wav(&midi, sf_path, &out, &ropts).unwrap();
+    let info = wopr::music::render_wav(&midi, Some(sf_path), &out, &ropts).unwrap();
     assert_eq!(info.frames, 4 * 22_050);
     assert!(!info.silent);
 
