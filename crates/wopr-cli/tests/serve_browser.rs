@@ -135,6 +135,7 @@ async fn text(c: &Client, css: &str) -> String {
 /// column) with the lowest action index until a result shows; returns the
 /// result line and the game id shown.
 async fn play_on_page(c: &Client, game: &str, opponent: &str) -> (String, String) {
+    let before = text(c, "#game-id").await;
     c.find(Locator::Css("#game-select"))
         .await
         .unwrap()
@@ -154,6 +155,11 @@ async fn play_on_page(c: &Client, game: &str, opponent: &str) -> (String, String
     let mut refused_checked = false;
     loop {
         assert!(Instant::now() < deadline, "{game}: no result within 60 s");
+        let id = text(c, "#game-id").await;
+        if id.is_empty() || id == before {
+            tokio::time::sleep(Duration::from_millis(60)).await;
+            continue;
+        }
         let result = text(c, "#result").await;
         if !result.is_empty() {
             assert!(
@@ -220,7 +226,10 @@ async fn a_person_plays_tictactoe_and_connect4_in_chromium() {
         .await
         .expect("the page loads the games and players");
 
-    for (game, opponent) in [("tictactoe", "first"), ("connect4", "alphabeta:depth=2")] {
+    for (game, opponent) in [
+        ("tictactoe", "first"),
+        ("connect4:7x6", "alphabeta:depth=2"),
+    ] {
         let want = expected(&http, &server.base, game, opponent).await;
         let (shown, id) = play_on_page(&c, game, opponent).await;
         let (s, got) = call(

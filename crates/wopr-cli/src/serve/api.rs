@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use wopr::registry::games;
 use wopr::{with_game, AnyGame, Game};
 
-use super::session::{new_session, Held, NewGame, Refusal};
+use super::session::{new_session, Held, NewGame, Pool, Refusal};
 use super::state::{net_game, AppState};
 
 /// Shared state as the handlers receive it.
@@ -42,17 +42,24 @@ fn body<T>(parsed: Result<Json<T>, JsonRejection>) -> Result<T, Refusal> {
 }
 
 /// Runs `f` on the held game `id` on a blocking thread (the game's lock may
-/// be held by a searching engine), then answers with its snapshot.
+/// be held by a searching engine), then answers with its snapshot. At most
+/// [`AppState::workers`] such jobs run at once (the rest wait their turn), so
+/// engines' tables and CPU use stay bounded however many clients call.
 async fn on_game(
     state: &AppState,
     id: &str,
-    f: impl FnOnce(&mut dyn Held) -> Result<(), Refusal> + Send + 'static,
+    f: impl FnOnce(&mut dyn Held, &Pool) -> Result<(), Refusal> + Send + 'static,
 ) -> Answer {
     let game = state.games.get(id)?;
+    let _permit = state.workers.acquire().await.map_err(|e| Refusal {
+        status: 503,
+        reason: format!("the server is shutting down ({e})"),
+    })?;
     let id = id.to_string();
+    let pool = state.pool.clone();
     let out = tokio::task::spawn_blocking(move || {
         let mut g = game.lock().unwrap_or_else(|e| e.into_inner());
-        f(g.as_mut())?;
+        f(g.as_mut(), &pool)?;
         Ok::<Value, Refusal>(with_id(g.snapshot(), &id))
     })
     .await
@@ -184,13 +191,19 @@ pub async fn create_game(
         instruments: b.instruments.unwrap_or_else(|| vec![0]),
     };
     let st = state.clone();
-    // Building an engine may read a net file: off the async threads.
-    let held = tokio::task::spawn_blocking(move || new_session(&req, &|p| st.net_allowed(p)))
-        .await
-        .map_err(|e| Refusal {
-            status: 500,
-            reason: format!("internal error: {e}"),
-        })??;
+    // Building an engine may read a net file or allocate its tables: off the
+    // async threads, and no more at once than the workers allow.
+    let _permit = state.workers.acquire().await.map_err(|e| Refusal {
+        status: 503,
+        reason: format!("the server is shutting down ({e})"),
+    })?;
+    let held =
+        tokio::task::spawn_blocking(move || new_session(&req, &|p| st.net_allowed(p), &st.pool))
+            .await
+            .map_err(|e| Refusal {
+                status: 500,
+                reason: format!("internal error: {e}"),
+            })??;
     let snapshot = held.snapshot();
     let id = state.games.insert(held)?;
     Ok((StatusCode::CREATED, Json(with_id(snapshot, &id))))
@@ -198,12 +211,12 @@ pub async fn create_game(
 
 /// `GET /api/games/{id}`: the game's state.
 pub async fn get_game(State(state): Shared, Path(id): Path<String>) -> Answer {
-    on_game(&state, &id, |_| Ok(())).await
+    on_game(&state, &id, |_, _| Ok(())).await
 }
 
 /// `GET /api/games/{id}/legal`: who is to move and the legal moves.
 pub async fn get_legal(State(state): Shared, Path(id): Path<String>) -> Answer {
-    let Json(v) = on_game(&state, &id, |_| Ok(())).await?;
+    let Json(v) = on_game(&state, &id, |_, _| Ok(())).await?;
     Ok(Json(json!({
         "id": id,
         "turn": v["turn"],
@@ -233,15 +246,15 @@ pub async fn play_move(
     parsed: Result<Json<MoveBody>, JsonRejection>,
 ) -> Answer {
     let b = body(parsed)?;
-    on_game(&state, &id, move |g| {
-        g.play(b.action, b.notation.as_deref())
+    on_game(&state, &id, move |g, pool| {
+        g.play(b.action, b.notation.as_deref(), pool)
     })
     .await
 }
 
 /// `POST /api/games/{id}/engine`: the engine to move makes one move.
 pub async fn engine_move(State(state): Shared, Path(id): Path<String>) -> Answer {
-    on_game(&state, &id, |g| g.engine_move()).await
+    on_game(&state, &id, |g, pool| g.engine_move(pool)).await
 }
 
 /// `DELETE /api/games/{id}`: forgets the game.

@@ -78,6 +78,11 @@ fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
+/// How many jobs on held games run at once: twice the cores, from 4 to 16.
+fn workers() -> usize {
+    std::thread::available_parallelism().map_or(4, |n| (2 * n.get()).clamp(4, 16))
+}
+
 /// Serves until interrupted (Ctrl-C).
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     if args.max_games == 0 || args.idle_secs == 0 {
@@ -87,6 +92,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         games: Games::new(args.max_games, Duration::from_secs(args.idle_secs)),
         runs: args.runs.clone(),
         champions: args.champions.clone(),
+        workers: tokio::sync::Semaphore::new(workers()),
+        pool: Arc::new(session::Pool::new(workers())),
     });
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

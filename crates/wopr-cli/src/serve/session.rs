@@ -6,6 +6,10 @@
 //! game with `with_game!` and hands back a [`Held`] trait object, so the
 //! server stores every kind of game in one table.
 
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
 use rand::RngExt;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -47,11 +51,14 @@ impl Refusal {
 }
 
 /// Who sits in a seat.
-enum Seat<G: Game> {
+enum Seat {
     /// A person, moving through the API.
     Human,
-    /// An engine, moving when asked.
-    Engine(Box<dyn Player<G>>),
+    /// An engine, by its checked spec. A player is taken from the [`Pool`]
+    /// for each move, so a held game costs only its state (an alpha-beta
+    /// player's table alone is about 6 MB) and an engine's move depends only
+    /// on the position and the game's random stream.
+    Engine(String),
 }
 
 /// What the page is told about the music: tempo, instruments, resolution.
@@ -95,14 +102,69 @@ pub struct NewGame {
     pub instruments: Vec<u8>,
 }
 
+/// Engines at rest between moves, so that a move does not build a player
+/// (an alpha-beta player's table is about 6 MB): taken for one move, cleared
+/// with [`Player::new_game`] so that it plays as a fresh one would, and given
+/// back. At most `limit` rest here; the others are dropped.
+pub struct Pool {
+    idle: Mutex<HashMap<String, Vec<Box<dyn Any + Send>>>>,
+    limit: usize,
+}
+
+impl Pool {
+    /// A pool keeping at most `limit` players.
+    pub fn new(limit: usize) -> Pool {
+        Pool {
+            idle: Mutex::new(HashMap::new()),
+            limit,
+        }
+    }
+
+    fn key<G: Game>(game: &G, spec: &str) -> String {
+        format!("{}\u{1f}{spec}", game.spec())
+    }
+
+    /// A player for `spec`, from the pool or newly built, ready for a game.
+    fn take<G: Roster>(&self, game: &G, spec: &str) -> Result<Box<dyn Player<G>>, String> {
+        let pooled = {
+            let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+            idle.get_mut(&Self::key(game, spec)).and_then(Vec::pop)
+        };
+        let mut p = match pooled.map(|b| b.downcast::<Box<dyn Player<G>>>()) {
+            Some(Ok(p)) => *p,
+            _ => wopr::parse_player(game, spec).map_err(|e| e.to_string())?,
+        };
+        p.new_game();
+        Ok(p)
+    }
+
+    /// Gives a player back after its move.
+    fn give<G: Roster>(&self, game: &G, spec: &str, player: Box<dyn Player<G>>) {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        let held: usize = idle.values().map(Vec::len).sum();
+        if held < self.limit {
+            idle.entry(Self::key(game, spec))
+                .or_default()
+                .push(Box::new(player));
+        }
+    }
+}
+
 /// A game held by the server, whatever the game.
 pub trait Held: Send {
     /// The whole state as the page draws it.
     fn snapshot(&self) -> Value;
-    /// Plays a person's move: an action index or a move in notation.
-    fn play(&mut self, action: Option<i64>, notation: Option<&str>) -> Result<(), Refusal>;
-    /// Lets the engine whose turn it is make one move (this may search).
-    fn engine_move(&mut self) -> Result<(), Refusal>;
+    /// Plays a person's move: an action index or a move in notation (at a
+    /// simultaneous turn the engines choose theirs with players from `pool`).
+    fn play(
+        &mut self,
+        action: Option<i64>,
+        notation: Option<&str>,
+        pool: &Pool,
+    ) -> Result<(), Refusal>;
+    /// Lets the engine whose turn it is make one move (this may search),
+    /// with a player from `pool`.
+    fn engine_move(&mut self, pool: &Pool) -> Result<(), Refusal>;
     /// Whether an engine is to move now.
     fn engine_to_move(&self) -> bool;
     /// The game as a Standard MIDI File.
@@ -114,9 +176,10 @@ pub trait Held: Send {
 pub fn new_session(
     req: &NewGame,
     allowed_net: &dyn Fn(&str) -> bool,
+    pool: &Pool,
 ) -> Result<Box<dyn Held>, Refusal> {
     let game = AnyGame::parse(&req.game).map_err(|e| Refusal::bad(format!("game: {e}")))?;
-    with_game!(&game, g => Session::new(g, req, allowed_net).map(|s| Box::new(s) as Box<dyn Held>))
+    with_game!(&game, g => Session::new(g, req, allowed_net, pool).map(|s| Box::new(s) as Box<dyn Held>))
 }
 
 /// Limits on engine specs, so that one request cannot occupy the machine:
@@ -165,7 +228,7 @@ fn check_engine_spec(spec: &str, allowed_net: &dyn Fn(&str) -> bool) -> Result<(
 struct Session<G: Roster> {
     game: G,
     specs: Vec<String>,
-    seats: Vec<Seat<G>>,
+    seats: Vec<Seat>,
     state: G::State,
     rng: WoprRng,
     /// Actions chosen so far at a simultaneous turn, by seat.
@@ -177,7 +240,12 @@ struct Session<G: Roster> {
 }
 
 impl<G: Roster> Session<G> {
-    fn new(game: &G, req: &NewGame, allowed_net: &dyn Fn(&str) -> bool) -> Result<Self, Refusal> {
+    fn new(
+        game: &G,
+        req: &NewGame,
+        allowed_net: &dyn Fn(&str) -> bool,
+        pool: &Pool,
+    ) -> Result<Self, Refusal> {
         let n = game.num_players();
         if req.players.len() != n {
             return Err(Refusal::bad(format!(
@@ -194,9 +262,12 @@ impl<G: Roster> Session<G> {
             }
             check_engine_spec(spec, allowed_net)
                 .map_err(|e| Refusal::bad(format!("player {}: {e}", i + 1)))?;
-            let p = wopr::parse_player(game, spec)
+            // Building the player checks the spec; it then rests in the pool.
+            let p = pool
+                .take(game, spec)
                 .map_err(|e| Refusal::bad(format!("player {}: {e}", i + 1)))?;
-            seats.push(Seat::Engine(p));
+            pool.give(game, spec, p);
+            seats.push(Seat::Engine(spec.to_string()));
         }
         if req.instruments.is_empty() || req.instruments.iter().any(|&p| p > 127) {
             return Err(Refusal::bad(
@@ -300,21 +371,26 @@ impl<G: Roster> Session<G> {
     }
 
     /// One engine seat chooses from what it sees.
-    fn engine_choice(&mut self, seat: usize) -> Action {
+    fn engine_choice(&mut self, seat: usize, pool: &Pool) -> Result<Action, Refusal> {
         let legal = self.legal_of(seat);
         let view = self.state.view(seat);
-        match &mut self.seats[seat] {
-            Seat::Engine(p) => {
-                let a = p.choose(&view, &legal, &mut self.rng);
-                // A player must answer with a legal action; guard anyway.
-                if legal.contains(&a) {
-                    a
-                } else {
-                    legal[self.rng.random_range(0..legal.len())]
-                }
-            }
-            Seat::Human => legal[0],
-        }
+        let Seat::Engine(spec) = &self.seats[seat] else {
+            return Err(Refusal::conflict("this seat is a person's"));
+        };
+        // The spec was checked when the game began; a net file removed
+        // since then is the one way this can fail.
+        let mut p = pool.take(&self.game, spec).map_err(|e| Refusal {
+            status: 500,
+            reason: format!("cannot build the engine '{spec}' any more: {e}"),
+        })?;
+        let a = p.choose(&view, &legal, &mut self.rng);
+        pool.give(&self.game, spec, p);
+        // A player must answer with a legal action; guard anyway.
+        Ok(if legal.contains(&a) {
+            a
+        } else {
+            legal[self.rng.random_range(0..legal.len())]
+        })
     }
 
     fn result(&self) -> Value {
@@ -393,7 +469,12 @@ impl<G: Roster> Held for Session<G> {
         })
     }
 
-    fn play(&mut self, action: Option<i64>, notation: Option<&str>) -> Result<(), Refusal> {
+    fn play(
+        &mut self,
+        action: Option<i64>,
+        notation: Option<&str>,
+        pool: &Pool,
+    ) -> Result<(), Refusal> {
         if self.state.is_terminal() {
             return Err(Refusal::conflict("the game is over; start a new one"));
         }
@@ -437,7 +518,7 @@ impl<G: Roster> Held for Session<G> {
             // The engines choose without seeing the person's choice.
             for s in self.owing() {
                 if matches!(self.seats[s], Seat::Engine(_)) {
-                    let e = self.engine_choice(s);
+                    let e = self.engine_choice(s, pool)?;
                     self.pending[s] = Some(e);
                 }
             }
@@ -450,13 +531,13 @@ impl<G: Roster> Held for Session<G> {
         Ok(())
     }
 
-    fn engine_move(&mut self) -> Result<(), Refusal> {
+    fn engine_move(&mut self, pool: &Pool) -> Result<(), Refusal> {
         if self.state.is_terminal() {
             return Err(Refusal::conflict("the game is over; start a new one"));
         }
         match self.state.turn() {
             Turn::Player(p) if matches!(self.seats[p], Seat::Engine(_)) => {
-                let a = self.engine_choice(p);
+                let a = self.engine_choice(p, pool)?;
                 self.log(Some(p), a);
                 self.state.apply(a);
                 self.settle();
@@ -465,7 +546,7 @@ impl<G: Roster> Held for Session<G> {
             Turn::Simultaneous if self.engine_to_move() => {
                 for s in self.owing() {
                     if matches!(self.seats[s], Seat::Engine(_)) {
-                        let e = self.engine_choice(s);
+                        let e = self.engine_choice(s, pool)?;
                         self.pending[s] = Some(e);
                     }
                 }

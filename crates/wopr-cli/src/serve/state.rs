@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::session::{Held, Refusal};
+use super::session::{Held, Pool, Refusal};
 
 /// One held game and when it was last used.
 struct Entry {
@@ -112,6 +112,11 @@ pub struct AppState {
     pub runs: PathBuf,
     /// The folder of champion net files (`champions/`).
     pub champions: PathBuf,
+    /// Permits for work on held games (engine moves above all); bounds the
+    /// engines running at once.
+    pub workers: tokio::sync::Semaphore,
+    /// Engines at rest between moves.
+    pub pool: Arc<Pool>,
 }
 
 impl AppState {

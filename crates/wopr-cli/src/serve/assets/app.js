@@ -103,6 +103,11 @@ async function newGame() {
   const spec = $("game-spec").value.trim();
   const players = seat === "0" ? ["human", opp] : seat === "1" ? [opp, "human"] : [opp, opp];
   busy = true;
+  current = null;
+  for (const id of ["board", "legal-buttons", "moves"]) $(id).innerHTML = "";
+  $("result").textContent = "";
+  $("text-board").textContent = "";
+  $("status").textContent = "Starting a new game…";
   try {
     const m = musicSettings();
     current = await api("POST", "/games", { game: spec, players, ...m });
