@@ -371,3 +371,93 @@ async fn held_games_are_limited_and_expire_when_idle() {
     let (s, _) = new_game(&http, &base, body).await;
     assert_eq!(s, 201);
 }
+
+#[tokio::test]
+async fn a_run_folder_shows_its_tables_plots_and_champion() {
+    let root = std::env::temp_dir().join(format!("wopr-serve-runs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let runs = root.join("runs");
+    std::fs::create_dir_all(&runs).unwrap();
+    let config = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../configs/tictactoe-exhaustive-cmaes.toml"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wopr"))
+        .args(["evolve", config, "--generations", "1", "--out"])
+        .arg(runs.join("r1"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let server = Server::start(&[
+        "--runs",
+        runs.to_str().unwrap(),
+        "--champions",
+        root.join("none").to_str().unwrap(),
+    ]);
+    let (http, base) = (client(), server.base.clone());
+    let (s, list) = call(&http, "GET", &format!("{base}/api/runs"), None).await;
+    assert_eq!(s, 200);
+    assert_eq!(list["runs"], json!(["r1"]));
+    let (s, r) = call(&http, "GET", &format!("{base}/api/runs/r1"), None).await;
+    assert_eq!(s, 200, "{r}");
+    assert_eq!(r["game"], "tictactoe");
+    assert_eq!(r["live"], json!(true), "generations.csv was just written");
+    assert_eq!(r["generations"]["rows"].as_array().unwrap().len(), 1);
+    assert!(r["generations"]["header"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("best")));
+    assert_eq!(r["plots"], json!(["fitness.png", "yardsticks.png"]));
+    let (s, png) = call_raw(
+        &http,
+        "GET",
+        &format!("{base}/api/runs/r1/fitness.png"),
+        None,
+    )
+    .await;
+    assert_eq!(s, 200);
+    assert_eq!(&png[1..4], b"PNG");
+    let (s, e) = call(
+        &http,
+        "GET",
+        &format!("{base}/api/runs/r1/checkpoint.json"),
+        None,
+    )
+    .await;
+    assert_eq!(s, 404, "{e}");
+    // The champion is offered for its game only, and plays.
+    let champion = r["champion"].as_str().unwrap().to_string();
+    let (_, p) = call(
+        &http,
+        "GET",
+        &format!("{base}/api/players?game=tictactoe"),
+        None,
+    )
+    .await;
+    assert!(
+        p["players"].as_array().unwrap().contains(&json!(champion)),
+        "{p}"
+    );
+    let (_, p) = call(
+        &http,
+        "GET",
+        &format!("{base}/api/players?game=connect4"),
+        None,
+    )
+    .await;
+    assert!(
+        !p["players"].as_array().unwrap().contains(&json!(champion)),
+        "{p}"
+    );
+    let body = json!({"game": "tictactoe", "players": ["human", champion]});
+    let (s, g) = new_game(&http, &base, body).await;
+    assert_eq!(s, 201, "{g}");
+    let g = play_out(&http, &base, g).await;
+    assert!(!g["result"].is_null());
+    drop(server);
+    std::fs::remove_dir_all(&root).ok();
+}

@@ -456,5 +456,6 @@ function route() {
 window.addEventListener("hashchange", route);
 $("new-game").onclick = newGame;
 $("swap").onclick = swapSeats;
-loadGames().catch(showError);
+// A board to play on at once: the first game against the default opponent.
+loadGames().then(() => { if (!location.hash.startsWith("#/runs")) newGame(); }).catch(showError);
 route();
