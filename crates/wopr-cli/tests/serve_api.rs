@@ -137,9 +137,18 @@ async fn a_tictactoe_game_through_the_api_and_its_music() {
     let (s, wav) = call_raw(&http, "GET", &format!("{base}/api/games/{id}/wav"), None).await;
     assert_eq!(s, 200);
     assert_eq!(&wav[..4], b"RIFF");
-    // 7 bars of 2 s at 120 BPM plus the 2 s tail, 44.1 kHz, 16-bit stereo.
+    // 7 bars of 2 s at 120 BPM plus the 2 s tail, 22,050 Hz, 16-bit stereo.
     let frames = (wav.len() - 44) / 4;
-    assert_eq!(frames, 16 * 44_100);
+    assert_eq!(frames, 16 * 22_050);
+
+    // A game whose music would last too long is not rendered as WAV.
+    let slow = json!({"game": "tictactoe", "players": ["first", "first"], "tempo": 4,
+        "music": {"bar_ticks": 19_200}});
+    let (_, g) = new_game(&http, &base, slow).await;
+    let g = play_out(&http, &base, g).await;
+    let url = format!("{base}/api/games/{}/wav", g["id"].as_str().unwrap());
+    let (s, e) = call(&http, "GET", &url, None).await;
+    assert_eq!(s, 409, "7 bars of 40 quarters at 4 BPM, 600 s each: {e}");
 
     let (s, _) = call(&http, "DELETE", &format!("{base}/api/games/{id}"), None).await;
     assert_eq!(s, 200);

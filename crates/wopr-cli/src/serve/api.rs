@@ -282,28 +282,53 @@ fn download(bytes: Vec<u8>, mime: &'static str, name: &str) -> Response {
         .into_response()
 }
 
-async fn midi_of(state: &AppState, id: &str) -> Result<Vec<u8>, Refusal> {
+/// The longest music the server renders as WAV, in seconds.
+const MAX_WAV_SECS: f64 = 1800.0;
+
+/// The sample rate of the server's WAVs (half CD rate keeps a long game's
+/// file and memory small; the synthesiser's tones are well below 11 kHz).
+const WAV_RATE: u32 = 22_050;
+
+/// The game's MIDI file and its length in seconds, made on a blocking
+/// thread (the game may be locked by a searching engine).
+async fn midi_of(state: &AppState, id: &str) -> Result<(Vec<u8>, f64), Refusal> {
     let game = state.games.get(id)?;
-    tokio::task::spawn_blocking(move || game.lock().unwrap_or_else(|e| e.into_inner()).midi())
-        .await
-        .map_err(|e| Refusal {
-            status: 500,
-            reason: format!("internal error: {e}"),
-        })?
+    tokio::task::spawn_blocking(move || {
+        let g = game.lock().unwrap_or_else(|e| e.into_inner());
+        Ok((g.midi()?, g.music_seconds()))
+    })
+    .await
+    .map_err(|e| Refusal {
+        status: 500,
+        reason: format!("internal error: {e}"),
+    })?
 }
 
 /// `GET /api/games/{id}/midi`: the game so far as a MIDI file.
 pub async fn get_midi(State(state): Shared, Path(id): Path<String>) -> Result<Response, Refusal> {
-    let midi = midi_of(&state, &id).await?;
+    let (midi, _) = midi_of(&state, &id).await?;
     Ok(download(midi, "audio/midi", &format!("wopr-{id}.mid")))
 }
 
-/// `GET /api/games/{id}/wav`: the game so far as a WAV file, rendered by the
-/// built-in synthesiser.
+/// `GET /api/games/{id}/wav`: the game so far as a WAV file (22,050 Hz,
+/// 16-bit stereo), rendered by the built-in synthesiser; at most
+/// [`MAX_WAV_SECS`] of music.
 pub async fn get_wav(State(state): Shared, Path(id): Path<String>) -> Result<Response, Refusal> {
-    let midi = midi_of(&state, &id).await?;
+    let (midi, seconds) = midi_of(&state, &id).await?;
+    if seconds > MAX_WAV_SECS {
+        return Err(Refusal::conflict(format!(
+            "the music lasts {seconds:.0} s; the server renders at most {MAX_WAV_SECS:.0} s as WAV (download the MIDI file, or raise the tempo)"
+        )));
+    }
+    let _permit = state.workers.acquire().await.map_err(|e| Refusal {
+        status: 503,
+        reason: format!("the server is shutting down ({e})"),
+    })?;
     let wav = tokio::task::spawn_blocking(move || {
-        let opts = wopr::music::RenderOptions::default();
+        let opts = wopr::music::RenderOptions {
+            sample_rate: WAV_RATE,
+            ..wopr::music::RenderOptions::default()
+        };
         let (l, r, _) = wopr::music::synth::render(&midi, &opts)?;
         wopr::music::wav_bytes(&l, &r, opts.sample_rate)
     })

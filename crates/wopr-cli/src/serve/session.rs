@@ -169,6 +169,8 @@ pub trait Held: Send {
     fn engine_to_move(&self) -> bool;
     /// The game as a Standard MIDI File.
     fn midi(&self) -> Result<Vec<u8>, Refusal>;
+    /// How long the game's music lasts, in seconds.
+    fn music_seconds(&self) -> f64;
 }
 
 /// Builds a held game from its settings; the error says which setting is
@@ -185,7 +187,7 @@ pub fn new_session(
 /// Limits on engine specs, so that one request cannot occupy the machine:
 /// key, largest value.
 const SPEC_LIMITS: &[(&str, f64)] = &[
-    ("depth", 12.0),
+    ("depth", 10.0),
     ("sims", 200_000.0),
     ("ms", 10_000.0),
     ("empties", 24.0),
@@ -573,6 +575,12 @@ impl<G: Roster> Held for Session<G> {
             }
             _ => false,
         }
+    }
+
+    fn music_seconds(&self) -> f64 {
+        let bars = self.moves.iter().filter(|m| m.seat.is_some()).count();
+        let quarters = f64::from(self.config.bar_ticks) / f64::from(self.config.ticks_per_quarter);
+        bars as f64 * quarters * 60.0 / self.music.tempo
     }
 
     fn midi(&self) -> Result<Vec<u8>, Refusal> {

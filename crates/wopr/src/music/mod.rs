@@ -84,7 +84,7 @@ pub enum MusicError {
     Midi(String),
     /// The SoundFont could not be read.
     #[error(
-        "cannot use SoundFont {}: {reason}; install one with `apt-get install timgm6mb-soundfont` or pass --soundfont FILE.sf2",
+        "cannot use SoundFont {}: {reason}; pass --soundfont FILE.sf2 a SoundFont 2 file (`apt-get install timgm6mb-soundfont` installs /usr/share/sounds/sf2/TimGM6mb.sf2), or leave --soundfont out for the built-in synthesiser",
         .path.display()
     )]
     SoundFont {
