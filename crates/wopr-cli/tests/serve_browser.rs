@@ -207,6 +207,63 @@ async fn play_on_page(c: &Client, game: &str, opponent: &str) -> (String, String
     }
 }
 
+/// Starts a game of `game` (its spec as `/api/games` lists it) against
+/// `opponent` on the page and waits until its board is drawn.
+async fn start_on_page(c: &Client, game: &str, opponent: &str) {
+    let before = text(c, "#game-id").await;
+    c.find(Locator::Css("#game-select"))
+        .await
+        .unwrap()
+        .select_by_value(game)
+        .await
+        .expect("the game is offered");
+    let custom = c.find(Locator::Css("#custom-opponent")).await.unwrap();
+    custom.clear().await.unwrap();
+    custom.send_keys(opponent).await.unwrap();
+    c.find(Locator::Css("#new-game"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let id = text(c, "#game-id").await;
+        if !id.is_empty() && id != before {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{game}: no new game");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Clicks the element `css` once it is there.
+async fn click(c: &Client, css: &str) {
+    c.wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+}
+
+/// Waits until the first move listed starts with `want`.
+async fn first_move_is(c: &Client, want: &str) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Ok(li) = c.find(Locator::Css("#moves li")).await {
+            let t = li.text().await.unwrap_or_default();
+            if t.starts_with(want) {
+                return;
+            }
+        }
+        assert!(Instant::now() < deadline, "the first move is not {want:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 #[tokio::test]
 async fn a_person_plays_tictactoe_and_connect4_in_chromium() {
     let Some(exe) = which("chromedriver") else {
@@ -261,5 +318,15 @@ async fn a_person_plays_tictactoe_and_connect4_in_chromium() {
         }
         println!("{game} against {opponent}: {shown} after {listed} moves");
     }
+
+    // Virus: a jump is two clicks, the piece (a1) and then the square (c3).
+    start_on_page(&c, "virus:8x8", "random").await;
+    click(&c, "#board .cell.jump-from[data-col='0'][data-row='0']").await;
+    click(&c, "#board .cell.legal[data-col='2'][data-row='2']").await;
+    first_move_is(&c, "black: a1c3").await;
+    // Dots-and-Boxes: the top-left edge (action 0) is clicked on the board.
+    start_on_page(&c, "dots-and-boxes:3x3", "random").await;
+    click(&c, "#board .edge.legal[data-action='0']").await;
+    first_move_is(&c, "A: h0,0").await;
     c.close().await.ok();
 }
