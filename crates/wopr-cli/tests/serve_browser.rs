@@ -289,6 +289,17 @@ async fn a_person_plays_tictactoe_and_connect4_in_chromium() {
     ] {
         let want = expected(&http, &server.base, game, opponent).await;
         let (shown, id) = play_on_page(&c, game, opponent).await;
+        // Drawing and sounding every move went without an error, and every
+        // move's bar went to Web Audio.
+        assert_eq!(text(&c, "#error").await, "", "{game}");
+        let sounded = c
+            .execute(
+                "return audio !== null && heard === current.moves.length",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(sounded, json!(true), "{game}: the bars were scheduled");
         let (s, got) = call(
             &http,
             "GET",
