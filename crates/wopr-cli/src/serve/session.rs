@@ -188,6 +188,7 @@ pub fn new_session(
 /// key, largest value.
 const SPEC_LIMITS: &[(&str, f64)] = &[
     ("depth", 10.0),
+    ("ply", 10.0),
     ("sims", 200_000.0),
     ("ms", 10_000.0),
     ("empties", 24.0),
