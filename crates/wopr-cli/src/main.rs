@@ -5,6 +5,7 @@
 mod cmd;
 mod human;
 mod plot;
+mod serve;
 
 use std::process::ExitCode;
 
@@ -48,6 +49,8 @@ enum Command {
     Plot(cmd::plot::Args),
     /// Turn a recorded game into music (MIDI, optionally WAV).
     Music(cmd::music::MusicArgs),
+    /// Serve a web page to play the games, hear them and follow runs.
+    Serve(serve::ServeArgs),
 }
 
 /// A failure with the exit code it should produce; anything else exits 1.
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
         Command::Evolve(a) => cmd::evolve::run(a),
         Command::Plot(a) => cmd::plot::run(a),
         Command::Music(a) => cmd::music::run(a),
+        Command::Serve(a) => serve::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,7 @@
 //! Line plots (PNG and SVG) with plotters: learning curves, fitness over
-//! generations, yardstick results.
+//! generations, yardstick results. Text is drawn with DejaVu Sans embedded
+//! in the binary (plotters' `ab_glyph` backend), so no fontconfig or
+//! installed font is needed.
 
 use std::path::Path;
 
@@ -14,6 +16,19 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
 }
 
+/// DejaVu Sans (licence in `assets/DejaVuSans-LICENSE.txt`).
+static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+
+/// Registers the embedded font as `sans-serif` (once).
+fn register_font() -> anyhow::Result<()> {
+    static REGISTERED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let ok = *REGISTERED.get_or_init(|| {
+        plotters::style::register_font("sans-serif", FontStyle::Normal, FONT).is_ok()
+    });
+    anyhow::ensure!(ok, "the embedded plot font could not be loaded");
+    Ok(())
+}
+
 /// Draws `series` into `stem.png` and `stem.svg`.
 pub fn lines(
     stem: &Path,
@@ -22,6 +37,7 @@ pub fn lines(
     y_label: &str,
     series: &[Series],
 ) -> anyhow::Result<()> {
+    register_font()?;
     let png = stem.with_extension("png");
     let svg = stem.with_extension("svg");
     draw(

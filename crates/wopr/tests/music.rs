@@ -470,7 +470,7 @@ fn wav_has_the_expected_length_and_is_not_silent() {
     let dir = std::env::temp_dir().join(format!("wopr-music-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("song.wav");
-    let info = wopr::music::render_wav(&midi, sf_path, &out, &ropts).unwrap();
+    let info = wopr::music::render_wav(&midi, Some(sf_path), &out, &ropts).unwrap();
     assert_eq!(info.frames, 4 * 22_050);
     assert!(!info.silent);
 
@@ -498,6 +498,112 @@ fn wav_has_the_expected_length_and_is_not_silent() {
     let sf = wopr::music::load_soundfont(sf_path).unwrap();
     let (l, r, _) = render(&midi, &sf, &ropts).unwrap();
     assert_eq!((l.len(), r.len()), (4 * 22_050, 4 * 22_050));
+}
+
+#[test]
+fn builtin_synth_renders_a_wav_without_a_soundfont() {
+    let config = MusicConfig::default();
+    let mut m = Musicator::new(config.clone(), 6, 5).unwrap();
+    let bars: Vec<ScoreBar> = drops(&[3, 4, 3], 6)
+        .into_iter()
+        .enumerate()
+        .map(|(i, cell)| ScoreBar {
+            seat: i % 2,
+            cell: Some(cell),
+            bar: Some(m.bar(cell)),
+        })
+        .collect();
+    // 3 bars of 4 quarters at 240 BPM = 3 s, plus a 1 s tail.
+    let opts = MidiOptions {
+        tempo_bpm: 240.0,
+        instruments: vec![0, 40],
+        ..MidiOptions::default()
+    };
+    let midi = to_midi(&bars, &config, &opts).unwrap();
+    let ropts = RenderOptions {
+        sample_rate: 22_050,
+        tail_secs: 1.0,
+        peak_dbfs: -1.0,
+    };
+    let dir = std::env::temp_dir().join(format!("wopr-synth-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("song.wav");
+    let info = wopr::music::render_wav(&midi, None, &out, &ropts).unwrap();
+    assert_eq!(info.frames, 4 * 22_050);
+    assert!(!info.silent);
+    let samples: Vec<i16> = hound::WavReader::open(&out)
+        .unwrap()
+        .samples::<i16>()
+        .map(|s| s.unwrap())
+        .collect();
+    assert_eq!(samples.len(), 2 * 4 * 22_050);
+    // Peak normalised to -1 dBFS: 32767 × 10^(-1/20) = 29204.
+    let peak = samples.iter().map(|s| s.unsigned_abs()).max().unwrap();
+    assert!((29_150..=29_260).contains(&peak), "peak {peak}");
+    for sec in 0..3 {
+        let w = &samples[sec * 2 * 22_050..(sec + 1) * 2 * 22_050];
+        let rms = (w.iter().map(|&s| f64::from(s).powi(2)).sum::<f64>() / w.len() as f64).sqrt();
+        assert!(rms > 300.0, "second {sec}: rms {rms}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    // The in-memory WAV is the same file.
+    let (l, r, _) = wopr::music::synth::render(&midi, &ropts).unwrap();
+    let bytes = wopr::music::wav_bytes(&l, &r, 22_050).unwrap();
+    assert_eq!(bytes.len(), 44 + samples.len() * 2);
+}
+
+/// The power of `x` at `freq` Hz (Goertzel).
+fn power_at(x: &[f32], freq: f64, rate: f64) -> f64 {
+    let w = 2.0 * std::f64::consts::PI * freq / rate;
+    let (mut s1, mut s2) = (0.0, 0.0);
+    for &v in x {
+        let s = f64::from(v) + 2.0 * w.cos() * s1 - s2;
+        s2 = s1;
+        s1 = s;
+    }
+    s1 * s1 + s2 * s2 - 2.0 * w.cos() * s1 * s2
+}
+
+#[test]
+fn builtin_synth_plays_the_right_pitch_on_the_seat_s_side() {
+    // One bar of A4 (MIDI 69, 440 Hz) three times, by seat 0 (panned left).
+    let config = MusicConfig::default();
+    let bar = wopr::music::Bar {
+        notes: [69, 69, 69],
+        durations: [480, 480, 960],
+        velocities: [100, 100, 100],
+        intervals: [0, 0],
+    };
+    let bars = [ScoreBar {
+        seat: 0,
+        cell: Some((0, 0)),
+        bar: Some(bar),
+    }];
+    let opts = MidiOptions {
+        seat_names: vec!["X".into(), "O".into()],
+        ..MidiOptions::default()
+    };
+    let midi = to_midi(&bars, &config, &opts).unwrap();
+    let rate = 22_050.0;
+    let ropts = RenderOptions {
+        sample_rate: 22_050,
+        tail_secs: 0.5,
+        peak_dbfs: -1.0,
+    };
+    let (l, r, info) = wopr::music::synth::render(&midi, &ropts).unwrap();
+    // One bar of 4 quarters at 120 BPM is 2 s.
+    assert_eq!(info.frames, (2.5 * rate) as usize);
+    let held = &l[2205..22_050];
+    let a4 = power_at(held, 440.0, rate);
+    for other in [415.3, 466.2, 220.0] {
+        assert!(
+            a4 > 20.0 * power_at(held, other, rate),
+            "440 Hz vs {other} Hz"
+        );
+    }
+    // Seat 0 is panned left (MIDI pan 32 of 127).
+    let energy = |x: &[f32]| x.iter().map(|v| f64::from(*v).powi(2)).sum::<f64>();
+    assert!(energy(&l) > 2.0 * energy(&r));
 }
 
 #[test]

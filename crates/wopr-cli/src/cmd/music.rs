@@ -9,7 +9,7 @@ use anyhow::{bail, Context};
 use wopr::game::GameRecord;
 use wopr::music::{
     compose_record, grid_rows, render_wav, to_midi, MidiOptions, MusicConfig, Musicator,
-    RenderOptions, ScoreBar, DEFAULT_SOUNDFONT,
+    RenderOptions, ScoreBar,
 };
 
 /// Turn a recorded game into music (MIDI-Connect4's musicator): each move
@@ -25,7 +25,7 @@ pub struct MusicArgs {
     /// The Standard MIDI File to write.
     #[arg(long, value_name = "SONG.mid")]
     pub out: PathBuf,
-    /// Also render a WAV file through a General MIDI SoundFont.
+    /// Also render a WAV file (built-in synthesiser, or --soundfont).
     #[arg(long, value_name = "SONG.wav")]
     pub wav: Option<PathBuf>,
     /// Seed for the random signs, durations and velocities.
@@ -38,9 +38,11 @@ pub struct MusicArgs {
     #[arg(long, value_name = "N", value_delimiter = ',', default_value = "0",
           value_parser = clap::value_parser!(u8).range(0..=127))]
     pub instrument: Vec<u8>,
-    /// SoundFont 2 (.sf2) file for --wav.
-    #[arg(long, value_name = "FILE", default_value = DEFAULT_SOUNDFONT)]
-    pub soundfont: PathBuf,
+    /// SoundFont 2 (.sf2) file for --wav, for General MIDI sound (Debian's
+    /// `timgm6mb-soundfont` installs /usr/share/sounds/sf2/TimGM6mb.sf2);
+    /// without it the built-in synthesiser plays.
+    #[arg(long, value_name = "FILE")]
+    pub soundfont: Option<PathBuf>,
     /// JSON file replacing musicator settings: interval table (columns, rows,
     /// rows_from), references, phrase_bars, low/high, signs, durations
     /// (bar_ticks, min_ticks, grid_ticks), velocities.
@@ -107,12 +109,14 @@ pub fn run(args: &MusicArgs) -> anyhow::Result<()> {
     if let Some(wav) = &args.wav {
         check_parent(wav)?;
         // Fail before any work if the SoundFont cannot even be opened.
-        if let Err(e) = File::open(&args.soundfont) {
-            return Err(wopr::music::MusicError::SoundFont {
-                path: args.soundfont.clone(),
-                reason: e.to_string(),
+        if let Some(sf) = &args.soundfont {
+            if let Err(e) = File::open(sf) {
+                return Err(wopr::music::MusicError::SoundFont {
+                    path: sf.clone(),
+                    reason: e.to_string(),
+                }
+                .into());
             }
-            .into());
         }
     }
     let rec = read_record(&args.record, args.game_index)?;
@@ -149,7 +153,7 @@ pub fn run(args: &MusicArgs) -> anyhow::Result<()> {
             sample_rate: args.sample_rate,
             ..RenderOptions::default()
         };
-        let info = render_wav(&midi, &args.soundfont, wav, &ropts)?;
+        let info = render_wav(&midi, args.soundfont.as_deref(), wav, &ropts)?;
         println!(
             "wrote {}: {:.1} s, {} Hz stereo 16-bit, peak normalised to {} dBFS (gain {:+.1} dB){}",
             wav.display(),

@@ -38,9 +38,11 @@
 //! **Output.** [`to_midi`] writes a Standard MIDI File (format 1): a conductor
 //! track (tempo, time signature) and one track per seat, each seat on its own
 //! channel and panned apart (seat 0 left, seat 1 right), so the two players can
-//! be told apart. [`render_wav`] plays it through a General MIDI SoundFont
-//! (rustysynth; `.sf2` only) and writes a 16-bit stereo WAV whose peak is
-//! normalised to −1 dBFS.
+//! be told apart. [`render_wav`] plays it through the built-in synthesiser
+//! ([`synth`]: additive tones with an envelope per General MIDI family, no
+//! files needed) or, when given one, a General MIDI SoundFont (rustysynth;
+//! `.sf2` only) and writes a 16-bit stereo WAV whose peak is normalised to
+//! −1 dBFS.
 //!
 //! [`State::action_cell`]: crate::game::State::action_cell
 //!
@@ -54,6 +56,7 @@ mod musicator;
 mod notes;
 mod record;
 mod render;
+pub mod synth;
 
 use std::path::PathBuf;
 
@@ -62,7 +65,8 @@ pub use musicator::{Bar, MusicConfig, Musicator, RowOrigin, ScoreBar, SignMode};
 pub use notes::{note_name, parse_note, Note, MIDDLE_C};
 pub use record::{board_rows, compose_record, grid_moves, grid_rows, Composition, GridMove};
 pub use render::{
-    load_soundfont, render, render_wav, write_wav, RenderOptions, WavInfo, DEFAULT_SOUNDFONT,
+    load_soundfont, render, render_wav, wav_bytes, write_wav, RenderOptions, WavInfo,
+    DEFAULT_SOUNDFONT,
 };
 
 /// What went wrong while composing, writing or rendering music. Each message
@@ -80,7 +84,7 @@ pub enum MusicError {
     Midi(String),
     /// The SoundFont could not be read.
     #[error(
-        "cannot use SoundFont {}: {reason}; install one with `apt-get install timgm6mb-soundfont` or pass --soundfont FILE.sf2",
+        "cannot use SoundFont {}: {reason}; pass --soundfont FILE.sf2 a SoundFont 2 file (`apt-get install timgm6mb-soundfont` installs /usr/share/sounds/sf2/TimGM6mb.sf2), or leave --soundfont out for the built-in synthesiser",
         .path.display()
     )]
     SoundFont {

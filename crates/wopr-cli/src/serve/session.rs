@@ -1,0 +1,617 @@
+//! One game held by the server: the state, the players in each seat (a
+//! person or an engine built from a spec), the moves so far with the bars the
+//! musicator made of them, and the JSON the page draws.
+//!
+//! A session is generic over the game; [`new_session`] picks the concrete
+//! game with `with_game!` and hands back a [`Held`] trait object, so the
+//! server stores every kind of game in one table.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use rand::RngExt;
+use serde::Serialize;
+use serde_json::{json, Value};
+use wopr::game::driver::sample_chance;
+use wopr::game::rng::{stream, WoprRng};
+use wopr::music::{to_midi, Bar, MidiOptions, MusicConfig, Musicator, ScoreBar};
+use wopr::{with_game, Action, ActionList, AnyGame, Game, Player, Roster, State, Turn};
+
+use super::board;
+
+/// The stream label of a session's chance and engine randomness ("SERV").
+const SERVE_STREAM: u64 = 0x5345_5256;
+
+/// A request that cannot be carried out, with the HTTP status it maps to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The HTTP status code (4xx for the client's mistakes).
+    pub status: u16,
+    /// One line saying what was wrong and what is accepted.
+    pub reason: String,
+}
+
+impl Refusal {
+    /// A 400 Bad Request.
+    pub fn bad(reason: impl Into<String>) -> Refusal {
+        Refusal {
+            status: 400,
+            reason: reason.into(),
+        }
+    }
+
+    /// A 409 Conflict: the request does not fit the game's state.
+    pub fn conflict(reason: impl Into<String>) -> Refusal {
+        Refusal {
+            status: 409,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Who sits in a seat.
+enum Seat {
+    /// A person, moving through the API.
+    Human,
+    /// An engine, by its checked spec. A player is taken from the [`Pool`]
+    /// for each move, so a held game costs only its state (an alpha-beta
+    /// player's table alone is about 6 MB) and an engine's move depends only
+    /// on the position and the game's random stream.
+    Engine(String),
+}
+
+/// What the page is told about the music: tempo, instruments, resolution.
+#[derive(Clone, Debug, Serialize)]
+pub struct MusicInfo {
+    /// Quarter notes per minute.
+    pub tempo: f64,
+    /// General MIDI programs by seat.
+    pub instruments: Vec<u8>,
+    /// MIDI ticks per quarter note (durations are in ticks).
+    pub ticks_per_quarter: u16,
+}
+
+/// One move of the game as the page lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveEntry {
+    /// The seat that moved; `None` for chance.
+    pub seat: Option<usize>,
+    /// The action index.
+    pub action: Action,
+    /// The move in the game's notation.
+    pub notation: String,
+    /// The three notes the musicator made of it; `None` for a silent move.
+    pub bar: Option<Bar>,
+}
+
+/// The settings a new game is started with.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// The game spec.
+    pub game: String,
+    /// Player specs by seat: `human` or an engine spec.
+    pub players: Vec<String>,
+    /// The seed of chance, of the engines' random choices and of the music.
+    pub seed: u64,
+    /// The musicator's settings.
+    pub music: MusicConfig,
+    /// Tempo in quarter notes per minute.
+    pub tempo: f64,
+    /// General MIDI programs by seat.
+    pub instruments: Vec<u8>,
+}
+
+/// Engines at rest between moves, so that a move does not build a player
+/// (an alpha-beta player's table is about 6 MB): taken for one move, cleared
+/// with [`Player::new_game`] so that it plays as a fresh one would, and given
+/// back. At most `limit` rest here; the others are dropped.
+pub struct Pool {
+    idle: Mutex<HashMap<String, Vec<Box<dyn Any + Send>>>>,
+    limit: usize,
+}
+
+impl Pool {
+    /// A pool keeping at most `limit` players.
+    pub fn new(limit: usize) -> Pool {
+        Pool {
+            idle: Mutex::new(HashMap::new()),
+            limit,
+        }
+    }
+
+    fn key<G: Game>(game: &G, spec: &str) -> String {
+        format!("{}\u{1f}{spec}", game.spec())
+    }
+
+    /// A player for `spec`, from the pool or newly built, ready for a game.
+    fn take<G: Roster>(&self, game: &G, spec: &str) -> Result<Box<dyn Player<G>>, String> {
+        let pooled = {
+            let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+            idle.get_mut(&Self::key(game, spec)).and_then(Vec::pop)
+        };
+        let mut p = match pooled.map(|b| b.downcast::<Box<dyn Player<G>>>()) {
+            Some(Ok(p)) => *p,
+            _ => wopr::parse_player(game, spec).map_err(|e| e.to_string())?,
+        };
+        p.new_game();
+        Ok(p)
+    }
+
+    /// Gives a player back after its move.
+    fn give<G: Roster>(&self, game: &G, spec: &str, player: Box<dyn Player<G>>) {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        let held: usize = idle.values().map(Vec::len).sum();
+        if held < self.limit {
+            idle.entry(Self::key(game, spec))
+                .or_default()
+                .push(Box::new(player));
+        }
+    }
+}
+
+/// A game held by the server, whatever the game.
+pub trait Held: Send {
+    /// The whole state as the page draws it.
+    fn snapshot(&self) -> Value;
+    /// Plays a person's move: an action index or a move in notation (at a
+    /// simultaneous turn the engines choose theirs with players from `pool`).
+    fn play(
+        &mut self,
+        action: Option<i64>,
+        notation: Option<&str>,
+        pool: &Pool,
+    ) -> Result<(), Refusal>;
+    /// Lets the engine whose turn it is make one move (this may search),
+    /// with a player from `pool`.
+    fn engine_move(&mut self, pool: &Pool) -> Result<(), Refusal>;
+    /// Whether an engine is to move now.
+    fn engine_to_move(&self) -> bool;
+    /// The game as a Standard MIDI File.
+    fn midi(&self) -> Result<Vec<u8>, Refusal>;
+    /// How long the game's music lasts, in seconds.
+    fn music_seconds(&self) -> f64;
+}
+
+/// Builds a held game from its settings; the error says which setting is
+/// wrong. `allowed_net` decides whether a `net:` file may be loaded.
+pub fn new_session(
+    req: &NewGame,
+    allowed_net: &dyn Fn(&str) -> bool,
+    pool: &Pool,
+) -> Result<Box<dyn Held>, Refusal> {
+    let game = AnyGame::parse(&req.game).map_err(|e| Refusal::bad(format!("game: {e}")))?;
+    with_game!(&game, g => Session::new(g, req, allowed_net, pool).map(|s| Box::new(s) as Box<dyn Held>))
+}
+
+/// Limits on engine specs, so that one request cannot occupy the machine:
+/// key, largest value.
+const SPEC_LIMITS: &[(&str, f64)] = &[
+    ("depth", 10.0),
+    ("ply", 10.0),
+    ("sims", 200_000.0),
+    ("ms", 10_000.0),
+    ("empties", 24.0),
+];
+
+/// Checks an engine spec against [`SPEC_LIMITS`] and the net files the
+/// server offers.
+fn check_engine_spec(spec: &str, allowed_net: &dyn Fn(&str) -> bool) -> Result<(), String> {
+    for part in spec.split([',', ':']) {
+        if let Some((key, value)) = part.split_once('=') {
+            if let Some(&(_, max)) = SPEC_LIMITS.iter().find(|(k, _)| *k == key.trim()) {
+                match value.trim().parse::<f64>() {
+                    Ok(v) if v <= max => {}
+                    _ => {
+                        return Err(format!(
+                            "'{spec}': {key} must be a number at most {max} on this server"
+                        ))
+                    }
+                }
+            }
+        }
+    }
+    // Every `net:FILE` (the player itself or an MCTS rollout) must be one of
+    // the net files the server lists.
+    let mut rest = spec;
+    while let Some(at) = rest.find("net:") {
+        let after = &rest[at + 4..];
+        let path = after.split(',').next().unwrap_or("").trim();
+        if !allowed_net(path) {
+            return Err(format!(
+                "'{spec}': net file '{path}' is not one this server offers (see /api/players)"
+            ));
+        }
+        rest = after;
+    }
+    Ok(())
+}
+
+/// One held game of `G`.
+struct Session<G: Roster> {
+    game: G,
+    specs: Vec<String>,
+    seats: Vec<Seat>,
+    state: G::State,
+    rng: WoprRng,
+    /// Actions chosen so far at a simultaneous turn, by seat.
+    pending: Vec<Option<Action>>,
+    moves: Vec<MoveEntry>,
+    musicator: Musicator,
+    music: MusicInfo,
+    config: MusicConfig,
+}
+
+impl<G: Roster> Session<G> {
+    fn new(
+        game: &G,
+        req: &NewGame,
+        allowed_net: &dyn Fn(&str) -> bool,
+        pool: &Pool,
+    ) -> Result<Self, Refusal> {
+        let n = game.num_players();
+        if req.players.len() != n {
+            return Err(Refusal::bad(format!(
+                "players: give {n} player specs (one per seat, 'human' or an engine), not {}",
+                req.players.len()
+            )));
+        }
+        let mut seats = Vec::with_capacity(n);
+        for (i, spec) in req.players.iter().enumerate() {
+            let spec = spec.trim();
+            if spec == "human" {
+                seats.push(Seat::Human);
+                continue;
+            }
+            check_engine_spec(spec, allowed_net)
+                .map_err(|e| Refusal::bad(format!("player {}: {e}", i + 1)))?;
+            // Building the player checks the spec; it then rests in the pool.
+            let p = pool
+                .take(game, spec)
+                .map_err(|e| Refusal::bad(format!("player {}: {e}", i + 1)))?;
+            pool.give(game, spec, p);
+            seats.push(Seat::Engine(spec.to_string()));
+        }
+        if req.instruments.is_empty() || req.instruments.iter().any(|&p| p > 127) {
+            return Err(Refusal::bad(
+                "instruments: give General MIDI programs 0..=127, one per seat",
+            ));
+        }
+        if !(4.0..=1000.0).contains(&req.tempo) {
+            return Err(Refusal::bad(format!(
+                "tempo {} is not in 4..=1000 quarter notes per minute",
+                req.tempo
+            )));
+        }
+        let rows = wopr::music::grid_rows(game).unwrap_or(6);
+        let musicator = Musicator::new(req.music.clone(), rows, req.seed)
+            .map_err(|e| Refusal::bad(format!("music: {e}")))?;
+        let mut s = Session {
+            game: game.clone(),
+            specs: req.players.iter().map(|p| p.trim().to_string()).collect(),
+            seats,
+            state: game.initial_state(),
+            rng: stream(req.seed, &[SERVE_STREAM]),
+            pending: vec![None; n],
+            moves: Vec::new(),
+            musicator,
+            music: MusicInfo {
+                tempo: req.tempo,
+                instruments: req.instruments.clone(),
+                ticks_per_quarter: req.music.ticks_per_quarter,
+            },
+            config: req.music.clone(),
+        };
+        s.settle();
+        Ok(s)
+    }
+
+    /// Records a player's move (with its bar) in the move list.
+    fn log(&mut self, seat: Option<usize>, action: Action) {
+        let notation = self.state.action_to_string(action);
+        let bar = match seat {
+            Some(_) => self.musicator.next(self.state.action_cell(action)),
+            None => None,
+        };
+        self.moves.push(MoveEntry {
+            seat,
+            action,
+            notation,
+            bar,
+        });
+    }
+
+    /// Plays out chance nodes (seeded) until a player is to move.
+    fn settle(&mut self) {
+        while self.state.turn() == Turn::Chance {
+            let a = sample_chance(&self.state, &mut self.rng);
+            self.log(None, a);
+            self.state.apply(a);
+        }
+    }
+
+    /// The seats that still owe an action at a simultaneous turn.
+    fn owing(&self) -> Vec<usize> {
+        (0..self.seats.len())
+            .filter(|&s| self.pending[s].is_none() && !self.legal_of(s).is_empty())
+            .collect()
+    }
+
+    fn legal_of(&self, seat: usize) -> ActionList {
+        let mut out = ActionList::new();
+        self.state.legal_actions_of(seat, &mut out);
+        out
+    }
+
+    /// The seat a person moves for now, if any.
+    fn human_seat_to_move(&self) -> Option<usize> {
+        match self.state.turn() {
+            Turn::Player(p) => matches!(self.seats[p], Seat::Human).then_some(p),
+            Turn::Simultaneous => self
+                .owing()
+                .into_iter()
+                .find(|&s| matches!(self.seats[s], Seat::Human)),
+            _ => None,
+        }
+    }
+
+    /// Resolves a simultaneous turn once every seat has chosen.
+    fn resolve_joint(&mut self) {
+        if self.state.turn() != Turn::Simultaneous || !self.owing().is_empty() {
+            return;
+        }
+        let joint: Vec<Action> = (0..self.seats.len())
+            .map(|s| self.pending[s].unwrap_or(0))
+            .collect();
+        for (s, &a) in joint.iter().enumerate() {
+            if !self.legal_of(s).is_empty() {
+                self.log(Some(s), a);
+            }
+        }
+        self.state.apply_joint(&joint);
+        self.pending.iter_mut().for_each(|p| *p = None);
+        self.settle();
+    }
+
+    /// One engine seat chooses from what it sees.
+    fn engine_choice(&mut self, seat: usize, pool: &Pool) -> Result<Action, Refusal> {
+        let legal = self.legal_of(seat);
+        let view = self.state.view(seat);
+        let Seat::Engine(spec) = &self.seats[seat] else {
+            return Err(Refusal::conflict("this seat is a person's"));
+        };
+        // The spec was checked when the game began; a net file removed
+        // since then is the one way this can fail.
+        let mut p = pool.take(&self.game, spec).map_err(|e| Refusal {
+            status: 500,
+            reason: format!("cannot build the engine '{spec}' any more: {e}"),
+        })?;
+        let a = p.choose(&view, &legal, &mut self.rng);
+        pool.give(&self.game, spec, p);
+        // A player must answer with a legal action; guard anyway.
+        Ok(if legal.contains(&a) {
+            a
+        } else {
+            legal[self.rng.random_range(0..legal.len())]
+        })
+    }
+
+    fn result(&self) -> Value {
+        if !self.state.is_terminal() {
+            return Value::Null;
+        }
+        let n = self.seats.len();
+        let returns: Vec<f64> = (0..n).map(|p| self.state.returns(p)).collect();
+        let score: Option<Vec<i32>> = (0..n).map(|p| self.state.score(p)).collect();
+        let names = self.game.seat_names();
+        let best = returns.iter().cloned().fold(f64::MIN, f64::max);
+        let winners: Vec<usize> = (0..n).filter(|&p| returns[p] == best).collect();
+        let winner = (winners.len() == 1).then(|| winners[0]);
+        let text = match winner {
+            Some(w) => {
+                let margin = score
+                    .as_ref()
+                    .map(|s| format!(" by {}", s[w]))
+                    .unwrap_or_default();
+                format!("{} ({}) wins{margin}", names[w], self.specs[w])
+            }
+            None => "draw".to_string(),
+        };
+        json!({"returns": returns, "score": score, "winner": winner, "text": text})
+    }
+}
+
+impl<G: Roster> Held for Session<G> {
+    fn snapshot(&self) -> Value {
+        let turn = self.state.turn();
+        let human = self.human_seat_to_move();
+        // A person sees what their seat sees (Kuhn hides the other card);
+        // with no person in the game, or at the end, everything.
+        let viewer = self
+            .seats
+            .iter()
+            .position(|s| matches!(s, Seat::Human))
+            .filter(|_| !self.state.is_terminal());
+        let text = match viewer {
+            Some(v) => self.state.view(v).to_string(),
+            None => self.state.to_string(),
+        };
+        let legal: Vec<Value> = match human {
+            Some(seat) => self
+                .legal_of(seat)
+                .iter()
+                .map(|&a| {
+                    json!({
+                        "action": a,
+                        "notation": self.state.action_to_string(a),
+                        "target": board::target(&self.state, a),
+                    })
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let to_move = match turn {
+            Turn::Player(p) => Some(p),
+            Turn::Simultaneous => human.or_else(|| self.owing().first().copied()),
+            _ => None,
+        };
+        json!({
+            "game": self.game.spec(),
+            "players": self.specs,
+            "seat_names": self.game.seat_names(),
+            "turn": format!("{turn:?}").to_lowercase(),
+            "to_move": to_move,
+            "human_to_move": human.is_some(),
+            "engine_to_move": self.engine_to_move(),
+            "board": board::board(&self.state),
+            "text": text,
+            "legal": legal,
+            "moves": self.moves,
+            "result": self.result(),
+            "music": self.music,
+        })
+    }
+
+    fn play(
+        &mut self,
+        action: Option<i64>,
+        notation: Option<&str>,
+        pool: &Pool,
+    ) -> Result<(), Refusal> {
+        if self.state.is_terminal() {
+            return Err(Refusal::conflict("the game is over; start a new one"));
+        }
+        let Some(seat) = self.human_seat_to_move() else {
+            return Err(Refusal::conflict(
+                "it is not a person's turn; ask for the engine's move (POST .../engine)",
+            ));
+        };
+        let legal = self.legal_of(seat);
+        let a = match (action, notation) {
+            (Some(a), _) => Action::try_from(a).map_err(|_| {
+                Refusal::bad(format!("action {a} is not an action index of this game"))
+            })?,
+            (None, Some(text)) => self
+                .state
+                .parse_action(text)
+                .map_err(|e| Refusal::bad(format!("move '{text}': {e}")))?,
+            (None, None) => {
+                return Err(Refusal::bad(
+                    "give \"action\" (an index) or \"move\" (notation)",
+                ))
+            }
+        };
+        if !legal.contains(&a) {
+            let list: Vec<String> = legal
+                .iter()
+                .map(|&x| self.state.action_to_string(x))
+                .collect();
+            return Err(Refusal::bad(format!(
+                "{} is not legal here (legal: {})",
+                if (a as usize) < self.game.num_actions() {
+                    self.state.action_to_string(a)
+                } else {
+                    format!("#{a}")
+                },
+                list.join(" ")
+            )));
+        }
+        if self.state.turn() == Turn::Simultaneous {
+            self.pending[seat] = Some(a);
+            // The engines choose without seeing the person's choice.
+            for s in self.owing() {
+                if matches!(self.seats[s], Seat::Engine(_)) {
+                    let e = self.engine_choice(s, pool)?;
+                    self.pending[s] = Some(e);
+                }
+            }
+            self.resolve_joint();
+        } else {
+            self.log(Some(seat), a);
+            self.state.apply(a);
+            self.settle();
+        }
+        Ok(())
+    }
+
+    fn engine_move(&mut self, pool: &Pool) -> Result<(), Refusal> {
+        if self.state.is_terminal() {
+            return Err(Refusal::conflict("the game is over; start a new one"));
+        }
+        match self.state.turn() {
+            Turn::Player(p) if matches!(self.seats[p], Seat::Engine(_)) => {
+                let a = self.engine_choice(p, pool)?;
+                self.log(Some(p), a);
+                self.state.apply(a);
+                self.settle();
+                Ok(())
+            }
+            Turn::Simultaneous if self.engine_to_move() => {
+                for s in self.owing() {
+                    if matches!(self.seats[s], Seat::Engine(_)) {
+                        let e = self.engine_choice(s, pool)?;
+                        self.pending[s] = Some(e);
+                    }
+                }
+                self.resolve_joint();
+                Ok(())
+            }
+            _ => Err(Refusal::conflict(
+                "it is a person's turn, not an engine's; play a move (POST .../move)",
+            )),
+        }
+    }
+
+    fn engine_to_move(&self) -> bool {
+        match self.state.turn() {
+            Turn::Player(p) => matches!(self.seats[p], Seat::Engine(_)),
+            // Engines answer at a simultaneous turn only when no person owes
+            // an action there (otherwise they choose with the person's move).
+            Turn::Simultaneous => {
+                let owing = self.owing();
+                !owing.is_empty()
+                    && owing
+                        .iter()
+                        .all(|&s| matches!(self.seats[s], Seat::Engine(_)))
+            }
+            _ => false,
+        }
+    }
+
+    fn music_seconds(&self) -> f64 {
+        let bars = self.moves.iter().filter(|m| m.seat.is_some()).count();
+        let quarters = f64::from(self.config.bar_ticks) / f64::from(self.config.ticks_per_quarter);
+        bars as f64 * quarters * 60.0 / self.music.tempo
+    }
+
+    fn midi(&self) -> Result<Vec<u8>, Refusal> {
+        let bars: Vec<ScoreBar> = self
+            .moves
+            .iter()
+            .filter_map(|m| {
+                m.seat.map(|seat| ScoreBar {
+                    seat,
+                    cell: None,
+                    bar: m.bar,
+                })
+            })
+            .collect();
+        if !bars.iter().any(|b| b.bar.is_some()) {
+            return Err(Refusal::conflict(
+                "no music yet: no move of this game has occupied a square",
+            ));
+        }
+        let opts = MidiOptions {
+            tempo_bpm: self.music.tempo,
+            instruments: self.music.instruments.clone(),
+            seat_names: self
+                .game
+                .seat_names()
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            title: format!("wopr: {}", self.game.spec()),
+        };
+        to_midi(&bars, &self.config, &opts).map_err(|e| Refusal::bad(format!("music: {e}")))
+    }
+}
