@@ -236,6 +236,22 @@ fn pig_chance_nodes_are_sampled() {
     assert!(t.0 >= 15, "{t:?}");
 }
 
+/// Pig has no net encoding, but `mcts` with random rollouts is a spec of
+/// its own there (issue 12); a net rollout is refused with the reason.
+#[test]
+fn pig_has_an_mcts_spec() {
+    let pig: Pig = spec_game("pig");
+    assert!(player_names(&pig).iter().any(|n| n.starts_with("mcts")));
+    let records = play_match(&pig, "mcts:sims=300", "random", 20, 5, &|| {}).unwrap();
+    let t = tally(&records, "mcts:sims=300");
+    assert!(t.0 >= 15, "{t:?}");
+    let err = parse_player(&pig, "mcts:rollout=net:x.json")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("no net encoding"), "{err}");
+}
+
 #[test]
 fn same_seed_same_games_at_any_thread_count() {
     let game = Connect4::new(6, 6).unwrap();

@@ -485,6 +485,40 @@ where
     if spec.name != "mcts" {
         return Ok(None);
     }
+    let (config, rollout) = parse_config(spec)?;
+    let leaf = match rollout {
+        None => Leaf::Random,
+        Some(path) => value_net(game, &path)?,
+    };
+    Ok(Some(Box::new(MctsPlayer::new(game, config, leaf)?)))
+}
+
+/// Builds an `mcts` player with random rollouts for a game that has no net
+/// encoding (Pig), or `Ok(None)` for other names; `rollout=net:…` is refused.
+pub fn mcts_random_player<G>(
+    game: &G,
+    spec: &GameSpec,
+) -> Result<Option<Box<dyn Player<G>>>, SpecError>
+where
+    G: Game,
+    G::State: State<View = G::State>,
+{
+    if spec.name != "mcts" {
+        return Ok(None);
+    }
+    let (config, rollout) = parse_config(spec)?;
+    if rollout.is_some() {
+        return Err(SpecError(format!(
+            "'mcts': {} has no net encoding, so rollout=net:FILE is not available (accepted: rollout=random)",
+            game.spec()
+        )));
+    }
+    Ok(Some(Box::new(MctsPlayer::new(game, config, Leaf::Random)?)))
+}
+
+/// Reads `sims`, `c` and `rollout` from an `mcts` spec: the search settings
+/// and the net file of `rollout=net:FILE` (`None` for random rollouts).
+fn parse_config(spec: &GameSpec) -> Result<(MctsConfig, Option<String>), SpecError> {
     spec.check_keys(&["sims", "c", "rollout"])?;
     let sims = spec
         .get("sims")
@@ -514,11 +548,11 @@ where
         })
         .transpose()?
         .unwrap_or(DEFAULT_C);
-    let leaf = match spec.get("rollout").unwrap_or("random") {
-        r if r.eq_ignore_ascii_case("random") => Leaf::Random,
+    let rollout = match spec.get("rollout").unwrap_or("random") {
+        r if r.eq_ignore_ascii_case("random") => None,
         r => match r.split_once(':') {
             Some((kind, path)) if kind.eq_ignore_ascii_case("net") && !path.is_empty() => {
-                value_net(game, path)?
+                Some(path.to_string())
             }
             _ => {
                 return Err(SpecError(format!(
@@ -527,8 +561,7 @@ where
             }
         },
     };
-    let config = MctsConfig { sims, c };
-    Ok(Some(Box::new(MctsPlayer::new(game, config, leaf)?)))
+    Ok((MctsConfig { sims, c }, rollout))
 }
 
 /// Loads the value net at `path` for `game` as a leaf evaluation.

@@ -321,7 +321,15 @@ impl Game for Pig {
 }
 
 /// Pig has no players of its own: `random` and `first`.
-impl Roster for Pig {}
+impl Roster for Pig {
+    fn bot(&self, spec: &GameSpec) -> Result<Option<Box<dyn crate::game::Player<Self>>>, SpecError> {
+        crate::players::mcts::mcts_random_player(self, spec)
+    }
+
+    fn bot_names(&self) -> &'static [&'static str] {
+        &["mcts[:sims=N][,c=C]"]
+    }
+}
 
 #[cfg(test)]
 mod tests {
