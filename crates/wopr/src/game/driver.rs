@@ -338,7 +338,8 @@ pub fn replay<G: Game>(game: &G, actions: &[Action]) -> Result<G::State, String>
 
 /// Plays uniformly random actions (and samples chance) from `state` to the
 /// end; returns the number of actions played. The benchmark's inner loop: no
-/// allocation except at chance nodes, no dynamic dispatch.
+/// allocation except at chance nodes, no dynamic dispatch; a player's move is
+/// [`State::random_action`], which games may pick without listing moves.
 pub fn random_playout<S: State>(state: &mut S, num_players: usize, rng: &mut WoprRng) -> usize {
     let mut legal = ActionList::new();
     let mut n = 0;
@@ -350,9 +351,7 @@ pub fn random_playout<S: State>(state: &mut S, num_players: usize, rng: &mut Wop
                 state.apply(a);
             }
             Turn::Player(_) => {
-                legal.clear();
-                state.legal_actions(&mut legal);
-                let a = legal[rng.random_range(0..legal.len())];
+                let a = state.random_action(rng);
                 state.apply(a);
             }
             Turn::Simultaneous => {

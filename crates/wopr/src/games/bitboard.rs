@@ -1,4 +1,5 @@
-//! Small helpers shared by the grid games: square names and bit iteration.
+//! Small helpers shared by the grid games: square names, bit iteration and
+//! selecting the k-th set bit.
 //!
 //! Squares are named as in Othello: a letter for the column (`a` = left) and a
 //! number for the row (`1` = top), so `a1` is the top-left corner.
@@ -63,9 +64,88 @@ pub fn bits(mut bits: u64) -> impl Iterator<Item = usize> {
     })
 }
 
+/// `SELECT_IN_BYTE[b][k]`: the position (0..8) of the `k`-th set bit
+/// (0-based, lowest first) of byte `b`; 0 where `b` has fewer set bits.
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        let mut i = 0;
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                t[b][k] = i as u8;
+                k += 1;
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The index of the `k`-th set bit of `x` (0-based, lowest first); `k` must
+/// be below `x.count_ones()`.
+///
+/// Random playouts pick "the k-th legal move" from a bitboard of moves with
+/// it, instead of listing them. Broadword, without branches or a hardware
+/// popcount (the portable x86-64 build has none): byte popcounts, their
+/// prefix sums by one multiplication, the byte holding the bit by comparing
+/// `k` with all eight prefixes at once, then a table for the bit inside the
+/// byte (S. Vigna, "Broadword implementation of rank/select queries", WEA
+/// 2008).
+#[inline]
+pub fn select_bit(x: u64, k: u32) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    debug_assert!(k < x.count_ones(), "select_bit: k = {k} of {x:#x}");
+    let mut s = x - (x >> 1 & 0x5555_5555_5555_5555);
+    s = (s & 0x3333_3333_3333_3333) + (s >> 2 & 0x3333_3333_3333_3333);
+    s = (s + (s >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    // Byte i: set bits in bytes 0..=i (at most 64, so no carries between bytes).
+    let prefix = s.wrapping_mul(ONES);
+    // A byte's high bit survives the subtraction exactly when that byte's
+    // prefix is at most k (both are below 128): those bytes hold no more than
+    // k set bits, so their count is the index of the byte holding the bit.
+    let at_most_k = ((k as u64 & 0x7F) * ONES | HIGHS).wrapping_sub(prefix) & HIGHS;
+    let byte = ((at_most_k >> 7).wrapping_mul(ONES) >> 56) as u32 & 7;
+    let shift = 8 * byte;
+    // Set bits below that byte: the previous byte's prefix (0 for byte 0).
+    let below = (prefix << 8 >> shift) as u32 & 0xFF;
+    let in_byte = (x >> shift) as usize & 0xFF;
+    shift + SELECT_IN_BYTE[in_byte][(k.wrapping_sub(below) & 7) as usize] as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn select_bit_agrees_with_iteration() {
+        // Every k of words with few bits, many bits, one byte, bit 63, and a
+        // stream of mixed words (SplitMix64, so no generator is needed).
+        let mut words = vec![
+            1,
+            1 << 63,
+            u64::MAX,
+            0xFF00,
+            0x8000_0000_0000_0001,
+            0x00F0_0000_0F00_000F,
+        ];
+        let mut z = 0u64;
+        for _ in 0..2000 {
+            z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let w = crate::game::mix64(z);
+            words.push(w);
+            words.push(w & crate::game::mix64(w));
+            words.push(w & crate::game::mix64(w) & crate::game::mix64(!w));
+        }
+        for x in words {
+            for (k, i) in bits(x).enumerate() {
+                assert_eq!(select_bit(x, k as u32), i as u32, "{x:#x}, k = {k}");
+            }
+        }
+    }
 
     #[test]
     fn squares_round_trip() {
