@@ -84,26 +84,40 @@ static SELECT_IN_BYTE: [[u8; 8]; 256] = {
     t
 };
 
+/// Byte `i` of the result: the set bits of `x` in its bytes `0..=i` (the
+/// last byte is `x.count_ones()`). What [`select_bit_with`] needs; a caller
+/// that changes `x` one bit at a time can keep it up to date instead (clearing
+/// bit `b` subtracts `0x0101_0101_0101_0101 << (b & !7)`).
+#[inline]
+pub fn byte_prefix_counts(x: u64) -> u64 {
+    let mut s = x - (x >> 1 & 0x5555_5555_5555_5555);
+    s = (s & 0x3333_3333_3333_3333) + (s >> 2 & 0x3333_3333_3333_3333);
+    s = (s + (s >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    // At most 64 per byte, so the multiplication carries nothing between bytes.
+    s.wrapping_mul(0x0101_0101_0101_0101)
+}
+
 /// The index of the `k`-th set bit of `x` (0-based, lowest first); `k` must
 /// be below `x.count_ones()`.
 ///
 /// Random playouts pick "the k-th legal move" from a bitboard of moves with
 /// it, instead of listing them. Broadword, without branches or a hardware
-/// popcount (the portable x86-64 build has none): byte popcounts, their
-/// prefix sums by one multiplication, the byte holding the bit by comparing
-/// `k` with all eight prefixes at once, then a table for the bit inside the
-/// byte (S. Vigna, "Broadword implementation of rank/select queries", WEA
-/// 2008).
+/// popcount (the portable x86-64 build has none): see [`select_bit_with`].
 #[inline]
 pub fn select_bit(x: u64, k: u32) -> u32 {
+    select_bit_with(x, byte_prefix_counts(x), k)
+}
+
+/// [`select_bit`] given `prefix = byte_prefix_counts(x)`. The byte holding
+/// the bit is found by comparing `k` with all eight prefixes at once, then a
+/// table gives the bit inside that byte (S. Vigna, "Broadword implementation
+/// of rank/select queries", WEA 2008).
+#[inline]
+pub fn select_bit_with(x: u64, prefix: u64, k: u32) -> u32 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     debug_assert!(k < x.count_ones(), "select_bit: k = {k} of {x:#x}");
-    let mut s = x - (x >> 1 & 0x5555_5555_5555_5555);
-    s = (s & 0x3333_3333_3333_3333) + (s >> 2 & 0x3333_3333_3333_3333);
-    s = (s + (s >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-    // Byte i: set bits in bytes 0..=i (at most 64, so no carries between bytes).
-    let prefix = s.wrapping_mul(ONES);
+    debug_assert_eq!(prefix, byte_prefix_counts(x));
     // A byte's high bit survives the subtraction exactly when that byte's
     // prefix is at most k (both are below 128): those bytes hold no more than
     // k set bits, so their count is the index of the byte holding the bit.
@@ -141,7 +155,14 @@ mod tests {
             words.push(w & crate::game::mix64(w) & crate::game::mix64(!w));
         }
         for x in words {
+            let prefix = byte_prefix_counts(x);
+            assert_eq!(prefix >> 56, x.count_ones() as u64);
             for (k, i) in bits(x).enumerate() {
+                // Clearing one bit updates the prefixes as documented.
+                assert_eq!(
+                    byte_prefix_counts(x & !(1 << i)),
+                    prefix - (0x0101_0101_0101_0101 << (i & !7))
+                );
                 assert_eq!(select_bit(x, k as u32), i as u32, "{x:#x}, k = {k}");
             }
         }
