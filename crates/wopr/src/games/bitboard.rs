@@ -121,7 +121,7 @@ pub fn select_bit_with(x: u64, prefix: u64, k: u32) -> u32 {
     // A byte's high bit survives the subtraction exactly when that byte's
     // prefix is at most k (both are below 128): those bytes hold no more than
     // k set bits, so their count is the index of the byte holding the bit.
-    let at_most_k = ((k as u64 & 0x7F) * ONES | HIGHS).wrapping_sub(prefix) & HIGHS;
+    let at_most_k = (((k as u64 & 0x7F) * ONES) | HIGHS).wrapping_sub(prefix) & HIGHS;
     let byte = ((at_most_k >> 7).wrapping_mul(ONES) >> 56) as u32 & 7;
     let shift = 8 * byte;
     // Set bits below that byte: the previous byte's prefix (0 for byte 0).
