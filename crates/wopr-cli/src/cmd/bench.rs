@@ -2,7 +2,11 @@
 //!
 //! The loop is the library's `random_playout`, statically dispatched: no
 //! allocation, no hashing and no trait objects inside a playout. The time
-//! includes copying the start position and drawing random numbers.
+//! includes copying the start position and drawing random numbers. Each move
+//! is the game's `State::random_action`: uniform over the legal moves and
+//! the same move, from the same draws, as picking from the legal list, so
+//! the games played are the same whether a game lists its moves or (as
+//! Dots-and-Boxes and Virus do) picks from a bitboard.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -26,6 +26,13 @@
 //! On 3x3, `h0,0` is 0, `h3,2` is 11, `v0,0` is 12 and `v2,3` is 23.
 //! The action index is also the edge's bit in [`DotsAndBoxesState::edges`].
 //!
+//! **Representation.** The drawn edges are one `u64`. For every board size
+//! a table built at compile time gives each edge the four-edge masks of the
+//! (at most two) boxes it borders, so a move checks its boxes with two masks
+//! and no index arithmetic. A random move selects the k-th undrawn edge from
+//! the bitboard (the state keeps the undrawn count and its per-byte prefix
+//! sums up to date) instead of listing the moves.
+//!
 //! **Board cells.** Edges are not squares, so
 //! [`action_cell`](State::action_cell) is `None` for every action.
 //!
