@@ -6,7 +6,7 @@
 //! sum to zero; and `State::random_action` picks what the legal list picks.
 
 use rand::{Rng, RngExt};
-use wopr::game::driver::random_playout;
+use wopr::game::driver::{random_playout, random_playout_listed};
 use wopr::game::rng::{stream, WoprRng};
 use wopr::games::tictactoe::TicTacToe;
 use wopr::registry::games;
@@ -162,6 +162,33 @@ fn playout_lengths<G: Game>(game: &G, n: u64) -> (f64, f64) {
     }
     let mean = sum / n as f64;
     (mean, (sum2 / n as f64 - mean * mean).max(0.0).sqrt())
+}
+
+/// `random_playout_listed`, which picks from the legal list where
+/// `random_playout` uses the game's `random_action`, plays the same games:
+/// the same lengths and final positions from the same stream, game by game,
+/// so `wopr bench --listed` times the same work.
+#[test]
+fn listed_playouts_play_the_same_games() {
+    for spec in [
+        "dots-and-boxes:3x3",
+        "dots-and-boxes:5x4",
+        "virus:8x8",
+        "virus:5x5",
+        "pig",
+        "goofspiel",
+    ] {
+        let game = AnyGame::parse(spec).unwrap();
+        with_game!(&game, g => {
+            let (mut fast, mut listed) = (stream(5, &[1]), stream(5, &[1]));
+            for i in 0..200 {
+                let (mut a, mut b) = (g.initial_state(), g.initial_state());
+                let n = random_playout(&mut a, g.num_players(), &mut fast);
+                let m = random_playout_listed(&mut b, g.num_players(), &mut listed);
+                assert_eq!((n, a.to_string()), (m, b.to_string()), "{spec}, game {i}");
+            }
+        });
+    }
 }
 
 /// README, "Random playouts per second": the plies/game column of `wopr
