@@ -2,15 +2,35 @@
 //! `RandomSimTest`): from the start, random play reaches a terminal state
 //! within the game's maximum length; before that, the player to move always
 //! has legal actions (or chance has outcomes whose probabilities sum to 1);
-//! every action is below `num_actions`; notation round-trips; and the returns
-//! sum to zero.
+//! every action is below `num_actions`; notation round-trips; the returns
+//! sum to zero; and `State::random_action` picks what the legal list picks.
 
-use rand::RngExt;
-use wopr::game::driver::random_playout;
-use wopr::game::rng::stream;
+use rand::{Rng, RngExt};
+use wopr::game::driver::{random_playout, random_playout_listed};
+use wopr::game::rng::{stream, WoprRng};
 use wopr::games::tictactoe::TicTacToe;
 use wopr::registry::games;
 use wopr::{with_game, ActionList, AnyGame, Game, State, Turn};
+
+/// `State::random_action` (which a game may override to pick without listing
+/// its moves) must pick what the legal list picks with the same generator,
+/// and leave the generator where the list's pick leaves it: recorded games
+/// and results depend on it.
+fn same_draw<S: State>(s: &S, rng: &WoprRng, legal: &ActionList, spec: &str) {
+    let mut by_list = rng.clone();
+    let mut by_state = rng.clone();
+    let listed = legal[by_list.random_range(0..legal.len())];
+    assert_eq!(
+        s.random_action(&mut by_state),
+        listed,
+        "{spec}: random_action differs from the legal list's pick in\n{s}"
+    );
+    assert_eq!(
+        by_state.next_u64(),
+        by_list.next_u64(),
+        "{spec}: random_action draws differently from the legal list's pick"
+    );
+}
 
 fn check<G: Game>(game: &G, seed: u64, playouts: u64) {
     let spec = game.spec();
@@ -64,6 +84,9 @@ fn check<G: Game>(game: &G, seed: u64, playouts: u64) {
                     "{spec}: '{text}' does not round-trip"
                 );
             }
+            if matches!(s.turn(), Turn::Player(_)) {
+                same_draw(&s, &rng, &legal, &spec);
+            }
             let a = legal[rng.random_range(0..legal.len())];
             s.apply(a);
             plies += 1;
@@ -89,6 +112,27 @@ fn random_playouts_of_every_registered_game() {
             "spec round trip"
         );
         with_game!(&game, g => check(g, 42, 300));
+    }
+}
+
+/// The sizes and starts that games with their own `random_action` support
+/// besides their defaults: every board shape's move masks and jump tables.
+#[test]
+fn random_playouts_of_every_board_size() {
+    let mut specs: Vec<String> = Vec::new();
+    for c in 1..=5 {
+        for r in 1..=5 {
+            specs.push(format!("dots-and-boxes:{c}x{r}"));
+        }
+    }
+    for n in 4..=8 {
+        specs.push(format!("virus:{n}x{n}"));
+    }
+    specs.push("virus:5x5,start=a1b1c1/e5,max-plies=60".into());
+    specs.push("virus:8x8,start=d4e5/d5e4".into());
+    for spec in specs {
+        let game = AnyGame::parse(&spec).unwrap();
+        with_game!(&game, g => check(g, 7, 40));
     }
 }
 
@@ -118,6 +162,33 @@ fn playout_lengths<G: Game>(game: &G, n: u64) -> (f64, f64) {
     }
     let mean = sum / n as f64;
     (mean, (sum2 / n as f64 - mean * mean).max(0.0).sqrt())
+}
+
+/// `random_playout_listed`, which picks from the legal list where
+/// `random_playout` uses the game's `random_action`, plays the same games:
+/// the same lengths and final positions from the same stream, game by game,
+/// so `wopr bench --listed` times the same work.
+#[test]
+fn listed_playouts_play_the_same_games() {
+    for spec in [
+        "dots-and-boxes:3x3",
+        "dots-and-boxes:5x4",
+        "virus:8x8",
+        "virus:5x5",
+        "pig",
+        "goofspiel",
+    ] {
+        let game = AnyGame::parse(spec).unwrap();
+        with_game!(&game, g => {
+            let (mut fast, mut listed) = (stream(5, &[1]), stream(5, &[1]));
+            for i in 0..200 {
+                let (mut a, mut b) = (g.initial_state(), g.initial_state());
+                let n = random_playout(&mut a, g.num_players(), &mut fast);
+                let m = random_playout_listed(&mut b, g.num_players(), &mut listed);
+                assert_eq!((n, a.to_string()), (m, b.to_string()), "{spec}, game {i}");
+            }
+        });
+    }
 }
 
 /// README, "Random playouts per second": the plies/game column of `wopr

@@ -2,13 +2,17 @@
 //!
 //! The loop is the library's `random_playout`, statically dispatched: no
 //! allocation, no hashing and no trait objects inside a playout. The time
-//! includes copying the start position and drawing random numbers.
+//! includes copying the start position and drawing random numbers. Each move
+//! is the game's `State::random_action`: uniform over the legal moves and
+//! the same move, from the same draws, as picking from the legal list, so
+//! the games played are the same whether a game lists its moves or (as
+//! Dots-and-Boxes and Virus do) picks from a bitboard.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use wopr::game::driver::random_playout;
-use wopr::game::rng::stream;
+use wopr::game::driver::{random_playout, random_playout_listed};
+use wopr::game::rng::{stream, WoprRng};
 use wopr::{with_game, Game};
 
 /// Arguments of `wopr bench`.
@@ -24,6 +28,11 @@ pub struct BenchArgs {
     /// Print one JSON object per game.
     #[arg(long)]
     json: bool,
+    /// Pick every move from the full legal list, as a framework that lists
+    /// moves does, instead of the game's own random pick (the same games;
+    /// shows what a game's bitboard pick saves).
+    #[arg(long)]
+    listed: bool,
 }
 
 const DEFAULT_GAMES: &[&str] = &[
@@ -50,6 +59,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         args.games.clone()
     };
     if !args.json {
+        if args.listed {
+            println!("(--listed: every move picked from the full legal list)");
+        }
         println!(
             "{:<22} {:>14} {:>16} {:>10}",
             "game", "playouts/s", "actions/s", "plies/game"
@@ -58,14 +70,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     for spec in specs {
         let game = super::parse_game(&spec)?;
         let budget = Duration::from_secs_f64(args.seconds);
-        let (playouts, actions, secs) = with_game!(&game, g => measure(g, budget));
+        let (playouts, actions, secs) = with_game!(&game, g => measure(g, budget, args.listed));
         let rate = playouts as f64 / secs;
         let arate = actions as f64 / secs;
         let plies = actions as f64 / playouts as f64;
         if args.json {
             println!(
                 "{}",
-                serde_json::json!({"game": game.spec(), "playouts_per_s": rate, "actions_per_s": arate, "plies_per_game": plies, "seconds": secs})
+                serde_json::json!({"game": game.spec(), "playouts_per_s": rate, "actions_per_s": arate, "plies_per_game": plies, "seconds": secs, "listed": args.listed})
             );
         } else {
             println!(
@@ -80,7 +92,21 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn measure<G: Game>(game: &G, budget: Duration) -> (u64, u64, f64) {
+fn measure<G: Game>(game: &G, budget: Duration, listed: bool) -> (u64, u64, f64) {
+    if listed {
+        measure_with(game, budget, random_playout_listed)
+    } else {
+        measure_with(game, budget, random_playout)
+    }
+}
+
+/// Times `playout`; generic over it, so that each loop is compiled with its
+/// own playout called directly, not through a pointer.
+fn measure_with<G: Game>(
+    game: &G,
+    budget: Duration,
+    playout: impl Fn(&mut G::State, usize, &mut WoprRng) -> usize,
+) -> (u64, u64, f64) {
     let start = game.initial_state();
     let players = game.num_players();
     let mut rng = stream(0, &[0]);
@@ -90,7 +116,7 @@ fn measure<G: Game>(game: &G, budget: Duration) -> (u64, u64, f64) {
     while t.elapsed() < budget {
         for _ in 0..256 {
             let mut s = black_box(start.clone());
-            actions += random_playout(&mut s, players, &mut rng) as u64;
+            actions += playout(&mut s, players, &mut rng) as u64;
             black_box(&s);
             playouts += 1;
         }

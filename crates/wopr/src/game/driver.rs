@@ -338,8 +338,38 @@ pub fn replay<G: Game>(game: &G, actions: &[Action]) -> Result<G::State, String>
 
 /// Plays uniformly random actions (and samples chance) from `state` to the
 /// end; returns the number of actions played. The benchmark's inner loop: no
-/// allocation except at chance nodes, no dynamic dispatch.
+/// allocation except at chance nodes, no dynamic dispatch; a player's move is
+/// [`State::random_action`], which games may pick without listing moves.
 pub fn random_playout<S: State>(state: &mut S, num_players: usize, rng: &mut WoprRng) -> usize {
+    playout_with(state, num_players, rng, |s, rng| s.random_action(rng))
+}
+
+/// [`random_playout`] with every move picked from the list
+/// [`State::legal_actions`] makes, never a game's own
+/// [`State::random_action`]: the same games from the same draws (the two
+/// pick alike), at the cost of listing every move, as a framework without
+/// the shortcut plays. `wopr bench --listed` measures it.
+pub fn random_playout_listed<S: State>(
+    state: &mut S,
+    num_players: usize,
+    rng: &mut WoprRng,
+) -> usize {
+    let mut legal = ActionList::new();
+    playout_with(state, num_players, rng, |s, rng| {
+        legal.clear();
+        s.legal_actions(&mut legal);
+        legal[rng.random_range(0..legal.len())]
+    })
+}
+
+/// The random playout loop, with `pick` choosing a player's move.
+#[inline(always)]
+fn playout_with<S: State>(
+    state: &mut S,
+    num_players: usize,
+    rng: &mut WoprRng,
+    mut pick: impl FnMut(&S, &mut WoprRng) -> Action,
+) -> usize {
     let mut legal = ActionList::new();
     let mut n = 0;
     loop {
@@ -350,9 +380,7 @@ pub fn random_playout<S: State>(state: &mut S, num_players: usize, rng: &mut Wop
                 state.apply(a);
             }
             Turn::Player(_) => {
-                legal.clear();
-                state.legal_actions(&mut legal);
-                let a = legal[rng.random_range(0..legal.len())];
+                let a = pick(state, rng);
                 state.apply(a);
             }
             Turn::Simultaneous => {

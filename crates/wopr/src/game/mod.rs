@@ -86,6 +86,22 @@ pub trait State: Clone + Debug + Display + Send + Sync + 'static {
     /// terminal or simultaneous.
     fn legal_actions(&self, out: &mut ActionList);
 
+    /// A uniformly random legal action of the player to move, at a
+    /// [`Turn::Player`] turn: `legal[rng.random_range(0..legal.len())]` over
+    /// the list [`State::legal_actions`] makes.
+    ///
+    /// Random playouts (`wopr bench`, MCTS rollouts) call this once per move.
+    /// A game may override it to pick without listing its moves, but the
+    /// override must draw from `rng` exactly as this default does (one
+    /// `random_range(0..n)`, `n` the number of legal actions, also when `n`
+    /// is 1) and return the action the default would: then a seed plays the
+    /// same games whichever is used. `tests/playout.rs` checks every game.
+    fn random_action<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Action {
+        let mut legal = ActionList::new();
+        self.legal_actions(&mut legal);
+        legal[rand::RngExt::random_range(rng, 0..legal.len())]
+    }
+
     /// Plays one action (or one chance outcome). The action must be legal;
     /// callers that hold unchecked input use [`State::try_apply`].
     fn apply(&mut self, action: Action);

@@ -52,8 +52,9 @@
 //! the most visits for the final move, the lowest action index wins.
 //!
 //! **Cost.** The tree lives in one arena (`Vec` of 24-byte nodes) that is
-//! cleared, not freed, before every move; rollouts keep their legal moves in
-//! a stack [`ActionList`] and allocate nothing. A search of `sims`
+//! cleared, not freed, before every move; rollouts pick each move with
+//! [`State::random_action`] (a stack [`ActionList`] at most) and allocate
+//! nothing. A search of `sims`
 //! iterations holds at most one node per iteration plus the untried children
 //! of the expanded nodes.
 //!
@@ -391,13 +392,11 @@ where
     fn evaluate(&mut self, state: &mut G::State, rng: &mut WoprRng) -> [f64; 2] {
         match &mut self.leaf {
             Leaf::Random => {
-                let mut legal = ActionList::new();
                 loop {
                     match state.turn() {
                         Turn::Player(_) => {
-                            legal.clear();
-                            state.legal_actions(&mut legal);
-                            state.apply(legal[rng.random_range(0..legal.len())]);
+                            // The same draw as picking from the legal list.
+                            state.apply(state.random_action(rng));
                         }
                         Turn::Chance => {
                             state.apply(sample_outcome(state, rng, &mut self.outcomes));

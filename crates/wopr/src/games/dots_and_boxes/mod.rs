@@ -26,6 +26,13 @@
 //! On 3x3, `h0,0` is 0, `h3,2` is 11, `v0,0` is 12 and `v2,3` is 23.
 //! The action index is also the edge's bit in [`DotsAndBoxesState::edges`].
 //!
+//! **Representation.** The drawn edges are one `u64`. For every board size
+//! a table built at compile time gives each edge the four-edge masks of the
+//! (at most two) boxes it borders, so a move checks its boxes with two masks
+//! and no index arithmetic. A random move selects the k-th undrawn edge from
+//! the bitboard (the state keeps the undrawn count and its per-byte prefix
+//! sums up to date) instead of listing the moves.
+//!
 //! **Board cells.** Edges are not squares, so
 //! [`action_cell`](State::action_cell) is `None` for every action.
 //!
@@ -60,11 +67,13 @@ pub mod players;
 pub mod solver;
 
 use std::fmt;
+use std::hint::select_unpredictable;
 
 use crate::game::{
     mix64, parse_index, Action, ActionList, Game, GameInfo, GameSpec, ParamInfo, Searchable,
     SpecError, State, Turn,
 };
+use crate::games::bitboard::{byte_prefix_counts, select_bit_with};
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -100,6 +109,106 @@ impl Default for DotsAndBoxes {
 pub const fn edge_count(cols: usize, rows: usize) -> usize {
     (rows + 1) * cols + rows * (cols + 1)
 }
+
+/// A mask no position ever fills: bit 63, beyond the 60 edges of 5x5. It
+/// stands for the missing box beside an edge of the border, so that "are the
+/// box's four sides drawn" is false for it without a branch.
+const NO_BOX: u64 = 1 << 63;
+
+/// The boxes beside one edge: each one's four-edge mask and its bit in
+/// [`DotsAndBoxesState::owned`]; a border edge's missing box is
+/// ([`NO_BOX`], 0).
+#[derive(Clone, Copy, Debug)]
+struct EdgeBoxes {
+    masks: [u64; 2],
+    bits: [u32; 2],
+}
+
+/// What the hot paths need of one board size, computed once at compile time
+/// (the index arithmetic, with its divisions by the number of columns, is
+/// thus never done per move).
+#[derive(Clone, Copy, Debug)]
+struct Geometry {
+    /// Every edge of the board.
+    full: u64,
+    /// The boxes beside each edge, by action index.
+    edges: [EdgeBoxes; 64],
+}
+
+/// The four edges of box `(row, col)` on `cols` × `rows` boxes.
+const fn box_edges(cols: usize, rows: usize, row: usize, col: usize) -> u64 {
+    let h = (rows + 1) * cols;
+    let left = h + row * (cols + 1) + col;
+    1u64 << (row * cols + col)
+        | 1u64 << ((row + 1) * cols + col)
+        | 1u64 << left
+        | 1u64 << (left + 1)
+}
+
+const fn geometry(cols: usize, rows: usize) -> Geometry {
+    let none = EdgeBoxes {
+        masks: [NO_BOX; 2],
+        bits: [0; 2],
+    };
+    let mut g = Geometry {
+        full: 0,
+        edges: [none; 64],
+    };
+    if cols == 0 || rows == 0 || edge_count(cols, rows) > 64 {
+        return g;
+    }
+    let n = edge_count(cols, rows);
+    g.full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    // Each box gives its mask to its four edges: the top edge has the box
+    // below it (slot 1), the bottom edge above it (slot 0), the left edge to
+    // its right (slot 1), the right edge to its left (slot 0), so slot 0
+    // holds the box with the lower index, as `boxes_of_edge` lists them.
+    let h = (rows + 1) * cols;
+    let mut row = 0;
+    while row < rows {
+        let mut col = 0;
+        while col < cols {
+            let mask = box_edges(cols, rows, row, col);
+            let bit = 1u32 << (row * cols + col);
+            let left = h + row * (cols + 1) + col;
+            let sides = [
+                (row * cols + col, 1),
+                ((row + 1) * cols + col, 0),
+                (left, 1),
+                (left + 1, 0),
+            ];
+            let mut i = 0;
+            while i < 4 {
+                let (e, slot) = sides[i];
+                g.edges[e].masks[slot] = mask;
+                g.edges[e].bits[slot] = bit;
+                i += 1;
+            }
+            col += 1;
+        }
+        row += 1;
+    }
+    g
+}
+
+/// [`Geometry`] of every size, indexed `[cols][rows]` (sides of 0 unused).
+static GEOMETRY: [[Geometry; MAX_SIDE + 1]; MAX_SIDE + 1] = {
+    let empty = geometry(0, 0);
+    let mut t = [[empty; MAX_SIDE + 1]; MAX_SIDE + 1];
+    let mut c = 1;
+    while c <= MAX_SIDE {
+        let mut r = 1;
+        while r <= MAX_SIDE {
+            t[c][r] = geometry(c, r);
+            r += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+// The missing-box mask must lie beyond every edge of the largest board.
+const _: () = assert!(edge_count(MAX_SIDE, MAX_SIDE) < 64);
 
 fn check_size(cols: usize, rows: usize) -> Result<(), String> {
     if !(1..=MAX_SIDE).contains(&cols) || !(1..=MAX_SIDE).contains(&rows) {
@@ -147,6 +256,12 @@ pub struct DotsAndBoxesState {
     cols: u8,
     rows: u8,
     to_move: u8,
+    /// Undrawn edges: the number of legal moves, kept so that a random move
+    /// need not count them (a popcount on the path from one move to the next).
+    free: u8,
+    /// `byte_prefix_counts` of the undrawn edges, kept for the same reason:
+    /// a random move selects the k-th undrawn edge with it.
+    free_prefix: u64,
 }
 
 /// Whether an edge is horizontal or vertical, with the edge's first dot.
@@ -177,6 +292,8 @@ impl DotsAndBoxesState {
             cols: game.cols,
             rows: game.rows,
             to_move: 0,
+            free: edge_count(game.cols(), game.rows()) as u8,
+            free_prefix: byte_prefix_counts(GEOMETRY[game.cols()][game.rows()].full),
         }
     }
 
@@ -206,8 +323,13 @@ impl DotsAndBoxesState {
     }
 
     #[inline]
+    fn geometry(&self) -> &'static Geometry {
+        &GEOMETRY[self.cols as usize][self.rows as usize]
+    }
+
+    #[inline]
     fn full(&self) -> u64 {
-        (1u64 << self.num_edges()) - 1
+        self.geometry().full
     }
 
     /// The drawn edges (bit = action index).
@@ -302,13 +424,10 @@ impl DotsAndBoxesState {
     /// How many boxes (0, 1 or 2) drawing the undrawn edge `e` would complete.
     pub fn completed_by(&self, e: usize) -> u32 {
         let after = self.edges | 1u64 << e;
-        self.boxes_of_edge(e)
-            .into_iter()
-            .flatten()
-            .filter(|&(r, c)| {
-                let m = self.box_mask(r, c);
-                after & m == m
-            })
+        self.geometry().edges[e]
+            .masks
+            .iter()
+            .filter(|&&m| after & m == m)
             .count() as u32
     }
 
@@ -316,10 +435,11 @@ impl DotsAndBoxesState {
     /// three sides, which the next player could take.
     pub fn makes_third_side(&self, e: usize) -> bool {
         let after = self.edges | 1u64 << e;
-        self.boxes_of_edge(e)
-            .into_iter()
-            .flatten()
-            .any(|(r, c)| (after & self.box_mask(r, c)).count_ones() == 3)
+        // A missing box's mask has one bit, never three.
+        self.geometry().edges[e]
+            .masks
+            .iter()
+            .any(|&m| (after & m).count_ones() == 3)
     }
 
     /// Number of undrawn boxes with exactly three sides drawn.
@@ -339,8 +459,9 @@ impl DotsAndBoxesState {
 impl State for DotsAndBoxesState {
     type View = Self;
 
+    #[inline]
     fn turn(&self) -> Turn {
-        if self.edges == self.full() {
+        if self.free == 0 {
             Turn::Terminal
         } else {
             Turn::Player(self.to_move as usize)
@@ -355,22 +476,30 @@ impl State for DotsAndBoxesState {
         }
     }
 
+    /// The `k`-th undrawn edge for a random `k`: the legal list's pick,
+    /// without the list.
+    #[inline]
+    fn random_action<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Action {
+        debug_assert_eq!(self.free as u32, (!self.edges & self.full()).count_ones());
+        let k = rand::RngExt::random_range(rng, 0..self.free as usize);
+        select_bit_with(!self.edges & self.full(), self.free_prefix, k as u32) as Action
+    }
+
+    #[inline]
     fn apply(&mut self, action: Action) {
         let e = action as usize;
         debug_assert!(e < self.num_edges() && !self.has_edge(e));
         self.edges |= 1u64 << e;
-        let p = self.to_move as usize;
-        let mut completed = false;
-        for (row, col) in self.boxes_of_edge(e).into_iter().flatten() {
-            let m = self.box_mask(row, col);
-            if self.edges & m == m {
-                self.owned[p] |= 1u32 << (row * self.cols() + col);
-                completed = true;
-            }
-        }
-        if !completed {
-            self.to_move ^= 1;
-        }
+        self.free -= 1;
+        self.free_prefix -= 0x0101_0101_0101_0101 << (e & 56);
+        // Without branches: in random play whether a box closes is a coin
+        // toss, and a mispredicted branch costs more than the whole move
+        // (LLVM turns plain selects on table loads into branches).
+        let EdgeBoxes { masks, bits } = self.geometry().edges[e & 63];
+        let gained = select_unpredictable(self.edges & masks[0] == masks[0], bits[0], 0)
+            | select_unpredictable(self.edges & masks[1] == masks[1], bits[1], 0);
+        self.owned[self.to_move as usize & 1] |= gained;
+        self.to_move ^= (gained == 0) as u8;
     }
 
     fn returns(&self, player: usize) -> f64 {
@@ -546,6 +675,49 @@ mod tests {
         assert_eq!(perft(&s, 3), 24);
         assert_eq!(perft(&s, 4), 24);
         assert_eq!(perft(&s, 5), 0);
+    }
+
+    #[test]
+    fn edge_tables_match_the_index_arithmetic() {
+        // The compile-time tables against `boxes_of_edge` and `box_mask`,
+        // which compute the same from the notation's index formulas.
+        for cols in 1..=MAX_SIDE {
+            for rows in 1..=MAX_SIDE {
+                let s = DotsAndBoxes::new(cols, rows).unwrap().initial_state();
+                let g = s.geometry();
+                assert_eq!(g.full.count_ones() as usize, s.num_edges());
+                assert_eq!(g.full, (1u64 << s.num_edges()) - 1);
+                let mut sides = 0;
+                for e in 0..s.num_edges() {
+                    let expect = s.boxes_of_edge(e).map(|b| {
+                        b.map_or((NO_BOX, 0), |(r, c)| {
+                            (s.box_mask(r, c), 1u32 << (r * cols + c))
+                        })
+                    });
+                    let got = [0, 1].map(|i| (g.edges[e].masks[i], g.edges[e].bits[i]));
+                    assert_eq!(got, expect, "{cols}x{rows}, edge {e}");
+                    sides += got.iter().filter(|b| b.1 != 0).count();
+                }
+                // Every box has four sides.
+                assert_eq!(sides, 4 * cols * rows, "{cols}x{rows}");
+            }
+        }
+    }
+
+    #[test]
+    fn double_box_move_scores_two_and_moves_again() {
+        // On 2x1, v0,1 is the shared side: drawn last, it completes both boxes.
+        let g = DotsAndBoxes::new(2, 1).unwrap();
+        let mut s = g.initial_state();
+        for m in ["h0,0", "h0,1", "h1,0", "h1,1", "v0,0", "v0,2"] {
+            s.apply(s.parse_action(m).unwrap());
+        }
+        // Six plies, none scoring: seat A (0) is to move again.
+        assert_eq!(s.to_move(), 0);
+        s.apply(s.parse_action("v0,1").unwrap());
+        assert_eq!((s.boxes(0), s.boxes(1)), (2, 0));
+        assert_eq!(s.owned(0), 0b11);
+        assert!(s.is_terminal());
     }
 
     #[test]

@@ -57,7 +57,11 @@
 //! a cheap measure of mobility and room.
 //!
 //! **Board representation.** One `u64` per colour, bit `row × N + col`, and
-//! precomputed tables of each square's neighbours and of the squares two away.
+//! precomputed tables of each square's neighbours, of the squares two away
+//! and of each jump's destination. Grows are the mover's pieces dilated by a
+//! king step; jumps are sixteen sets of origins, one per offset, from shifts
+//! of the empty squares (as Ataxx engines do), so neither the legal list nor
+//! a random move loops over pieces.
 //!
 //! **Players** (in [`players`]): `alphabeta`
 //! with the heuristic above, and the twenty hand-crafted players
@@ -83,9 +87,9 @@ use crate::game::{
     mix64, parse_index, Action, ActionList, Game, GameInfo, GameSpec, ParamInfo, Searchable,
     SpecError, State, Turn,
 };
-use crate::games::bitboard::{bits, parse_square, square_name};
+use crate::games::bitboard::{bits, parse_square, select_bit, square_name};
 pub use tables::JUMP_OFFSETS;
-use tables::{dilate, Tables, OFFSET_INDEX, TABLES};
+use tables::{dilate, jump_origins, Tables, OFFSET_INDEX, OFF_BOARD, TABLES};
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -304,6 +308,77 @@ impl VirusState {
     }
 }
 
+/// The sixteen jump-origin sets summed square by square, bit-sliced:
+/// `[ones, twos, fours, eights, sixteens]`, so that square `s` is in
+/// `Σ 2^b × [s in slice b]` of the sets. A Harley-Seal tree of 15 carry-save
+/// adders (five instructions each) replaces sixteen popcounts, which the
+/// portable x86-64 build does in software, and gives each square's count too.
+#[inline(always)]
+fn bit_sliced_count(w: &[u64; 16]) -> [u64; 5] {
+    /// `a + b + c` bit by bit, as (carry, sum).
+    #[inline(always)]
+    fn csa(a: u64, b: u64, c: u64) -> (u64, u64) {
+        let u = a ^ b;
+        (a & b | u & c, u ^ c)
+    }
+    let (twos_a, ones) = csa(0, w[0], w[1]);
+    let (twos_b, ones) = csa(ones, w[2], w[3]);
+    let (fours_a, twos) = csa(0, twos_a, twos_b);
+    let (twos_a, ones) = csa(ones, w[4], w[5]);
+    let (twos_b, ones) = csa(ones, w[6], w[7]);
+    let (fours_b, twos) = csa(twos, twos_a, twos_b);
+    let (eights_a, fours) = csa(0, fours_a, fours_b);
+    let (twos_a, ones) = csa(ones, w[8], w[9]);
+    let (twos_b, ones) = csa(ones, w[10], w[11]);
+    let (fours_a, twos) = csa(twos, twos_a, twos_b);
+    let (twos_a, ones) = csa(ones, w[12], w[13]);
+    let (twos_b, ones) = csa(ones, w[14], w[15]);
+    let (fours_b, twos) = csa(twos, twos_a, twos_b);
+    let (eights_b, fours) = csa(fours, fours_a, fours_b);
+    let (sixteens, eights) = csa(0, eights_a, eights_b);
+    [ones, twos, fours, eights, sixteens]
+}
+
+/// Set bits per byte of `x`, each in its byte (0..=8).
+#[inline(always)]
+fn byte_counts(x: u64) -> u64 {
+    let s = x - (x >> 1 & 0x5555_5555_5555_5555);
+    let s = (s & 0x3333_3333_3333_3333) + (s >> 2 & 0x3333_3333_3333_3333);
+    (s + (s >> 4)) & 0x0F0F_0F0F_0F0F_0F0F
+}
+
+/// The `j`-th legal jump (0-based, in action order: by origin, then by
+/// offset) given the jump origins per offset; `j` must be below their total.
+#[inline(always)]
+fn nth_jump(origins: &[u64; 16], slices: &[u64; 5], per_byte: u64, j: u32) -> (usize, usize) {
+    // The byte of squares (a row on 8x8) holding it, then the square, then
+    // the offset; each step subtracts the jumps it skips.
+    let mut j = j;
+    let mut byte = 0;
+    loop {
+        let here = (per_byte >> (8 * byte)) as u32 & 0xFF;
+        if j < here || byte == 7 {
+            break;
+        }
+        j -= here;
+        byte += 1;
+    }
+    let mut f = 8 * byte;
+    loop {
+        let here: u32 = (0..5).map(|b| ((slices[b] >> f) as u32 & 1) << b).sum();
+        if j < here || f == 63 {
+            break;
+        }
+        j -= here;
+        f += 1;
+    }
+    let mut offsets = 0u64;
+    for (k, o) in origins.iter().enumerate() {
+        offsets |= (o >> f & 1) << k;
+    }
+    (f, select_bit(offsets, j) as usize)
+}
+
 impl State for VirusState {
     type View = Self;
 
@@ -326,36 +401,77 @@ impl State for VirusState {
             return;
         }
         let n = self.size();
-        let t = self.tables();
-        let empty = self.empty();
         out.extend(bits(grows).map(|s| s as Action));
-        for f in bits(self.pieces[me]) {
-            let (fr, fc) = ((f / n) as i32, (f % n) as i32);
-            // Destinations in increasing square order are in increasing
-            // offset order (both are row-major), so the list stays sorted.
-            for to in bits(t.ring2[f] & empty) {
-                if t.adjacent[f] & t.adjacent[to] & empty != 0 {
-                    let (dy, dx) = ((to / n) as i32 - fr, (to % n) as i32 - fc);
-                    let k = OFFSET_INDEX[((dy + 2) * 5 + dx + 2) as usize] as usize;
-                    out.push((n * n + 16 * f + k) as Action);
-                }
-            }
+        let origins = jump_origins(self.pieces[me], self.empty(), n, self.tables());
+        let any = origins.iter().fold(0, |acc, o| acc | o);
+        // By origin, then by offset: increasing action indices. The origin's
+        // offsets are gathered into a mask first, without a branch per
+        // offset (those would be mispredicted half the time).
+        for f in bits(any) {
+            let offsets = origins
+                .iter()
+                .enumerate()
+                .fold(0u64, |acc, (k, o)| acc | (o >> f & 1) << k);
+            out.extend(bits(offsets).map(|k| (n * n + 16 * f + k) as Action));
         }
+    }
+
+    /// The legal list's pick without the list: the grows are a bitboard and
+    /// the jumps sixteen (one per offset), counted bit-sliced, and the k-th
+    /// move is found in them.
+    #[inline]
+    fn random_action<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Action {
+        let me = self.to_move as usize;
+        let (n, t) = (self.size(), self.tables());
+        let empty = self.empty();
+        let mine = self.pieces[me];
+        let grows = dilate(mine, n, t) & empty;
+        if grows == 0 {
+            // The pass is the only legal action; a list of one still draws.
+            let _ = rand::RngExt::random_range(rng, 0..1usize);
+            return self.pass_action();
+        }
+        let origins = jump_origins(mine, empty, n, t);
+        let slices = bit_sliced_count(&origins);
+        // Jumps per byte of origins: at most 8 squares × 16 offsets = 128.
+        let per_byte = (0..5).fold(0, |acc, b| acc + (byte_counts(slices[b]) << b));
+        // Summed in 16-bit lanes: the total (at most 336) outgrows a byte.
+        const LANES: u64 = 0x0001_0001_0001_0001;
+        let pairs = (per_byte & 0x00FF_00FF_00FF_00FF) + (per_byte >> 8 & 0x00FF_00FF_00FF_00FF);
+        let jumps = (pairs.wrapping_mul(LANES) >> 48) as u32;
+        let g = grows.count_ones();
+        let i = rand::RngExt::random_range(rng, 0..(g + jumps) as usize) as u32;
+        if i < g {
+            return select_bit(grows, i) as Action;
+        }
+        let (f, k) = nth_jump(&origins, &slices, per_byte, i - g);
+        (n * n + 16 * f + k) as Action
     }
 
     fn apply(&mut self, action: Action) {
         let me = self.to_move as usize;
-        if let Some((from, to)) = self.decode(action) {
-            debug_assert!(self.empty() >> to & 1 == 1, "virus: destination occupied");
-            if let Some(f) = from {
-                debug_assert!(self.pieces[me] >> f & 1 == 1, "virus: no piece to jump");
-                self.pieces[me] &= !(1u64 << f);
-            }
-            let converted = self.tables().adjacent[to] & self.pieces[1 - me];
-            self.pieces[me] |= converted | 1u64 << to;
-            self.pieces[1 - me] &= !converted;
+        let (n, a) = (self.size(), action as usize);
+        // (origin bit, destination): a lookup, no division by N. A jump off
+        // the board is never legal; like the pass it changes no piece.
+        let (from, to) = if a < n * n {
+            (0, a)
+        } else if a < 17 * n * n {
+            let (f, k) = ((a - n * n) >> 4, (a - n * n) & 15);
+            debug_assert!(self.pieces[me] >> f & 1 == 1, "virus: no piece to jump");
+            (1u64 << f, self.tables().jump_to[f][k] as usize)
         } else {
             debug_assert!(action == self.pass_action(), "virus: bad action {action}");
+            (0, OFF_BOARD as usize)
+        };
+        debug_assert!(
+            to != OFF_BOARD as usize || a >= 17 * n * n,
+            "virus: bad action {action}"
+        );
+        if to != OFF_BOARD as usize {
+            debug_assert!(self.empty() >> to & 1 == 1, "virus: destination occupied");
+            let converted = self.tables().adjacent[to & 63] & self.pieces[1 - me];
+            self.pieces[me] = (self.pieces[me] & !from) | converted | 1u64 << to;
+            self.pieces[1 - me] &= !converted;
         }
         self.plies += 1;
         self.to_move ^= 1;
@@ -575,6 +691,63 @@ mod tests {
             let e = Virus::from_spec(&GameSpec::parse(bad).unwrap()).unwrap_err();
             assert!(e.0.contains(says), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn bit_sliced_count_counts() {
+        // Sixteen mixed words (SplitMix64); each square's count must match.
+        let mut z = 3u64;
+        let mut words = [0u64; 16];
+        for w in words.iter_mut() {
+            z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            *w = mix64(z);
+        }
+        // Square 0 in all sixteen: the count 16 needs the last slice.
+        words.iter_mut().for_each(|w| *w |= 1);
+        let slices = bit_sliced_count(&words);
+        for s in 0..64 {
+            let want: u32 = words.iter().map(|w| (w >> s & 1) as u32).sum();
+            let got: u32 = (0..5).map(|b| ((slices[b] >> s & 1) as u32) << b).sum();
+            assert_eq!(got, want, "square {s}");
+        }
+        assert_eq!(slices[4], 1);
+    }
+
+    #[test]
+    fn jump_origins_follow_the_rule() {
+        // The sixteen shifted sets against the rule square by square, from the
+        // neighbour tables: a piece, an empty destination two away, and an
+        // empty square adjacent to both. From the start and along a line of
+        // play on every size.
+        let mut jumps = 0;
+        for n in 4..=8 {
+            let g = game(&format!("virus:{n}x{n}"));
+            let mut s = g.initial_state();
+            for ply in 0..40 {
+                let (me, t, empty) = (s.to_move(), s.tables(), s.empty());
+                let origins = jump_origins(s.pieces[me], empty, n, t);
+                for f in 0..n * n {
+                    for (k, o) in origins.iter().enumerate() {
+                        let to = t.jump_to[f][k];
+                        let rule = s.pieces[me] >> f & 1 == 1
+                            && to != OFF_BOARD
+                            && empty >> to & 1 == 1
+                            && t.adjacent[f] & t.adjacent[to as usize] & empty != 0;
+                        assert_eq!(o >> f & 1 == 1, rule, "{n}x{n} ply {ply} f {f} k {k}\n{s}");
+                        jumps += rule as usize;
+                    }
+                }
+                let mut legal = ActionList::new();
+                s.legal_actions(&mut legal);
+                if legal.is_empty() {
+                    break;
+                }
+                // The middle move of the list: varied positions, the same every run.
+                s.apply(legal[legal.len() / 2]);
+            }
+        }
+        // The lines are long enough to reach positions with jumps.
+        assert!(jumps > 100, "only {jumps} jumps seen");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Move geometry of the Virus board, per board size: the sixteen jump
-//! offsets, the squares each jump reaches, and king-step dilation on
-//! bitboards. Built at compile time for every size up to 8x8.
+//! offsets, the squares each jump reaches, king-step dilation and jump
+//! generation on bitboards. Built at compile time for every size up to 8x8.
 
 use crate::game::MAX_ACTIONS;
 
@@ -50,7 +50,19 @@ pub(super) struct Tables {
     pub(super) adjacent: [u64; 64],
     /// The squares at Chebyshev distance exactly 2 from each square.
     pub(super) ring2: [u64; 64],
+    /// `cols_from[dx + 2]`: the squares whose column minus `dx` is on the
+    /// board, i.e. those a step of `dx` columns can reach. Masking with it
+    /// before shifting a set by a step keeps squares from wrapping into the
+    /// next row.
+    pub(super) cols_from: [u64; 5],
+    /// `jump_to[f][k]`: where jump `k` ([`JUMP_OFFSETS`]) from square `f`
+    /// lands; [`OFF_BOARD`] where it leaves the board. Applying a jump is then
+    /// a lookup, not divisions by N.
+    pub(super) jump_to: [[u8; 16]; 64],
 }
+
+/// [`Tables::jump_to`] of a jump that leaves the board.
+pub(super) const OFF_BOARD: u8 = u8::MAX;
 
 pub(super) const fn tables(n: usize) -> Tables {
     let full = if n * n == 64 {
@@ -94,13 +106,95 @@ pub(super) const fn tables(n: usize) -> Tables {
         }
         s += 1;
     }
+    let mut cols_from = [0u64; 5];
+    let mut jump_to = [[OFF_BOARD; 16]; 64];
+    let mut s = 0;
+    while s < n * n {
+        let (r, c) = ((s / n) as i32, (s % n) as i32);
+        let mut dx = -2;
+        while dx <= 2 {
+            if c - dx >= 0 && c - dx < ni {
+                cols_from[(dx + 2) as usize] |= 1 << s;
+            }
+            dx += 1;
+        }
+        let mut k = 0;
+        while k < 16 {
+            let (dy, dx) = JUMP_OFFSETS[k];
+            let (y, x) = (r + dy, c + dx);
+            if y >= 0 && y < ni && x >= 0 && x < ni {
+                jump_to[s][k] = (y * ni + x) as u8;
+            }
+            k += 1;
+        }
+        s += 1;
+    }
     Tables {
         full,
         not_first: full & !first,
         not_last: full & !(first << (n - 1)),
         adjacent,
         ring2,
+        cols_from,
+        jump_to,
     }
+}
+
+/// The squares `f` of the board such that `f + (dy, dx)` is in `set`: `set`
+/// shifted back by the step, on an `n`×`n` board (`dy`, `dx` in −2..=2).
+#[inline(always)]
+pub(super) fn back(set: u64, dy: i32, dx: i32, n: usize, t: &Tables) -> u64 {
+    let from = set & t.cols_from[(dx + 2) as usize];
+    // |dx| < N, so the step's sign is that of dy, or of dx on the same row.
+    let by = dy * n as i32 + dx;
+    if by >= 0 {
+        from >> by
+    } else {
+        (from << -by) & t.full
+    }
+}
+
+/// The origins of the legal jumps of the player owning `mine`, one set per
+/// offset of [`JUMP_OFFSETS`]: a piece whose destination is empty and which
+/// has an empty square adjacent to both ends. Twenty-four shifted copies of
+/// the empty squares and no loop over pieces, as Ataxx engines generate
+/// moves; written out in full because LLVM does not unroll the loops that
+/// would compute the same.
+#[inline(always)]
+pub(super) fn jump_origins(mine: u64, empty: u64, n: usize, t: &Tables) -> [u64; 16] {
+    let step = |dy, dx| back(empty, dy, dx, n, t) & mine;
+    // Pieces whose neighbour in each direction is empty (compass points,
+    // north = row above): the possible via squares.
+    let (nw, no, ne) = (step(-1, -1), step(-1, 0), step(-1, 1));
+    let (we, ea) = (step(0, -1), step(0, 1));
+    let (sw, so, se) = (step(1, -1), step(1, 0), step(1, 1));
+    // A jump's via squares are the steps adjacent to both its ends: the one
+    // corner or the two or three squares of the near side (see the offsets'
+    // order in `JUMP_OFFSETS`).
+    let via = [
+        nw,
+        nw | no,
+        nw | no | ne,
+        no | ne,
+        ne,
+        nw | we,
+        ne | ea,
+        nw | we | sw,
+        ne | ea | se,
+        we | sw,
+        ea | se,
+        sw,
+        sw | so,
+        sw | so | se,
+        so | se,
+        se,
+    ];
+    let mut out = [0u64; 16];
+    for (k, o) in out.iter_mut().enumerate() {
+        let (dy, dx) = JUMP_OFFSETS[k];
+        *o = via[k] & back(empty, dy, dx, n, t);
+    }
+    out
 }
 
 /// Tables for sides 0..=8 (only 4..=8 are used).
