@@ -320,9 +320,12 @@ impl Game for Pig {
     }
 }
 
-/// Pig has no players of its own: `random` and `first`.
+/// Pig's players beyond `random` and `first`: `mcts` with random rollouts.
 impl Roster for Pig {
-    fn bot(&self, spec: &GameSpec) -> Result<Option<Box<dyn crate::game::Player<Self>>>, SpecError> {
+    fn bot(
+        &self,
+        spec: &GameSpec,
+    ) -> Result<Option<Box<dyn crate::game::Player<Self>>>, SpecError> {
         crate::players::mcts::mcts_random_player(self, spec)
     }
 
