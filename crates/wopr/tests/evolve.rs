@@ -928,3 +928,31 @@ fn plans_round_trip_through_json() {
     assert_eq!(Plan::naveed(0.2).elites.of(30), 10);
     assert_eq!(Share::Fraction(0.5).of(5), 3);
 }
+
+/// Found by the `checkpoint` fuzz target: a stored bit genome whose words
+/// do not hold its length (89 bits in one word) panicked when decoded on
+/// resume. Reading one back now checks its shape.
+#[test]
+fn bit_genomes_read_back_only_with_a_consistent_shape() {
+    let g = BitGenome::zeros(BitCode::binary(3, -1.0, 1.0), 30);
+    let json = serde_json::to_string(&g).unwrap();
+    assert_eq!(serde_json::from_str::<BitGenome>(&json).unwrap(), g);
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["words"].as_array_mut().unwrap().pop();
+    let e = serde_json::from_value::<BitGenome>(v)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("needs 2 words, it has 1"), "{e}");
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["len"] = 89.into();
+    let e = serde_json::from_value::<BitGenome>(v)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("whole number of 3-bit weights"), "{e}");
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["words"][1] = u64::MAX.into();
+    let e = serde_json::from_value::<BitGenome>(v)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("past its end"), "{e}");
+}

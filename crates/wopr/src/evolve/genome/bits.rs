@@ -172,10 +172,56 @@ impl BitCode {
 /// zero. Each weight's substring is read most significant bit first, so the
 /// string `00011` written in position order is the integer 3.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "StoredBitGenome")]
 pub struct BitGenome {
     code: BitCode,
     len: usize,
     words: Vec<u64>,
+}
+
+/// A bit genome as read from a file, before its shape is checked.
+#[derive(Deserialize)]
+struct StoredBitGenome {
+    code: BitCode,
+    len: usize,
+    words: Vec<u64>,
+}
+
+impl TryFrom<StoredBitGenome> for BitGenome {
+    type Error = String;
+
+    /// A genome read back must hold exactly `len` bits (one word per 64,
+    /// the bits past the end zero) in whole weights of `code.bits` bits, as
+    /// every operator assumes: a checkpoint that says otherwise is corrupt.
+    fn try_from(g: StoredBitGenome) -> Result<Self, String> {
+        if g.words.len() != g.len.div_ceil(64) {
+            return Err(format!(
+                "a bit genome of {} bits needs {} words, it has {}",
+                g.len,
+                g.len.div_ceil(64),
+                g.words.len()
+            ));
+        }
+        g.code.validate().map_err(|e| e.to_string())?;
+        if !g.len.is_multiple_of(g.code.bits as usize) {
+            return Err(format!(
+                "a bit genome of {} bits is not a whole number of {}-bit weights",
+                g.len, g.code.bits
+            ));
+        }
+        let r = g.len % 64;
+        if r != 0 && g.words.last().is_some_and(|w| w >> r != 0) {
+            return Err(format!(
+                "a bit genome of {} bits has bits set past its end",
+                g.len
+            ));
+        }
+        Ok(BitGenome {
+            code: g.code,
+            len: g.len,
+            words: g.words,
+        })
+    }
 }
 
 impl BitGenome {
