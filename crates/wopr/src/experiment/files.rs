@@ -127,6 +127,10 @@ impl Checkpoint {
             let state = match engine {
                 AnyEngine::CmaEs(e) => e.check_state(),
                 AnyEngine::SelfAdaptive(e) => e.check_state(),
+                // A GA's plan is stored whole: check it as a config's is
+                // (recipe weights that are all zero used to panic).
+                AnyEngine::GaBits(e) => ga_plan_fits(&e.plan, e.population()),
+                AnyEngine::GaReal(e) => ga_plan_fits(&e.plan, e.population()),
                 _ => Ok(()),
             };
             if let Err(e) = state {
@@ -399,6 +403,17 @@ impl RunFiles {
             &dir.join(format!("gen-{generation:04}.json")),
             &file.to_json(),
         )
+    }
+}
+
+/// Checks a stored GA plan against its population's genomes.
+fn ga_plan_fits<G: crate::evolve::Genome>(
+    plan: &crate::evolve::ga::Plan,
+    population: &[G],
+) -> Result<(), String> {
+    match population.first() {
+        Some(sample) => plan.check(sample).map_err(|e| format!("its GA plan: {e}")),
+        None => Ok(()),
     }
 }
 
