@@ -278,6 +278,45 @@ pub struct SelfAdaptiveEs {
     population: Vec<RealGenome>,
 }
 
+/// Checks a self-adaptive ES's settings against its parents (exactly μ,
+/// of one length, each with step sizes), for a new run and for a state
+/// read back from a checkpoint.
+fn check_config(config: &SelfAdaptiveConfig, parents: &[RealGenome]) -> Result<(), EvolveError> {
+    if config.mu == 0 || config.lambda == 0 {
+        return Err(EvolveError::Config(
+            "mu and lambda must be at least 1".into(),
+        ));
+    }
+    if !config.plus && config.lambda < config.mu {
+        return Err(EvolveError::Config(format!(
+            "a (mu,lambda) strategy needs lambda >= mu, not {} < {}",
+            config.lambda, config.mu
+        )));
+    }
+    if !matches!(config.mutation, Mutation::SelfAdaptive { .. }) {
+        return Err(EvolveError::Config(format!(
+            "needs self-adaptive mutation, not {}",
+            config.mutation.name()
+        )));
+    }
+    if parents.len() != config.mu {
+        return Err(EvolveError::Config(format!(
+            "{} initial parents for mu = {}",
+            parents.len(),
+            config.mu
+        )));
+    }
+    for p in parents {
+        p.check_mutation(&config.mutation)?;
+        if p.len() != parents[0].len() {
+            return Err(EvolveError::Config(
+                "initial parents differ in length".into(),
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl SelfAdaptiveEs {
     /// Checks that the state read from a checkpoint is consistent: every
     /// parent and child carries one step size per gene.
@@ -289,6 +328,16 @@ impl SelfAdaptiveEs {
         if self.parents.is_empty() {
             return Err("the self-adaptive ES has no parents".into());
         }
+        // Its settings are stored with it: check them as a new run's are
+        // (mu = 0 divided by zero in the next generation).
+        check_config(&self.config, &self.parents).map_err(|e| e.to_string())?;
+        let children = self.config.lambda + if self.config.plus { self.config.mu } else { 0 };
+        if self.population.len() != children {
+            return Err(format!(
+                "the self-adaptive ES has {} children, its settings make {children}",
+                self.population.len()
+            ));
+        }
         Ok(())
     }
     /// An ES whose first parents are `parents` (exactly μ, each with step
@@ -298,38 +347,7 @@ impl SelfAdaptiveEs {
         seed: u64,
         parents: Vec<RealGenome>,
     ) -> Result<Self, EvolveError> {
-        if config.mu == 0 || config.lambda == 0 {
-            return Err(EvolveError::Config(
-                "mu and lambda must be at least 1".into(),
-            ));
-        }
-        if !config.plus && config.lambda < config.mu {
-            return Err(EvolveError::Config(format!(
-                "a (mu,lambda) strategy needs lambda >= mu, not {} < {}",
-                config.lambda, config.mu
-            )));
-        }
-        if !matches!(config.mutation, Mutation::SelfAdaptive { .. }) {
-            return Err(EvolveError::Config(format!(
-                "needs self-adaptive mutation, not {}",
-                config.mutation.name()
-            )));
-        }
-        if parents.len() != config.mu {
-            return Err(EvolveError::Config(format!(
-                "{} initial parents for mu = {}",
-                parents.len(),
-                config.mu
-            )));
-        }
-        for p in &parents {
-            p.check_mutation(&config.mutation)?;
-            if p.len() != parents[0].len() {
-                return Err(EvolveError::Config(
-                    "initial parents differ in length".into(),
-                ));
-            }
-        }
+        check_config(&config, &parents)?;
         let mut es = SelfAdaptiveEs {
             config,
             seed,
