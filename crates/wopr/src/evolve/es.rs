@@ -140,6 +140,24 @@ impl OnePlusLambda {
         Ok(es)
     }
 
+    /// Checks that the state read from a checkpoint is consistent: its
+    /// settings as a new run's, a positive finite σ, and the parent with
+    /// its λ children.
+    pub fn check_state(&self) -> Result<(), String> {
+        self.config.check().map_err(|e| e.to_string())?;
+        if !(self.sigma.is_finite() && self.sigma > 0.0) {
+            return Err(format!("the (1+λ)-ES has step size {}", self.sigma));
+        }
+        if self.population.len() != self.config.lambda + 1 {
+            return Err(format!(
+                "the (1+λ)-ES holds {} genomes, its settings make {}",
+                self.population.len(),
+                self.config.lambda + 1
+            ));
+        }
+        Ok(())
+    }
+
     /// The current step size σ.
     pub fn sigma(&self) -> f64 {
         self.sigma

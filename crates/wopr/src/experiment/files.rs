@@ -127,11 +127,11 @@ impl Checkpoint {
             let state = match engine {
                 AnyEngine::CmaEs(e) => e.check_state(),
                 AnyEngine::SelfAdaptive(e) => e.check_state(),
+                AnyEngine::OnePlusLambda(e) => e.check_state(),
                 // A GA's plan is stored whole: check it as a config's is
                 // (recipe weights that are all zero used to panic).
                 AnyEngine::GaBits(e) => ga_plan_fits(&e.plan, e.population()),
                 AnyEngine::GaReal(e) => ga_plan_fits(&e.plan, e.population()),
-                _ => Ok(()),
             };
             if let Err(e) = state {
                 return bad(e);
