@@ -956,3 +956,22 @@ fn bit_genomes_read_back_only_with_a_consistent_shape() {
         .to_string();
     assert!(e.contains("past its end"), "{e}");
 }
+
+/// Found by the `checkpoint` fuzz target: a gene beyond f32's range read
+/// back as an infinity, which the next save wrote as JSON `null` and the
+/// run then could not load. Real genomes now read back only when finite.
+#[test]
+fn real_genomes_read_back_only_when_finite() {
+    // Refused whichever way the reader meets it: as out of range, or (a
+    // reader that rounds to infinity) as not finite.
+    let json = r#"{"genes":[0.5,-1.44e58]}"#;
+    let e = serde_json::from_str::<wopr::evolve::RealGenome>(json)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("outside the finite f32 range") || e.contains("out of range"),
+        "{e}"
+    );
+    let g: wopr::evolve::RealGenome = serde_json::from_str(r#"{"genes":[0.5,-1.5]}"#).unwrap();
+    assert_eq!(g.genes, vec![0.5, -1.5]);
+}

@@ -141,6 +141,17 @@ impl Checkpoint {
             ("champion", &self.champion),
             ("second champion", &self.champion_second),
         ];
+        let finite = |w: &[f32]| w.iter().all(|x| x.is_finite());
+        let all_kept = kept
+            .iter()
+            .map(|(_, w)| w.as_slice())
+            .chain(self.hall_of_fame.iter().map(Vec::as_slice))
+            .chain(self.best.iter().map(|b| b.2.as_slice()));
+        if !all_kept.clone().all(finite) {
+            // A value beyond f32's range reads as an infinity, which the next
+            // save could not write as JSON.
+            return bad("a kept weight vector holds a value outside the finite f32 range".into());
+        }
         for (name, w) in kept {
             if !w.is_empty() && w.len() != weights {
                 return bad(format!(

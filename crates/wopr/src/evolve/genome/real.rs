@@ -19,6 +19,7 @@ use crate::game::rng::WoprRng;
 /// every later mutation and crossover (Handa & Horiuchi's pruning mutation cuts
 /// a link of the net for good).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "StoredRealGenome")]
 pub struct RealGenome {
     /// The genes (= weights).
     pub genes: Vec<f32>,
@@ -29,6 +30,44 @@ pub struct RealGenome {
     /// empty when nothing is pruned.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pruned: Vec<u64>,
+}
+
+/// A real genome as read from a file, before its values are checked.
+#[derive(Deserialize)]
+struct StoredRealGenome {
+    genes: Vec<f32>,
+    #[serde(default)]
+    sigmas: Vec<f32>,
+    #[serde(default)]
+    pruned: Vec<u64>,
+}
+
+impl TryFrom<StoredRealGenome> for RealGenome {
+    type Error = String;
+
+    /// Genes and step sizes read back must be finite f32 values: a number
+    /// beyond f32's range reads as an infinity, which JSON cannot write
+    /// back (found by the checkpoint fuzz target), and the pruning bitset
+    /// may not outgrow the genes.
+    fn try_from(g: StoredRealGenome) -> Result<Self, String> {
+        if let Some(x) = g.genes.iter().chain(&g.sigmas).find(|x| !x.is_finite()) {
+            return Err(format!(
+                "a real genome holds {x}, outside the finite f32 range"
+            ));
+        }
+        if g.pruned.len() > g.genes.len().div_ceil(64) {
+            return Err(format!(
+                "a real genome of {} genes has {} pruning words",
+                g.genes.len(),
+                g.pruned.len()
+            ));
+        }
+        Ok(RealGenome {
+            genes: g.genes,
+            sigmas: g.sigmas,
+            pruned: g.pruned,
+        })
+    }
 }
 
 impl RealGenome {
