@@ -75,6 +75,25 @@ pub fn write_planes(
     }
 }
 
+/// The grid encodings' names as `'static` strings; `None` for other names.
+fn grid_name(name: &str) -> Option<&'static str> {
+    match name {
+        "raw" => Some("raw"),
+        "planes" => Some("planes"),
+        _ => None,
+    }
+}
+
+/// Inputs of grid encoding `name` over `squares` squares: one per square
+/// (`raw`), or two side-to-move inputs and a plane per seat (`planes`).
+fn grid_size(name: &str, squares: usize) -> usize {
+    if name == "raw" {
+        squares
+    } else {
+        2 + 2 * squares
+    }
+}
+
 /// A grid encoding (`raw` or `planes`) for a game whose state can say who is on
 /// square `i` (row-major) and who is to move.
 struct Grid<S> {
@@ -89,11 +108,7 @@ impl<S: Send + Sync> Encoding<S> for Grid<S> {
         self.name
     }
     fn size(&self) -> usize {
-        if self.name == "raw" {
-            self.squares
-        } else {
-            2 + 2 * self.squares
-        }
+        grid_size(self.name, self.squares)
     }
     fn encode(&self, state: &S, out: &mut [f32]) {
         let to_move = (self.to_move)(state);
@@ -114,11 +129,7 @@ pub fn grid<S: Send + Sync + 'static>(
     at: fn(&S, usize) -> Option<usize>,
     to_move: fn(&S) -> Option<usize>,
 ) -> Option<Box<dyn Encoding<S>>> {
-    let name = match name {
-        "raw" => "raw",
-        "planes" => "planes",
-        _ => return None,
-    };
+    let name = grid_name(name)?;
     Some(Box::new(Grid {
         name,
         squares,
@@ -143,11 +154,7 @@ impl<S: Send + Sync> Encoding<S> for BitGrid<S> {
         self.name
     }
     fn size(&self) -> usize {
-        if self.name == "raw" {
-            self.index.len()
-        } else {
-            2 + 2 * self.index.len()
-        }
+        grid_size(self.name, self.index.len())
     }
     fn encode(&self, state: &S, out: &mut [f32]) {
         let to_move = (self.to_move)(state);
@@ -186,11 +193,7 @@ pub fn bit_grid<S: Send + Sync + 'static>(
     seats: fn(&S) -> [u64; 2],
     to_move: fn(&S) -> Option<usize>,
 ) -> Option<Box<dyn Encoding<S>>> {
-    let name = match name {
-        "raw" => "raw",
-        "planes" => "planes",
-        _ => return None,
-    };
+    let name = grid_name(name)?;
     Some(Box::new(BitGrid {
         name,
         index,
