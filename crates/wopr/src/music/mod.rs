@@ -57,6 +57,7 @@ mod notes;
 mod record;
 mod render;
 pub mod synth;
+mod wav;
 
 use std::path::PathBuf;
 
@@ -64,10 +65,8 @@ pub use midi::{read_notes, to_midi, MidiNote, MidiOptions};
 pub use musicator::{Bar, MusicConfig, Musicator, RowOrigin, ScoreBar, SignMode};
 pub use notes::{note_name, parse_note, Note, MIDDLE_C};
 pub use record::{board_rows, compose_record, grid_moves, grid_rows, Composition, GridMove};
-pub use render::{
-    load_soundfont, render, render_wav, wav_bytes, write_wav, RenderOptions, WavInfo,
-    DEFAULT_SOUNDFONT,
-};
+pub use render::{load_soundfont, render, render_wav, wav_bytes, write_wav, DEFAULT_SOUNDFONT};
+pub use wav::{RenderOptions, WavInfo};
 
 /// What went wrong while composing, writing or rendering music. Each message
 /// is one line that says what was wrong and what is accepted.

@@ -9,7 +9,7 @@
 
 use midly::{MetaMessage, MidiMessage, Smf, Timing, TrackEventKind};
 
-use super::render::{check_options, normalise, RenderOptions, WavInfo};
+use super::wav::{check_options, normalise, RenderOptions, WavInfo};
 use super::MusicError;
 
 /// How one family of General MIDI programs sounds.
