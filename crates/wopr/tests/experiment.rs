@@ -166,7 +166,7 @@ fn the_checkpoint_is_compact_and_the_logs_grow_by_appending() {
     // reached: that row is dropped when the run goes on.
     let log = dir.join("generations.csv");
     let mut text = std::fs::read_to_string(&log).unwrap();
-    text.push_str("3,9,9,9,0,0,0.000\n");
+    text.push_str("3,9,9,9,0,0,0,0,0.000\n");
     std::fs::write(&log, text).unwrap();
     let cp = resume(&dir, 5).unwrap();
     assert_eq!(cp.history.len(), 5);
@@ -263,4 +263,37 @@ fn every_fitness_scheme_takes_openings_and_stays_reproducible() {
         e.contains("fitness.openings") && e.contains("at most 9"),
         "{e}"
     );
+}
+
+/// Fitness reports its own sampling error: none for the exhaustive count
+/// (it is exact); against `random`, a positive half-width that grows as the
+/// square root of the games (16 times the games: about 4 times the error,
+/// while the fitness grows 16 times), and never above what 8 results in
+/// {0, ½, 1} allow: 1.96 · √8 · 0.535 = 5.93 (0.535 = √(2/7), the largest
+/// sample SD of 8 such results: four 0s and four 1s).
+#[test]
+fn fitness_reports_its_sampling_error() {
+    let run = |fitness: &str| {
+        let text = format!(
+            "game = 'tictactoe'\nseed = 5\n[net]\nhidden = [3]\n[algorithm]\nkind = 'ga'\n\
+             population = 6\n[fitness]\n{fitness}\n[stop]\ngenerations = 2\n"
+        );
+        let config: EvolveConfig = toml::from_str(&text).unwrap();
+        let dir = temp_dir(&format!("errors-{}", fitness.len()));
+        run_to_end(start(&TicTacToe, config).unwrap(), &dir)
+    };
+    let exact = run("scheme = 'exhaustive'");
+    assert!(exact
+        .history
+        .iter()
+        .all(|r| r.best_error == 0.0 && r.mean_error == 0.0));
+    let few = run("scheme = 'fixed'\nopponents = ['random']\ngames_per_seat = 4");
+    let bound = 1.96 * 8f64.sqrt() * (2.0f64 / 7.0).sqrt();
+    assert!(few
+        .history
+        .iter()
+        .all(|r| r.mean_error > 0.0 && r.best_error <= bound + 1e-9));
+    let many = run("scheme = 'fixed'\nopponents = ['random']\ngames_per_seat = 64");
+    let ratio = many.history[0].mean_error / few.history[0].mean_error;
+    assert!((2.5..6.0).contains(&ratio), "error ratio {ratio}");
 }

@@ -116,8 +116,15 @@ impl Progress for Bar {
     fn generation(&mut self, row: &GenerationRow, _: &Checkpoint) {
         self.bar.set_position(row.generation + 1);
         self.bar.set_message(format!(
-            "best {:.3}  mean {:.3}  ({:.1}s/gen)",
-            row.best, row.mean, row.seconds
+            "best {:.3}{}  mean {:.3}  ({:.1}s/gen)",
+            row.best,
+            if row.best_error > 0.0 {
+                format!(" ±{:.3}", row.best_error)
+            } else {
+                String::new()
+            },
+            row.mean,
+            row.seconds
         ));
     }
     fn yardsticks(&mut self, rows: &[YardstickRow]) {

@@ -149,6 +149,20 @@ fn write_report<G: Roster>(
         "## Fitness\n\n![best fitness: median and range over seeds]({})\n",
         file_name(&fitness_stem, "png")
     )?;
+    let mut errors: Vec<f64> = runs
+        .iter()
+        .flat_map(|(_, cp)| cp.history.iter().map(|r| r.best_error))
+        .filter(|e| *e > 0.0)
+        .collect();
+    if !errors.is_empty() {
+        let (m, l, h) = median_range(&mut errors);
+        writeln!(
+            md,
+            "Fitness is a sample of games: the best member's fitness carries a 95% \
+             half-width of {m:.3} (median over generations and seeds; range {l:.3} to \
+             {h:.3}). Differences between members smaller than that are luck.\n"
+        )?;
+    }
 
     // Yardsticks: median and range of the win rate per opponent.
     let mut opponents: Vec<String> = runs

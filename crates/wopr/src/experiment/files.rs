@@ -34,6 +34,13 @@ pub struct GenerationRow {
     pub diversity: f64,
     /// Games played this generation.
     pub games: u64,
+    /// The 95% half-width of the best fitness, where fitness is a sample of
+    /// games (0 where exact; see [`crate::evolve::Scores`]).
+    #[serde(default)]
+    pub best_error: f64,
+    /// The mean over the population of each fitness's 95% half-width.
+    #[serde(default)]
+    pub mean_error: f64,
     /// Wall-clock seconds for the generation (not part of the result).
     pub seconds: f64,
     /// Best, mean and lowest fitness of the second population
@@ -221,17 +228,28 @@ pub fn load_checkpoint(dir: &Path) -> Result<Checkpoint, RunError> {
     Ok(cp)
 }
 
-/// The header of `generations.csv` (the last three columns only with two
-/// populations).
-const GENERATIONS_HEADER: &str = "generation,best,mean,min,diversity,games,seconds";
+/// The header of `generations.csv`; with two populations, the second's
+/// best, mean and lowest fitness follow (`best2,mean2,min2`).
+/// Runs written before the error columns existed lack `best_error` and
+/// `mean_error`; they are read back as 0.
+const GENERATIONS_HEADER: &str =
+    "generation,best,mean,min,diversity,games,best_error,mean_error,seconds";
 
 /// The header of `yardsticks.csv`.
 const YARDSTICKS_HEADER: &str = "generation,opponent,games,wins,draws,losses,win_rate";
 
 fn generation_line(r: &GenerationRow) -> String {
     let mut line = format!(
-        "{},{},{},{},{},{},{:.3}",
-        r.generation, r.best, r.mean, r.min, r.diversity, r.games, r.seconds
+        "{},{},{},{},{},{},{},{},{:.3}",
+        r.generation,
+        r.best,
+        r.mean,
+        r.min,
+        r.diversity,
+        r.games,
+        r.best_error,
+        r.mean_error,
+        r.seconds
     );
     if let Some((b, m, l)) = r.second {
         line.push_str(&format!(",{b},{m},{l}"));
@@ -272,26 +290,28 @@ fn split_csv(line: &str) -> Vec<String> {
     fields
 }
 
-fn parse_generation(f: &[String]) -> Option<GenerationRow> {
-    let x = |i: usize| f.get(i)?.parse::<f64>().ok();
-    let second = if f.len() >= 10 {
-        Some((x(7)?, x(8)?, x(9)?))
-    } else {
-        None
+fn parse_generation(header: &[String], f: &[String]) -> Option<GenerationRow> {
+    let at = |name: &str| header.iter().position(|h| h == name);
+    let x = |name: &str| f.get(at(name)?)?.parse::<f64>().ok();
+    let second = match at("best2") {
+        Some(_) => Some((x("best2")?, x("mean2")?, x("min2")?)),
+        None => None,
     };
     Some(GenerationRow {
-        generation: f.first()?.parse().ok()?,
-        best: x(1)?,
-        mean: x(2)?,
-        min: x(3)?,
-        diversity: x(4)?,
-        games: f.get(5)?.parse().ok()?,
-        seconds: x(6)?,
+        generation: f.get(at("generation")?)?.parse().ok()?,
+        best: x("best")?,
+        mean: x("mean")?,
+        min: x("min")?,
+        diversity: x("diversity")?,
+        games: f.get(at("games")?)?.parse().ok()?,
+        best_error: at("best_error").map_or(Some(0.0), |_| x("best_error"))?,
+        mean_error: at("mean_error").map_or(Some(0.0), |_| x("mean_error"))?,
+        seconds: x("seconds")?,
         second,
     })
 }
 
-fn parse_yardstick(f: &[String]) -> Option<YardstickRow> {
+fn parse_yardstick(_header: &[String], f: &[String]) -> Option<YardstickRow> {
     let n = |i: usize| f.get(i)?.parse::<u64>().ok();
     Some(YardstickRow {
         generation: n(0)?,
@@ -305,15 +325,19 @@ fn parse_yardstick(f: &[String]) -> Option<YardstickRow> {
 }
 
 /// Reads a run folder's CSV log back (header skipped).
-fn read_rows<T>(path: &Path, parse: fn(&[String]) -> Option<T>) -> Result<Vec<T>, RunError> {
+fn read_rows<T>(
+    path: &Path,
+    parse: fn(&[String], &[String]) -> Option<T>,
+) -> Result<Vec<T>, RunError> {
     let text = fs::read_to_string(path)
         .map_err(|e| RunError(format!("cannot read {}: {e}", path.display())))?;
+    let header = split_csv(text.lines().next().unwrap_or_default());
     text.lines()
         .enumerate()
         .skip(1)
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
-            parse(&split_csv(l)).ok_or_else(|| {
+            parse(&header, &split_csv(l)).ok_or_else(|| {
                 RunError(format!(
                     "{} line {}: not a row of this log",
                     path.display(),
@@ -450,5 +474,49 @@ pub fn champion_weights(cp: &Checkpoint) -> Option<&[f32]> {
         None
     } else {
         Some(&cp.champion)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(line: &str) -> Vec<String> {
+        split_csv(line)
+    }
+
+    #[test]
+    fn generation_rows_round_trip_through_their_line() {
+        let row = GenerationRow {
+            generation: 3,
+            best: 16.0,
+            mean: 9.5,
+            min: 4.0,
+            diversity: 0.5,
+            games: 2000,
+            best_error: 3.5,
+            mean_error: 4.25,
+            seconds: 0.125,
+            second: Some((1.0, 0.5, 0.25)),
+        };
+        let header = fields(&format!("{GENERATIONS_HEADER},best2,mean2,min2"));
+        let line = generation_line(&row);
+        assert_eq!(
+            parse_generation(&header, &fields(line.trim_end())),
+            Some(row)
+        );
+    }
+
+    #[test]
+    fn rows_written_before_the_error_columns_read_back_with_error_zero() {
+        // The header of run folders written before fitness errors were logged.
+        let header = fields("generation,best,mean,min,diversity,games,seconds,best2,mean2,min2");
+        let row = parse_generation(&header, &fields("0,110,0,-108,0.5,39800,74.053,1,2,3"))
+            .expect("an old row");
+        assert_eq!((row.best, row.games, row.seconds), (110.0, 39800, 74.053));
+        assert_eq!((row.best_error, row.mean_error), (0.0, 0.0));
+        assert_eq!(row.second, Some((1.0, 2.0, 3.0)));
+        // A row missing a column of its header is not a row of the log.
+        assert_eq!(parse_generation(&header, &fields("0,110,0")), None);
     }
 }

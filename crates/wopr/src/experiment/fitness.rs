@@ -9,7 +9,7 @@ use crate::evolve::schemes::{
     ExhaustiveLosses, FixedOpponents, ImplicitSharing, Opponent, Points, RoundRobin,
     RoundRobinScoring,
 };
-use crate::evolve::{Fitness, Genome};
+use crate::evolve::{Fitness, Genome, Scores};
 use crate::game::encode::Encodable;
 use crate::game::{Game, Searchable};
 use crate::players::{parse_player, Roster};
@@ -19,14 +19,13 @@ struct Sum<'a, Gn>(Vec<Box<dyn Fitness<Gn> + 'a>>);
 
 impl<Gn> Fitness<Gn> for Sum<'_, Gn> {
     fn evaluate(&self, population: &[Gn], generation: u64, seed: u64) -> Vec<f64> {
-        let mut total = vec![0.0; population.len()];
+        self.score(population, generation, seed).fitness
+    }
+
+    fn score(&self, population: &[Gn], generation: u64, seed: u64) -> Scores {
+        let mut total = Scores::exact(vec![0.0; population.len()]);
         for f in &self.0 {
-            for (t, x) in total
-                .iter_mut()
-                .zip(f.evaluate(population, generation, seed))
-            {
-                *t += x;
-            }
+            total.add(&f.score(population, generation, seed));
         }
         total
     }

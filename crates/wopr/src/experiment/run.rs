@@ -234,6 +234,8 @@ where
             min: stats.min,
             diversity: stats.diversity,
             games,
+            best_error: stats.best_error,
+            mean_error: stats.mean_error,
             seconds: t.elapsed().as_secs_f64(),
             second: second_stats,
         };
