@@ -139,6 +139,63 @@ generations = {generations}
     assert!(dir.join("champion-second.json").exists());
 }
 
+/// Handa & Horiuchi plot each population's elite from its own seat: the
+/// yardsticks measure the first movers' champion as the first player and
+/// the second movers' as the second, every game from that seat, and keep
+/// both champions' snapshots; each row logs both champions' pruned weights
+/// per layer (a 7-3-1 net on the `handa` encoding: two weight layers).
+#[test]
+fn two_populations_measure_each_elite_from_its_own_seat() {
+    let config: EvolveConfig = toml::from_str(
+        "game = 'tictactoe'\nseed = 4\n[net]\nencoding = 'handa'\nhidden = [3]\n\
+         [algorithm]\nkind = 'one-plus-lambda'\nprune_rate = 0.3\n\
+         [fitness]\nscheme = 'two-populations'\nopponents = ['perfect']\n\
+         [stop]\ngenerations = 3\n\
+         [yardsticks]\nevery = 2\nagainst = ['perfect']\ngames = 10\nexhaustive = true\n",
+    )
+    .unwrap();
+    let dir = temp_dir("two-seats");
+    let cp = run_to_end(start(&TicTacToe, config).unwrap(), &dir);
+    let labels: Vec<&str> = cp.yardsticks.iter().map(|r| r.opponent.as_str()).collect();
+    assert_eq!(
+        labels[..4],
+        [
+            "perfect (first movers)",
+            "exhaustive (first movers)",
+            "perfect (second movers)",
+            "exhaustive (second movers)"
+        ]
+    );
+    for r in &cp.yardsticks {
+        if r.opponent.starts_with("perfect") {
+            // 10 games, every one from the elite's seat; perfect play never
+            // loses, so no wins.
+            assert_eq!((r.games, r.wins), (10, 0), "{r:?}");
+        }
+    }
+    // As the first player (X) the lines of the opponent are fewer than as
+    // the second (O moves after X's first move, so O faces 9 replies more).
+    let ex: Vec<u64> = cp
+        .yardsticks
+        .iter()
+        .filter(|r| r.opponent.starts_with("exhaustive") && r.generation == 0)
+        .map(|r| r.games)
+        .collect();
+    assert!(ex[0] < ex[1], "{ex:?}");
+    assert!(dir.join("champions/gen-0002-second.json").exists());
+    // A 7-3-1 net has 21 + 3 weights; pruning at 0.3 zeroes some of them
+    // in most children, and the counts stay within each layer's size.
+    for r in &cp.history {
+        assert_eq!(r.pruned.len(), 2);
+        assert_eq!(r.pruned_second.len(), 2);
+        assert!(r.pruned[0] <= 21 && r.pruned[1] <= 3, "{:?}", r.pruned);
+    }
+    assert!(cp
+        .history
+        .iter()
+        .any(|r| r.pruned[0] + r.pruned_second[0] > 0));
+}
+
 /// A finished 3-generation run in a fresh folder.
 fn three_generations(name: &str) -> std::path::PathBuf {
     let dir = temp_dir(name);

@@ -198,6 +198,10 @@ pub struct FixedOpponents<'a, G: Game, P> {
     pub seat: Option<usize>,
     /// Logistic scale of the margin, if results are weighed by margin.
     pub logistic: Option<f64>,
+    /// With `logistic`, games against [`Opponent::Spec`] players (programs)
+    /// score their raw margin instead, and only games against evolved nets
+    /// the logistic: Handa & Horiuchi's `F = f(d_e) + Σ d(j)` as printed.
+    pub raw_margin_vs_programs: bool,
     /// Where the games start: opponent `j`'s repetition `k` starts both
     /// seats' games from the same opening, for every individual.
     pub openings: Openings,
@@ -271,7 +275,9 @@ where
                     let path = [generation, TAG_FIXED, who, j as u64, s as u64, k as u64];
                     let opening = &openings[j * self.games_per_seat + k];
                     let (r, m) = duel(&self.game, opening, me, them.as_mut(), s, &path, seed);
+                    let program = matches!(self.opponents[j], Opponent::Spec(_));
                     let v = match self.logistic {
+                        Some(_) if program && self.raw_margin_vs_programs => m,
                         Some(scale) => 1.0 / (1.0 + (-m / scale).exp()),
                         None => self.points.of(r),
                     };

@@ -41,6 +41,13 @@ pub struct GenerationRow {
     /// The mean over the population of each fitness's 95% half-width.
     #[serde(default)]
     pub mean_error: f64,
+    /// The champion's zero weights per weight layer (pruned connections;
+    /// see [`NetPhenotype::pruned`]).
+    #[serde(default)]
+    pub pruned: Vec<u64>,
+    /// The same for the second population's champion (`two-populations`).
+    #[serde(default)]
+    pub pruned_second: Vec<u64>,
     /// Wall-clock seconds for the generation (not part of the result).
     pub seconds: f64,
     /// Best, mean and lowest fitness of the second population
@@ -232,15 +239,16 @@ pub fn load_checkpoint(dir: &Path) -> Result<Checkpoint, RunError> {
 /// best, mean and lowest fitness follow (`best2,mean2,min2`).
 /// Runs written before the error columns existed lack `best_error` and
 /// `mean_error`; they are read back as 0.
+/// `pruned` lists the champion's zero weights per layer, `;`-separated.
 const GENERATIONS_HEADER: &str =
-    "generation,best,mean,min,diversity,games,best_error,mean_error,seconds";
+    "generation,best,mean,min,diversity,games,best_error,mean_error,pruned,seconds";
 
 /// The header of `yardsticks.csv`.
 const YARDSTICKS_HEADER: &str = "generation,opponent,games,wins,draws,losses,win_rate";
 
 fn generation_line(r: &GenerationRow) -> String {
     let mut line = format!(
-        "{},{},{},{},{},{},{},{},{:.3}",
+        "{},{},{},{},{},{},{},{},{},{:.3}",
         r.generation,
         r.best,
         r.mean,
@@ -249,13 +257,27 @@ fn generation_line(r: &GenerationRow) -> String {
         r.games,
         r.best_error,
         r.mean_error,
+        counts(&r.pruned),
         r.seconds
     );
     if let Some((b, m, l)) = r.second {
-        line.push_str(&format!(",{b},{m},{l}"));
+        line.push_str(&format!(",{b},{m},{l},{}", counts(&r.pruned_second)));
     }
     line.push('\n');
     line
+}
+
+/// Counts as one CSV field: `3;0`.
+fn counts(c: &[u64]) -> String {
+    c.iter().map(u64::to_string).collect::<Vec<_>>().join(";")
+}
+
+/// A `3;0` field back as counts (empty: none).
+fn parse_counts(field: &str) -> Option<Vec<u64>> {
+    if field.is_empty() {
+        return Some(Vec::new());
+    }
+    field.split(';').map(|x| x.parse().ok()).collect()
 }
 
 fn yardstick_line(r: &YardstickRow) -> String {
@@ -306,6 +328,14 @@ fn parse_generation(header: &[String], f: &[String]) -> Option<GenerationRow> {
         games: f.get(at("games")?)?.parse().ok()?,
         best_error: at("best_error").map_or(Some(0.0), |_| x("best_error"))?,
         mean_error: at("mean_error").map_or(Some(0.0), |_| x("mean_error"))?,
+        pruned: match at("pruned") {
+            Some(i) => parse_counts(f.get(i)?)?,
+            None => Vec::new(),
+        },
+        pruned_second: match at("pruned2") {
+            Some(i) => parse_counts(f.get(i)?)?,
+            None => Vec::new(),
+        },
         seconds: x("seconds")?,
         second,
     })
@@ -381,7 +411,11 @@ impl RunFiles {
             None => {
                 let header = format!(
                     "{GENERATIONS_HEADER}{}",
-                    if two { ",best2,mean2,min2\n" } else { "\n" }
+                    if two {
+                        ",best2,mean2,min2,pruned2\n"
+                    } else {
+                        "\n"
+                    }
                 );
                 write_atomic(&self.dir.join("generations.csv"), &header)?;
                 write_atomic(
@@ -418,11 +452,13 @@ impl RunFiles {
 
 impl RunFiles {
     /// Writes the champion measured by the yardsticks at `generation` to
-    /// `champions/gen-NNNN.json` in the run folder, so that the champions
-    /// of a run can meet in a tournament afterwards.
+    /// `champions/gen-NNNN{suffix}.json` in the run folder (`suffix`
+    /// `-second` for the second population's), so that the champions of a
+    /// run can meet in a tournament afterwards.
     pub fn snapshot<G>(
         &self,
         generation: u64,
+        suffix: &str,
         phenotype: &NetPhenotype<G>,
         weights: &[f32],
     ) -> Result<(), RunError>
@@ -435,7 +471,7 @@ impl RunFiles {
             .map_err(|e| RunError(format!("cannot create {}: {e}", dir.display())))?;
         let file = phenotype.net_file(weights)?;
         write_atomic(
-            &dir.join(format!("gen-{generation:04}.json")),
+            &dir.join(format!("gen-{generation:04}{suffix}.json")),
             &file.to_json(),
         )
     }
@@ -496,10 +532,12 @@ mod tests {
             games: 2000,
             best_error: 3.5,
             mean_error: 4.25,
+            pruned: vec![3, 0],
+            pruned_second: vec![1, 2],
             seconds: 0.125,
             second: Some((1.0, 0.5, 0.25)),
         };
-        let header = fields(&format!("{GENERATIONS_HEADER},best2,mean2,min2"));
+        let header = fields(&format!("{GENERATIONS_HEADER},best2,mean2,min2,pruned2"));
         let line = generation_line(&row);
         assert_eq!(
             parse_generation(&header, &fields(line.trim_end())),

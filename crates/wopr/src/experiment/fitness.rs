@@ -1,7 +1,7 @@
 //! From a config's `[fitness]` table to a fitness function: the schemes of
 //! `evolve::schemes` wired to the run's phenotype, opponents and seats.
 
-use super::config::{EvolveConfig, PointsKind, Scheme, Scoring};
+use super::config::{EvolveConfig, PointsKind, ProgramScore, Scheme, Scoring};
 use super::error::RunError;
 use super::phenotype::NetPhenotype;
 use crate::eval::openings::Openings;
@@ -82,6 +82,7 @@ where
         points,
         seat: f.seat,
         logistic: (f.logistic > 0.0).then_some(f.logistic),
+        raw_margin_vs_programs: false,
         openings: openings.clone(),
         common_seeds: f.common_seeds,
     };
@@ -156,7 +157,8 @@ where
 /// Handa & Horiuchi's two coevolving populations: the population playing
 /// `seat` meets the other population's champion once and each fixed program
 /// (`opponents`) `games_per_seat` times, every game scored by a logistic of
-/// its final margin (scale `logistic`, 1 if unset).
+/// its final margin (scale `logistic`, 1 if unset), or with `programs =
+/// "margin"` the program games by their raw margin.
 pub(super) fn two_population_scheme<'a, G, Gn>(
     game: &G,
     config: &EvolveConfig,
@@ -188,6 +190,7 @@ where
             points: Points::WINS,
             seat: Some(seat),
             logistic: Some(if f.logistic > 0.0 { f.logistic } else { 1.0 }),
+            raw_margin_vs_programs: f.programs == ProgramScore::Margin,
             openings: openings_of(game, config)?,
             common_seeds: f.common_seeds,
         }),

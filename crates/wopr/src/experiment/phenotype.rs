@@ -138,6 +138,31 @@ where
         .with_finished(self.finished))
     }
 
+    /// Weights set to zero (pruned connections), per weight layer of a
+    /// layered net (input → first hidden layer first), or in all for a
+    /// complete net; biases are not counted. Handa & Horiuchi's Figure 4
+    /// plots these for the elite.
+    pub fn pruned(&self, weights: &[f32]) -> Vec<u64> {
+        let Ok(net) = AnyNet::new(&self.arch, &self.activations) else {
+            return Vec::new();
+        };
+        let zeros = |offset: usize, len: usize| {
+            weights
+                .get(offset..offset + len)
+                .map_or(0, |w| w.iter().filter(|&&x| x == 0.0).count() as u64)
+        };
+        let counts: Vec<u64> = net
+            .segments()
+            .iter()
+            .filter(|s| matches!(s.kind, SegmentKind::Weights { .. }))
+            .map(|s| zeros(s.offset, s.len))
+            .collect();
+        match self.arch {
+            Architecture::Mlp { .. } => counts,
+            Architecture::Complete { .. } => vec![counts.iter().sum()],
+        }
+    }
+
     /// The net file of `weights`, playable through `net:` specs.
     pub fn net_file(&self, weights: &[f32]) -> Result<NetFile, RunError> {
         let mut file = NetFile::new(self.net(weights)?);
