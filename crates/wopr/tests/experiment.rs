@@ -354,3 +354,31 @@ fn fitness_reports_its_sampling_error() {
     let ratio = many.history[0].mean_error / few.history[0].mean_error;
     assert!((2.5..6.0).contains(&ratio), "error ratio {ratio}");
 }
+
+/// `[net] bias = "none"`: the thesis's complete nets have no biases, so the
+/// net built from any genome has every bias at 0 while its weights are the
+/// genes (a complete 2-node net on the 20 `planes` inputs: node 0 has 20
+/// weights and a bias, node 1 21 weights and a bias).
+#[test]
+fn nets_without_biases_ignore_their_bias_genes() {
+    use wopr::nn::{Network, SegmentKind};
+    let cfg: EvolveConfig = toml::from_str(
+        "game = 'tictactoe'\n[net]\nencoding = 'planes'\ncomplete = 2\noutputs = 'value'\nbias = 'none'\n",
+    )
+    .unwrap();
+    let p = wopr::experiment::NetPhenotype::new(&TicTacToe, &cfg.net).unwrap();
+    assert_eq!(p.num_params, 20 + 1 + 21 + 1);
+    let genes: Vec<f32> = (1..=p.num_params).map(|i| i as f32 / 10.0).collect();
+    let file = p.net_file(&genes).unwrap();
+    let mut biases = 0;
+    for s in file.net.segments() {
+        let values = &file.net.params()[s.offset..s.offset + s.len];
+        if s.kind == SegmentKind::Biases {
+            biases += 1;
+            assert!(values.iter().all(|&b| b == 0.0), "{}", s.name);
+        } else {
+            assert_eq!(values, &genes[s.offset..s.offset + s.len], "{}", s.name);
+        }
+    }
+    assert_eq!(biases, 2);
+}

@@ -150,7 +150,9 @@ pub struct NetConfig {
     /// is `w·x + b`) or `subtract` (a threshold, `w·x - θ`: the unit fires
     /// when its weighted input exceeds θ). The same genes, a sign apart;
     /// it matters when genes are confined to a range such as
-    /// MIDI-Connect4's [0.5, 2.0].
+    /// MIDI-Connect4's [0.5, 2.0]. `none`: no biases at all (their genes
+    /// are ignored and the net's biases stay 0), as the WOPR thesis's
+    /// complete nets have it.
     pub bias: BiasSign,
 }
 
@@ -174,6 +176,8 @@ pub enum BiasSign {
     Add,
     /// Subtracted, as a threshold: `w·x - θ`.
     Subtract,
+    /// No bias: `w·x` (the genes are carried but unused).
+    None,
 }
 
 impl Default for NetConfig {
