@@ -306,40 +306,22 @@ where
                 let w = champion_weights(cp)
                     .map(<[f32]>::to_vec)
                     .unwrap_or_default();
-                let mut rows = Vec::new();
-                if cp.second.is_some() {
-                    rows.extend(measure(
-                        game,
-                        &phenotype,
-                        &w,
-                        y,
-                        seed,
-                        generation,
-                        Measured::Seat(0),
-                    )?);
-                    let w2 = &cp.champion_second;
-                    rows.extend(measure(
-                        game,
-                        &phenotype,
-                        w2,
-                        y,
-                        seed,
-                        generation,
-                        Measured::Seat(1),
-                    )?);
-                    if !w2.is_empty() {
-                        files.snapshot(generation, "-second", &phenotype, w2)?;
-                    }
+                // Each elite with the seats it plays: both for one
+                // population, its own for each of two.
+                let w2 = cp.champion_second.clone();
+                let measured = if cp.second.is_some() {
+                    vec![(&w, Measured::Seat(0)), (&w2, Measured::Seat(1))]
                 } else {
+                    vec![(&w, Measured::Both)]
+                };
+                let mut rows = Vec::new();
+                for (weights, who) in measured {
                     rows.extend(measure(
-                        game,
-                        &phenotype,
-                        &w,
-                        y,
-                        seed,
-                        generation,
-                        Measured::Both,
+                        game, &phenotype, weights, y, seed, generation, who,
                     )?);
+                }
+                if cp.second.is_some() && !w2.is_empty() {
+                    files.snapshot(generation, "-second", &phenotype, &w2)?;
                 }
                 if !w.is_empty() {
                     files.snapshot(generation, "", &phenotype, &w)?;
