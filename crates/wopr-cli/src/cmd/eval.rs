@@ -50,6 +50,12 @@ pub struct EvalArgs {
     /// swapped) are scored as pentanomial results.
     #[arg(long, conflicts_with = "exhaustive")]
     sprt: Option<String>,
+    /// Instead of games: the player's move on N positions from random play
+    /// (random vs random from `--seed`, each distinct position once, the
+    /// start included), each solved exactly; reports how often the move
+    /// keeps the solver's value (games with a solver only).
+    #[arg(long, value_name = "N", conflicts_with_all = ["against", "exhaustive", "sprt"])]
+    optimal_moves: Option<usize>,
 }
 
 /// Parses `elo0=A,elo1=B[,alpha=X][,beta=Y]`.
@@ -95,6 +101,9 @@ pub fn split_specs(list: &str) -> Vec<String> {
 /// Runs the evaluation and prints a table (or JSON).
 pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
     let game = super::parse_game(&args.game)?;
+    if let Some(n) = args.optimal_moves {
+        return with_game!(&game, g => super::optimal::run(g, &args.player, n, args.seed, args.json));
+    }
     if args.exhaustive {
         return with_board_game!(&game, g => run_exhaustive(g, args),
             anyhow::bail!("--exhaustive needs a deterministic perfect-information game"));

@@ -6,6 +6,7 @@ pub mod eval;
 pub mod evolve;
 pub mod games;
 pub mod music;
+pub mod optimal;
 pub mod perft;
 pub mod play;
 pub mod plot;
