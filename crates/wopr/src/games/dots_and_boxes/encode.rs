@@ -1,40 +1,64 @@
 //! Dots-and-Boxes' encodings for nets: Weaver's edge inputs (`raw`, 24 on
-//! 3x3 boxes) and `planes`.
+//! 3x3 boxes), `planes`, and `sides` (the edges, then for every box which of
+//! 0–4 of its sides are drawn, one-hot: 24 + 45 inputs on 3x3 boxes).
+//!
+//! `sides` is not the paper's: it hands a net each box's side count, which
+//! Weaver's level-1 and level-2 rules read (a box with three sides can be
+//! taken; drawing a box's third side gives it away), so a move-ranking net
+//! can weigh them without first learning to count.
 
 use super::{DotsAndBoxes, DotsAndBoxesState};
 use crate::game::encode::{mover, unknown, Encodable, Encoding, EncodingOf};
 use crate::game::{Game, SpecError};
 use crate::games::bitboard::bits;
 
-/// Weaver's edge inputs (`raw`), or edges plus side and box owners (`planes`).
+/// What an encoding adds to the edge inputs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Extra {
+    /// Nothing (`raw`).
+    None,
+    /// The mover and the box owners (`planes`).
+    Planes,
+    /// Each box's drawn sides, one-hot over 0–4 (`sides`).
+    Sides,
+}
+
+/// Weaver's edge inputs (`raw`), plus what [`Extra`] says.
 struct DotsEncoding {
-    planes: bool,
+    extra: Extra,
     edges: usize,
     boxes: usize,
 }
 
 impl Encoding<DotsAndBoxesState> for DotsEncoding {
     fn name(&self) -> &'static str {
-        if self.planes {
-            "planes"
-        } else {
-            "raw"
+        match self.extra {
+            Extra::None => "raw",
+            Extra::Planes => "planes",
+            Extra::Sides => "sides",
         }
     }
     fn size(&self) -> usize {
-        if self.planes {
-            2 + self.edges + 2 * self.boxes
-        } else {
-            self.edges
+        match self.extra {
+            Extra::None => self.edges,
+            Extra::Planes => 2 + self.edges + 2 * self.boxes,
+            Extra::Sides => self.edges + 5 * self.boxes,
         }
     }
     fn encode(&self, s: &DotsAndBoxesState, out: &mut [f32]) {
         out.fill(0.0);
-        let off = if self.planes { 2 } else { 0 };
+        let off = if self.extra == Extra::Planes { 2 } else { 0 };
         for e in bits(s.edges()) {
             out[off + e] = 1.0;
         }
-        if self.planes {
+        if self.extra == Extra::Sides {
+            let cols = s.cols();
+            for b in 0..self.boxes {
+                let drawn = (s.edges() & s.box_mask(b / cols, b % cols)).count_ones() as usize;
+                out[self.edges + 5 * b + drawn] = 1.0;
+            }
+        }
+        if self.extra == Extra::Planes {
             let me = mover(s);
             if let Some(p) = me {
                 out[p] = 1.0;
@@ -53,19 +77,24 @@ impl Encoding<DotsAndBoxesState> for DotsEncoding {
 
 impl Encodable for DotsAndBoxes {
     fn encoding_names(&self) -> &'static [&'static str] {
-        &["raw", "planes"]
+        &["raw", "planes", "sides"]
     }
     fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError> {
         let s = self.initial_state();
         let (edges, boxes) = (s.num_edges(), self.cols() * self.rows());
         match name {
             "raw" | "edges" => Ok(Box::new(DotsEncoding {
-                planes: false,
+                extra: Extra::None,
                 edges,
                 boxes,
             })),
             "planes" => Ok(Box::new(DotsEncoding {
-                planes: true,
+                extra: Extra::Planes,
+                edges,
+                boxes,
+            })),
+            "sides" => Ok(Box::new(DotsEncoding {
+                extra: Extra::Sides,
                 edges,
                 boxes,
             })),

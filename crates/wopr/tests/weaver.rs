@@ -1,0 +1,201 @@
+//! Weaver & Bossomaier's setup as the paper describes it: the genome laid
+//! out node by node (§3.3), population snapshots measured member by member
+//! (§4), training data from the level-1 player's moves only (§3.7), and the
+//! `sides` encoding added beyond the paper.
+
+use wopr::experiment::phenotype::per_node_order;
+use wopr::experiment::{run, start, Checkpoint, EvolveConfig, Progress, RunFiles};
+use wopr::experiment::{GenerationRow, YardstickRow};
+use wopr::game::encode::Encodable;
+use wopr::game::{Game, State};
+use wopr::games::dots_and_boxes::DotsAndBoxes;
+use wopr::nn::{Activation, Mlp, Network};
+use wopr::train::oracle::{generate, DatasetOptions, Oracle};
+
+struct Quiet;
+
+impl Progress for Quiet {
+    fn generation(&mut self, _: &GenerationRow, _: &Checkpoint) {}
+    fn yardsticks(&mut self, _: &[YardstickRow]) {}
+}
+
+fn dots() -> DotsAndBoxes {
+    DotsAndBoxes::new(3, 3).unwrap()
+}
+
+#[test]
+fn the_per_node_layout_lists_each_unit_with_its_threshold() {
+    // §3.3: "hidden nodes being specified in 250 bits, and output nodes in
+    // 100 bits": 24 weights + 1 threshold and 9 weights + 1 threshold at 10
+    // bits each, 465 genes in all (4650 bits, the paper's 582 bytes less 6
+    // unused bits).
+    let net = Mlp::new(&[24, 9, 24], &[Activation::Sigmoid, Activation::Sigmoid]).unwrap();
+    let order = per_node_order(&net.segments());
+    assert_eq!(order.len(), 465);
+    let mut seen = order.clone();
+    seen.sort_unstable();
+    assert_eq!(seen, (0..465).collect::<Vec<_>>(), "a permutation");
+    // Hidden unit 0: the weights from inputs 0..24 (stored at i * 9 + 0),
+    // then its bias (stored after the 216 weights).
+    let first: Vec<usize> = (0..24).map(|i| i * 9).chain([216]).collect();
+    assert_eq!(&order[..25], &first[..]);
+    // Hidden unit 1 starts at gene 25 with the weight from input 0.
+    assert_eq!(order[25], 1);
+    // Output unit 0: genes 225..235, the weights from the 9 hidden units
+    // (stored from 225 at h * 24 + 0), then its bias (225 + 216).
+    let out0: Vec<usize> = (0..9).map(|h| 225 + h * 24).chain([441]).collect();
+    assert_eq!(&order[225..235], &out0[..]);
+}
+
+fn snapshot_config(layout: &str) -> EvolveConfig {
+    let text = format!(
+        r#"
+game = "dots-and-boxes:2x2"
+seed = 3
+[net]
+encoding = "raw"
+hidden = [4]
+activation = "sigmoid"
+output = "sigmoid"
+outputs = "policy"
+mode = "policy"
+[genome]
+kind = "bits"
+bits = 10
+lo = -64.0
+hi = 64.0
+layout = "{layout}"
+[algorithm]
+kind = "ga"
+preset = "weaver"
+population = 6
+mutation_rate = 0.00072
+[fitness]
+scheme = "sharing"
+[stop]
+generations = 2
+[yardsticks]
+every = 1
+against = ["level0", "level1"]
+games = 10
+population = true
+"#
+    );
+    toml::from_str(&text).unwrap()
+}
+
+fn run_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("wopr-weaver-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn population_snapshots_add_the_mean_and_the_best_member() {
+    let game = DotsAndBoxes::new(2, 2).unwrap();
+    let dir = run_dir("snapshot");
+    let mut cp = start(&game, snapshot_config("per-node")).unwrap();
+    run(&game, &mut cp, &RunFiles::new(&dir), &mut Quiet).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    for generation in [0, 1] {
+        let row = |name: &str| {
+            cp.yardsticks
+                .iter()
+                .find(|r| r.generation == generation && r.opponent == name)
+                .unwrap_or_else(|| panic!("no {name} row at {generation}"))
+                .clone()
+        };
+        for spec in ["level0", "level1"] {
+            let mean = row(&format!("mean:{spec}"));
+            let best = row(&format!("best:{spec}"));
+            // Six members, ten games each.
+            assert_eq!(mean.games, 60);
+            assert_eq!(best.games, 10);
+            assert_eq!(mean.wins + mean.draws + mean.losses, 60);
+            // The best member won at least its share of the mean.
+            assert!(best.win_rate >= mean.win_rate, "{spec}: {best:?} {mean:?}");
+            assert!((mean.win_rate - mean.wins as f64 / 60.0).abs() < 1e-12);
+        }
+        // The champion's own rows are still there.
+        row("level0");
+    }
+}
+
+#[test]
+fn the_layout_changes_the_net_a_genome_makes() {
+    // The same seed gives the same bits; read in another order they make
+    // another net, so the runs' first champions differ.
+    let game = DotsAndBoxes::new(2, 2).unwrap();
+    let champion = |layout: &str| {
+        let dir = run_dir(layout);
+        let mut cfg = snapshot_config(layout);
+        cfg.stop.generations = 1;
+        cfg.yardsticks = None;
+        let mut cp = start(&game, cfg).unwrap();
+        run(&game, &mut cp, &RunFiles::new(&dir), &mut Quiet).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        cp.history[0].best
+    };
+    let a = champion("by-source");
+    let b = champion("per-node");
+    assert_ne!(a, b, "fitness of the two readings' first generations");
+}
+
+#[test]
+fn level1_datasets_can_record_the_level1_player_only() {
+    // §3.7: only "each time the level 1 player makes a move" is recorded.
+    // Keeping one seat's positions out of two needs about twice the games
+    // for the same number of rows.
+    let game = dots();
+    let options = DatasetOptions {
+        positions: 400,
+        seed: 5,
+        players: vec!["level1".into(), "random".into()],
+        only_player: Some(0),
+        ..DatasetOptions::default()
+    };
+    let made = generate(&game, &Oracle::parse("level1").unwrap(), &options, &|_| {}).unwrap();
+    assert_eq!(made.info.only_player, Some(0));
+    let both = DatasetOptions {
+        only_player: None,
+        ..options.clone()
+    };
+    let all = generate(&game, &Oracle::parse("level1").unwrap(), &both, &|_| {}).unwrap();
+    // Both seats' positions take about half as many games for the same rows.
+    assert!(
+        made.info.games > all.info.games * 3 / 2,
+        "{} games for level 1 only, {} for both",
+        made.info.games,
+        all.info.games
+    );
+    let bad = DatasetOptions {
+        only_player: Some(2),
+        ..options
+    };
+    let e = generate(&game, &Oracle::parse("level1").unwrap(), &bad, &|_| {}).unwrap_err();
+    assert!(e.to_string().contains("player 1 or 2"), "{e}");
+}
+
+#[test]
+fn the_sides_encoding_counts_each_boxs_drawn_sides() {
+    let game = dots();
+    let enc = game.encoding("sides").unwrap();
+    // 24 edges and 9 boxes x 5 counts.
+    assert_eq!(enc.size(), 24 + 45);
+    let mut s = game.initial_state();
+    let mut out = vec![0.0; enc.size()];
+    enc.encode(&s, &mut out);
+    // Every box has 0 sides at the start.
+    for b in 0..9 {
+        assert_eq!(out[24 + 5 * b], 1.0);
+    }
+    // Draw the top edge of box (0, 0) (h0,0 = action 0) and its left edge
+    // (v0,0 = action 12, after the 12 horizontal edges).
+    s.apply(0);
+    s.apply(12);
+    enc.encode(&s, &mut out);
+    assert_eq!(out[24 + 2], 1.0, "box 0 has two sides");
+    assert_eq!(out[24], 0.0);
+    assert_eq!(out[24 + 5 + 0], 1.0, "box 1 has none");
+    assert_eq!(out.iter().sum::<f32>(), 2.0 + 9.0);
+}
