@@ -180,24 +180,28 @@ fn level1_datasets_can_record_the_level1_player_only() {
 fn the_sides_encoding_counts_each_boxs_drawn_sides() {
     let game = dots();
     let enc = game.encoding("sides").unwrap();
-    // 24 edges and 9 boxes x 5 counts.
-    assert_eq!(enc.size(), 24 + 45);
+    // `planes` (mover 2, edges 24, owners 2 x 9), then 9 boxes x 5 counts.
+    assert_eq!(enc.size(), 44 + 45);
+    let base = 44;
     let mut s = game.initial_state();
     let mut out = vec![0.0; enc.size()];
     enc.encode(&s, &mut out);
     // Every box has 0 sides at the start.
     for b in 0..9 {
-        assert_eq!(out[24 + 5 * b], 1.0);
+        assert_eq!(out[base + 5 * b], 1.0);
     }
     // Draw the top edge of box (0, 0) (h0,0 = action 0) and its left edge
     // (v0,0 = action 12, after the 12 horizontal edges).
     s.apply(0);
     s.apply(12);
     enc.encode(&s, &mut out);
-    assert_eq!(out[24 + 2], 1.0, "box 0 has two sides");
-    assert_eq!(out[24], 0.0);
-    assert_eq!(out[24 + 5 + 0], 1.0, "box 1 has none");
-    assert_eq!(out.iter().sum::<f32>(), 2.0 + 9.0);
+    assert_eq!(out[base + 2], 1.0, "box 0 has two sides");
+    assert_eq!(out[base], 0.0);
+    assert_eq!(out[base + 5], 1.0, "box 1 has none");
+    // The first player is to move again (one-hot mover), two edges, no
+    // boxes owned, nine counts.
+    assert_eq!(out[0], 1.0);
+    assert_eq!(out.iter().sum::<f32>(), 1.0 + 2.0 + 9.0);
 }
 
 /// Positions (of 2,000: 20 random 24-9-24 nets × 100 random positions of

@@ -1,6 +1,8 @@
 //! Dots-and-Boxes' encodings for nets: Weaver's edge inputs (`raw`, 24 on
-//! 3x3 boxes), `planes`, and `sides` (the edges, then for every box which of
-//! 0–4 of its sides are drawn, one-hot: 24 + 45 inputs on 3x3 boxes).
+//! 3x3 boxes), `planes` (the mover, the edges, the boxes of the mover and of
+//! the other player: 2 + 24 + 18), and `sides` (`planes`, then for every box
+//! which of 0–4 of its sides are drawn, one-hot: 44 + 45 inputs on 3x3
+//! boxes).
 //!
 //! `sides` is not the paper's: it hands a net each box's side count, which
 //! Weaver's level-1 and level-2 rules read (a box with three sides can be
@@ -19,7 +21,7 @@ enum Extra {
     None,
     /// The mover and the box owners (`planes`).
     Planes,
-    /// Each box's drawn sides, one-hot over 0–4 (`sides`).
+    /// `planes`, then each box's drawn sides, one-hot over 0–4 (`sides`).
     Sides,
 }
 
@@ -42,23 +44,25 @@ impl Encoding<DotsAndBoxesState> for DotsEncoding {
         match self.extra {
             Extra::None => self.edges,
             Extra::Planes => 2 + self.edges + 2 * self.boxes,
-            Extra::Sides => self.edges + 5 * self.boxes,
+            Extra::Sides => 2 + self.edges + 7 * self.boxes,
         }
     }
     fn encode(&self, s: &DotsAndBoxesState, out: &mut [f32]) {
         out.fill(0.0);
-        let off = if self.extra == Extra::Planes { 2 } else { 0 };
+        let planes = self.extra != Extra::None;
+        let off = if planes { 2 } else { 0 };
         for e in bits(s.edges()) {
             out[off + e] = 1.0;
         }
         if self.extra == Extra::Sides {
             let cols = s.cols();
+            let base = 2 + self.edges + 2 * self.boxes;
             for b in 0..self.boxes {
                 let drawn = (s.edges() & s.box_mask(b / cols, b % cols)).count_ones() as usize;
-                out[self.edges + 5 * b + drawn] = 1.0;
+                out[base + 5 * b + drawn] = 1.0;
             }
         }
-        if self.extra == Extra::Planes {
+        if planes {
             let me = mover(s);
             if let Some(p) = me {
                 out[p] = 1.0;
