@@ -261,3 +261,28 @@ fn weavers_weight_range_saturates_the_outputs_into_ties() {
     // docs/results/weaver-dots-and-boxes.md.
     assert!(tied > 1800, "{tied}");
 }
+
+#[test]
+fn the_chains_encoding_counts_captures_on_offer_and_safe_edges() {
+    let game = dots();
+    let enc = game.encoding("chains").unwrap();
+    // `sides` (89), captures 0..=9 (10), safe edges 0..=24 (25).
+    assert_eq!(enc.size(), 89 + 10 + 25);
+    let (captures, safe) = (89, 99);
+    let mut out = vec![0.0; enc.size()];
+    let mut s = game.initial_state();
+    enc.encode(&s, &mut out);
+    assert_eq!(out[captures], 1.0, "nothing to take at the start");
+    assert_eq!(out[safe + 24], 1.0, "every edge is safe at the start");
+    // Box (0,0): top h0,0 = 0, bottom h1,0 = 3, left v0,0 = 12; its right
+    // side v0,1 = 13 is shared with box (0,1), whose top h0,1 = 1 and
+    // bottom h1,1 = 4 are drawn. Taking 13 completes (0,0) and gives (0,1)
+    // its third side; taking v0,2 = 14 completes (0,1): a chain of two.
+    for e in [0, 3, 12, 1, 4] {
+        s.apply(e);
+    }
+    enc.encode(&s, &mut out);
+    assert_eq!(out[captures + 2], 1.0, "a chain of two on offer");
+    assert_eq!(out[captures..safe].iter().sum::<f32>(), 1.0);
+    assert_eq!(out[safe..].iter().sum::<f32>(), 1.0);
+}
