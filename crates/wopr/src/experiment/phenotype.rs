@@ -69,11 +69,7 @@ where
 {
     /// Builds the phenotype from the `[net]` section, reading genes in the
     /// order `layout` gives.
-    pub fn new(
-        game: &G,
-        cfg: &super::config::NetConfig,
-        layout: Layout,
-    ) -> Result<Self, RunError> {
+    pub fn new(game: &G, cfg: &super::config::NetConfig, layout: Layout) -> Result<Self, RunError> {
         let encoding = game.encoding(&cfg.encoding).map_err(err)?;
         let inputs = encoding.size();
         let outputs = match cfg.outputs {

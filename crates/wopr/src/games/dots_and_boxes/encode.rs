@@ -37,7 +37,7 @@ enum Extra {
 /// How many boxes the player to move takes by completing boxes for as long
 /// as one can be completed (every completion keeps the turn).
 fn greedy_captures(s: &DotsAndBoxesState) -> usize {
-    let mut s = s.clone();
+    let mut s = *s;
     let mut taken = 0;
     loop {
         let free = !s.edges() & ((1u64 << s.num_edges()) - 1);
