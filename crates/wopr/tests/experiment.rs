@@ -367,7 +367,7 @@ fn nets_without_biases_ignore_their_bias_genes() {
         "game = 'tictactoe'\n[net]\nencoding = 'planes'\ncomplete = 2\noutputs = 'value'\nbias = 'none'\n",
     )
     .unwrap();
-    let p = wopr::experiment::NetPhenotype::new(&TicTacToe, &cfg.net).unwrap();
+    let p = wopr::experiment::NetPhenotype::new(&TicTacToe, &cfg.net, cfg.genome.layout).unwrap();
     assert_eq!(p.num_params, 20 + 1 + 21 + 1);
     let genes: Vec<f32> = (1..=p.num_params).map(|i| i as f32 / 10.0).collect();
     let file = p.net_file(&genes).unwrap();

@@ -40,6 +40,11 @@ pub struct Args {
     /// Leave out positions whose inputs repeat an earlier row's.
     #[arg(long)]
     unique: bool,
+    /// Record only the positions where this player is to move: 1 = the
+    /// first `--play`, 2 = the second (Weaver records only the level-1
+    /// player's moves). Default: both.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+    only_player: Option<u8>,
     /// The CSV file to write (the description goes to FILE.json beside it).
     #[arg(long)]
     out: PathBuf,
@@ -63,6 +68,7 @@ fn make<G: OracleGame>(game: &G, oracle: &Oracle, args: &Args) -> anyhow::Result
         encoding: args.encoding.clone(),
         players: args.play.clone(),
         unique: args.unique,
+        only_player: args.only_player.map(|p| usize::from(p) - 1),
     };
     let bar = ProgressBar::new(args.positions as u64);
     bar.set_style(

@@ -27,7 +27,13 @@ use wopr::{Roster, State};
 const GAMES_PER_POSITION: usize = 50;
 
 /// Measures `player`'s optimal-move rate on `n` positions and prints it.
-pub fn run<G: Roster>(game: &G, player: &str, n: usize, seed: u64, json: bool) -> anyhow::Result<()> {
+pub fn run<G: Roster>(
+    game: &G,
+    player: &str,
+    n: usize,
+    seed: u64,
+    json: bool,
+) -> anyhow::Result<()> {
     if n == 0 {
         anyhow::bail!("--optimal-moves must be at least 1");
     }

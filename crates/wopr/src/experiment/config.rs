@@ -25,6 +25,7 @@
 //! hi = 64.0
 //! gray = false
 //! levels = 0
+//! layout = "by-source"    # weight order along the genome: by-source, or per-node (Weaver)
 //!
 //! [algorithm]
 //! kind = "ga"             # ga, one-plus-lambda, mu-lambda, mu-plus-lambda, cma-es
@@ -70,6 +71,7 @@
 //! games = 50
 //! exhaustive = false      # tictactoe: also the thesis's exhaustive loss count
 //! openings = "plies=4"    # yardstick games start from openings too
+//! population = false      # also every member: rows mean:SPEC and best:SPEC (Weaver)
 //!
 //! checkpoint_every = 1    # generations between checkpoints
 //! ```
@@ -217,6 +219,27 @@ pub struct GenomeConfig {
     pub gray: bool,
     /// Number of evenly spread values (0: all `2^bits`).
     pub levels: u64,
+    /// The order of the weights along the genome (what one-point crossover
+    /// keeps together).
+    pub layout: Layout,
+}
+
+/// The order of a net's weights along a genome (`[genome] layout`).
+///
+/// One-point crossover cuts the genome once, so the layout decides which
+/// weights travel together from a parent to a child.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Layout {
+    /// The net's own parameter order: layer by layer, each layer's weights
+    /// grouped by source unit (a source's outgoing weights together), then
+    /// the layer's biases.
+    #[default]
+    BySource,
+    /// Weaver & Bossomaier §3.3: "every weight (and threshold) for each node
+    /// in turn": each unit's incoming weights followed by its bias, unit by
+    /// unit, layer by layer.
+    PerNode,
 }
 
 impl Default for GenomeConfig {
@@ -229,6 +252,7 @@ impl Default for GenomeConfig {
             hi: 1.0,
             gray: false,
             levels: 0,
+            layout: Layout::BySource,
         }
     }
 }
@@ -404,6 +428,11 @@ pub struct YardstickConfig {
     /// position.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub openings: Option<String>,
+    /// Also measure every member of the population (Weaver & Bossomaier
+    /// §4's population snapshots): each plays `games` games against each
+    /// opponent, and the rows `mean:SPEC` (all members' games together) and
+    /// `best:SPEC` (the member with the most wins) are added.
+    pub population: bool,
 }
 
 impl Default for YardstickConfig {
@@ -414,6 +443,7 @@ impl Default for YardstickConfig {
             games: 50,
             exhaustive: false,
             openings: None,
+            population: false,
         }
     }
 }

@@ -3,12 +3,12 @@
 
 use std::sync::Arc;
 
-use super::config::{BiasSign, FinishedBy, Outputs};
+use super::config::{BiasSign, FinishedBy, Layout, Outputs};
 use super::error::{err, RunError};
 use crate::evolve::schemes::Phenotype;
 use crate::game::encode::Encodable;
 use crate::game::Searchable;
-use crate::nn::{Activation, AnyNet, Architecture, NetFile, Network, SegmentKind};
+use crate::nn::{Activation, AnyNet, Architecture, NetFile, Network, Segment, SegmentKind};
 use crate::players::net::{Finished, NetMode, NetPlayer};
 use crate::players::Player;
 
@@ -25,16 +25,53 @@ pub struct NetPhenotype<G: Encodable> {
     negated: Vec<(usize, usize)>,
     /// Parameter ranges held at 0: the biases of a net without them.
     zeroed: Vec<(usize, usize)>,
+    /// Where each gene goes among the net's parameters (`order[g]` is the
+    /// parameter of gene `g`); empty for the net's own order.
+    order: Vec<usize>,
     /// Number of weights.
     pub num_params: usize,
+}
+
+/// The parameter index of each gene when a genome lists every unit's
+/// incoming weights and then its bias, unit by unit ([`Layout::PerNode`]),
+/// for a net whose segments are laid out as `segments` says. Every
+/// parameter appears exactly once.
+pub fn per_node_order(segments: &[Segment]) -> Vec<usize> {
+    let mut order = Vec::new();
+    let mut k = 0;
+    while k < segments.len() {
+        let s = &segments[k];
+        match s.kind {
+            SegmentKind::Weights { sources, units } => {
+                // The biases of these units, when the next segment holds them.
+                let biases = segments
+                    .get(k + 1)
+                    .filter(|b| b.kind == SegmentKind::Biases && b.len == units)
+                    .map(|b| b.offset);
+                for j in 0..units {
+                    order.extend((0..sources).map(|i| s.offset + i * units + j));
+                    if let Some(b) = biases {
+                        order.push(b + j);
+                    }
+                }
+                k += if biases.is_some() { 2 } else { 1 };
+            }
+            SegmentKind::Biases => {
+                order.extend(s.offset..s.offset + s.len);
+                k += 1;
+            }
+        }
+    }
+    order
 }
 
 impl<G: Encodable> NetPhenotype<G>
 where
     G::State: Searchable,
 {
-    /// Builds the phenotype from the `[net]` section.
-    pub fn new(game: &G, cfg: &super::config::NetConfig) -> Result<Self, RunError> {
+    /// Builds the phenotype from the `[net]` section, reading genes in the
+    /// order `layout` gives.
+    pub fn new(game: &G, cfg: &super::config::NetConfig, layout: Layout) -> Result<Self, RunError> {
         let encoding = game.encoding(&cfg.encoding).map_err(err)?;
         let inputs = encoding.size();
         let outputs = match cfg.outputs {
@@ -97,7 +134,13 @@ where
             FinishedBy::Rules => Finished::Rules,
             FinishedBy::Net => Finished::Net,
         };
+        let order = match layout {
+            Layout::BySource => Vec::new(),
+            Layout::PerNode => per_node_order(&net.segments()),
+        };
+        debug_assert!(order.is_empty() || order.len() == net.num_params());
         let phenotype = NetPhenotype {
+            order,
             game: game.clone(),
             finished,
             negated,
@@ -116,7 +159,15 @@ where
     /// The net a genome describes (thresholds negated into biases).
     fn net(&self, weights: &[f32]) -> Result<AnyNet, RunError> {
         let mut net = AnyNet::new(&self.arch, &self.activations).map_err(err)?;
-        net.set_params(weights).map_err(err)?;
+        if self.order.is_empty() || weights.len() != self.order.len() {
+            net.set_params(weights).map_err(err)?;
+        } else {
+            let mut params = vec![0.0; weights.len()];
+            for (&p, &w) in self.order.iter().zip(weights) {
+                params[p] = w;
+            }
+            net.set_params(&params).map_err(err)?;
+        }
         if !self.negated.is_empty() || !self.zeroed.is_empty() {
             let params = net.params_mut();
             for &(offset, len) in &self.negated {

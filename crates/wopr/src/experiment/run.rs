@@ -45,7 +45,7 @@ where
     G::State: Searchable,
 {
     config.check().map_err(RunError)?;
-    let phenotype = NetPhenotype::new(game, &config.net)?;
+    let phenotype = NetPhenotype::new(game, &config.net, config.genome.layout)?;
     config
         .check_budget(phenotype.num_params)
         .map_err(RunError)?;
@@ -206,6 +206,72 @@ where
     Ok(rows)
 }
 
+/// Weaver & Bossomaier's population snapshot: every member of `population`
+/// plays `y.games` games against each yardstick opponent. Two rows per
+/// opponent: `mean:SPEC` sums every member's games (its win rate is the
+/// population's mean), `best:SPEC` is the member that won most (the first
+/// such member).
+fn measure_population<G>(
+    game: &G,
+    phenotype: &NetPhenotype<G>,
+    population: &[Vec<f32>],
+    y: &YardstickConfig,
+    seed: u64,
+    generation: u64,
+) -> Result<Vec<YardstickRow>, RunError>
+where
+    G: Encodable + Roster,
+    G::State: Searchable,
+{
+    let mut rows = Vec::new();
+    let openings = match &y.openings {
+        Some(spec) => Openings::parse(game, spec).map_err(RunError)?,
+        None => Openings::None,
+    };
+    for (j, spec) in y.against.iter().enumerate() {
+        let theirs = || parse_player(game, spec).map_err(|e| e.to_string());
+        let mut total = YardstickRow {
+            generation,
+            opponent: format!("mean:{spec}"),
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            win_rate: 0.0,
+        };
+        let mut best: Option<YardstickRow> = None;
+        for (k, weights) in population.iter().enumerate() {
+            let mine = || -> Result<Box<dyn Player<G>>, String> { Ok(phenotype.player(weights)) };
+            use rand::Rng;
+            let s = stream(seed, &[0x504F_5055, generation, j as u64, k as u64]).next_u64();
+            let records =
+                play_match_with(game, &mine, &theirs, y.games.max(1), s, &openings, &|| {})
+                    .map_err(RunError)?;
+            let m = match_stats("member", spec, &records, |i| usize::from(seats_swapped(i)));
+            let row = YardstickRow {
+                generation,
+                opponent: format!("best:{spec}"),
+                games: records.len() as u64,
+                wins: m.as_first.wins + m.as_second.wins,
+                draws: m.as_first.draws + m.as_second.draws,
+                losses: m.as_first.losses + m.as_second.losses,
+                win_rate: m.win_rate,
+            };
+            total.games += row.games;
+            total.wins += row.wins;
+            total.draws += row.draws;
+            total.losses += row.losses;
+            if best.as_ref().is_none_or(|b| row.wins > b.wins) {
+                best = Some(row);
+            }
+        }
+        total.win_rate = total.wins as f64 / total.games.max(1) as f64;
+        rows.push(total);
+        rows.extend(best);
+    }
+    Ok(rows)
+}
+
 /// Runs (or continues) `cp` until a stopping rule fires, saving into `files`
 /// at the configured interval and at the end.
 pub fn run<G>(
@@ -219,7 +285,7 @@ where
     G::State: Searchable,
 {
     let config = cp.config.clone();
-    let phenotype = NetPhenotype::new(game, &config.net)?;
+    let phenotype = NetPhenotype::new(game, &config.net, config.genome.layout)?;
     cp.validate(phenotype.num_params)?;
     let seed = config.seed;
     let every = config.checkpoint_every.max(1);
@@ -230,6 +296,11 @@ where
         let t = Instant::now();
         let generation = cp.engine.generation();
         let mut second_stats = None;
+        // The population this generation evaluates, kept for a population
+        // snapshot (one population only; decoded every generation, since a
+        // stopping rule can make any generation the last).
+        let snapshot = config.yardsticks.as_ref().is_some_and(|y| y.population);
+        let mut members: Vec<Vec<f32>> = Vec::new();
         let (stats, champion, games) = if let Some(second) = cp.second.as_mut() {
             // Each population meets the other's champion of the previous
             // generation (its first member before any generation).
@@ -259,6 +330,9 @@ where
         } else {
             with_engine!(&mut cp.engine, e => {
                 let (fitness, games) = scheme(game, &config, &phenotype, &cp.hall_of_fame, e.population().len())?;
+                if snapshot {
+                    members = e.population().iter().map(|g| g.decode()).collect();
+                }
                 let ev = step(e, fitness.as_ref());
                 (ev.stats, ev.champion.decode(), games)
             })
@@ -322,6 +396,11 @@ where
                 }
                 if cp.second.is_some() && !w2.is_empty() {
                     files.snapshot(generation, "-second", &phenotype, &w2)?;
+                }
+                if !members.is_empty() {
+                    rows.extend(measure_population(
+                        game, &phenotype, &members, y, seed, generation,
+                    )?);
                 }
                 if !w.is_empty() {
                     files.snapshot(generation, "", &phenotype, &w)?;

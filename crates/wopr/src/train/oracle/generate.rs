@@ -30,6 +30,10 @@ pub struct DatasetOptions {
     pub players: Vec<String>,
     /// Leave out a position whose inputs equal an earlier row's.
     pub unique: bool,
+    /// Record only the positions where this player (0: the first of
+    /// `players`, 1: the second) is to move; `None` records both seats.
+    /// Weaver & Bossomaier §3.7 record the level-1 player's moves only.
+    pub only_player: Option<usize>,
 }
 
 impl Default for DatasetOptions {
@@ -40,6 +44,7 @@ impl Default for DatasetOptions {
             encoding: None,
             players: Vec::new(),
             unique: false,
+            only_player: None,
         }
     }
 }
@@ -70,6 +75,10 @@ pub struct DatasetInfo {
     /// Whether repeated inputs were left out.
     #[serde(default)]
     pub unique: bool,
+    /// The player (0 or 1, by index in `play`) whose positions alone were
+    /// recorded; absent when both were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_player: Option<usize>,
 }
 
 impl DatasetInfo {
@@ -158,6 +167,14 @@ pub fn generate<G: OracleGame>(
     for p in &players {
         parse_player(game, p).map_err(|e| OracleError(format!("bad player '{p}': {e}")))?;
     }
+    if let Some(p) = options.only_player {
+        if p > 1 {
+            return Err(OracleError(format!(
+                "only the positions of player 1 or 2 can be recorded, not {}",
+                p + 1
+            )));
+        }
+    }
     if options.positions == 0 {
         return Err(OracleError("ask for at least one position".into()));
     }
@@ -195,7 +212,7 @@ pub fn generate<G: OracleGame>(
             .map(|g| {
                 seat_pool.with(
                     || build_players(game, &players),
-                    |seats| play_one(game, seats, options.seed, g),
+                    |seats| play_one(game, seats, options.seed, g, options.only_player),
                 )
             })
             .collect();
@@ -271,6 +288,7 @@ pub fn generate<G: OracleGame>(
         seed: options.seed,
         play: players,
         unique: options.unique,
+        only_player: options.only_player,
     };
     Ok(Generated {
         data,
@@ -342,15 +360,18 @@ fn build_players<G: Roster>(game: &G, specs: &[String]) -> Seats<G> {
     Ok([one(&specs[0])?, one(&specs[1])?])
 }
 
-/// Plays game `g` and returns its positions with a single player to move.
+/// Plays game `g` and returns its positions with a single player to move
+/// (with `only`, only those where player `only` of the two is to move).
 fn play_one<G: Game>(
     game: &G,
     seats: &mut Seats<G>,
     seed: u64,
     g: u64,
+    only: Option<usize>,
 ) -> Result<Vec<G::State>, OracleError> {
+    let swapped = seats_swapped(g as usize);
     let [a, b] = seats.as_mut().map_err(|e| e.clone())?;
-    let mut order: [&mut dyn Player<G>; 2] = if seats_swapped(g as usize) {
+    let mut order: [&mut dyn Player<G>; 2] = if swapped {
         [b.as_mut(), a.as_mut()]
     } else {
         [a.as_mut(), b.as_mut()]
@@ -358,8 +379,12 @@ fn play_one<G: Game>(
     let mut rng = stream(seed, &[0, g]);
     let mut states = Vec::new();
     play_game_observed(game, &mut order, &mut rng, |s, _| {
-        if mover(s).is_some() {
-            states.push(s.clone());
+        if let Some(seat) = mover(s) {
+            // Player p sits in seat p, or in the other seat when swapped.
+            let player = if swapped { 1 - seat } else { seat };
+            if only.is_none_or(|p| p == player) {
+                states.push(s.clone());
+            }
         }
         std::ops::ControlFlow::Continue(())
     })
