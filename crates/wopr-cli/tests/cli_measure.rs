@@ -324,3 +324,62 @@ fn a_report_covers_runs_of_one_config_and_refuses_mixed_ones() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("different configs"));
 }
+
+/// `wopr eval --optimal-moves N`: the perfect player keeps the solver's
+/// value on every position; a uniformly random player keeps it about as
+/// often as the printed baseline (the mean share of optimal moves among the
+/// legal ones), here within 3 standard errors of a 500-position sample
+/// (3 · √(0.25 / 500) = 0.067); the result does not depend on the threads.
+/// Tic-Tac-Toe has 4,520 positions with a player to move, fewer with a real
+/// choice, so 5,000 distinct ones cannot be found: a one-line error, as
+/// for a game without a solver.
+#[test]
+fn optimal_move_rate_against_the_solver() {
+    let run = |player: &str, threads: &str| {
+        json(&wopr(
+            &[
+                "eval",
+                "--game",
+                "tictactoe",
+                "--player",
+                player,
+                "--optimal-moves",
+                "500",
+                "--json",
+            ],
+            threads,
+        ))
+    };
+    let perfect = run("perfect", "2");
+    assert_eq!(perfect["positions"], 500);
+    assert_eq!(perfect["optimal"], 500);
+    let random = run("random", "1");
+    assert_eq!(random, run("random", "2"));
+    let (rate, base) = (
+        random["rate"].as_f64().unwrap(),
+        random["random_rate"].as_f64().unwrap(),
+    );
+    assert!((rate - base).abs() < 0.067, "{rate} vs {base}");
+    assert!(base > 0.2 && base < 0.8, "{base}");
+    for (game, n, says) in [
+        ("tictactoe", "5000", "distinct positions"),
+        ("pig", "5", "no exact solver"),
+    ] {
+        let out = wopr(
+            &[
+                "eval",
+                "--game",
+                game,
+                "--player",
+                "random",
+                "--optimal-moves",
+                n,
+            ],
+            "1",
+        );
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+}
