@@ -71,8 +71,12 @@ fn pretrained(
     let pool = Pool::load(dir)?;
     // Our own stream: index u64::MAX is never a member's.
     let picks = pool.draw(n, &mut init_rng(seed, u64::MAX))?;
+    // Net files name the canonical spec (`virus:8x8` for `virus`).
+    let game = crate::registry::AnyGame::parse(&config.game)
+        .map(|g| g.spec())
+        .unwrap_or_else(|_| config.game.clone());
     let expect = ExpectedNet {
-        game: &config.game,
+        game: &game,
         encoding: &config.net.encoding,
         hidden: &config.net.hidden,
         activation: config.net.activation,

@@ -267,7 +267,10 @@ impl Pool {
         let pool: Pool = serde_json::from_str(&text)
             .map_err(|e| RunError(format!("{}: not a pool list: {e}", path.display())))?;
         if pool.nets.is_empty() {
-            return Err(RunError(format!("{}: the pool has no nets", path.display())));
+            return Err(RunError(format!(
+                "{}: the pool has no nets",
+                path.display()
+            )));
         }
         Ok(pool)
     }
