@@ -108,3 +108,53 @@ fn a_bad_config_is_a_one_line_error() {
         "{err}"
     );
 }
+
+/// `--set SECTION.KEY=VALUE` changes one key of the config for this run (the
+/// folder's `config.toml` records it); a malformed setting or an unknown key
+/// is a one-line error.
+#[test]
+fn set_overrides_config_keys() {
+    let cfg = dir("set").with_extension("toml");
+    std::fs::write(&cfg, CONFIG).unwrap();
+    let run = dir("setrun");
+    let ok = wopr()
+        .args([
+            "evolve",
+            cfg.to_str().unwrap(),
+            "--quiet",
+            "--generations",
+            "1",
+        ])
+        .args(["--set", "net.hidden=[2]", "--set", "algorithm.population=4"])
+        .args(["--set", "net.bias=\"none\"", "--out"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let as_run = std::fs::read_to_string(run.join("config.toml")).unwrap();
+    let t: toml::Table = as_run.parse().unwrap();
+    assert_eq!(t["net"]["hidden"].as_array().unwrap().len(), 1);
+    assert_eq!(t["net"]["hidden"][0].as_integer(), Some(2));
+    assert_eq!(t["net"]["bias"].as_str(), Some("none"));
+    assert_eq!(t["algorithm"]["population"].as_integer(), Some(4));
+    for (bad, says) in [
+        ("net.hidden", "KEY=VALUE"),
+        ("net.bias=none", "not a TOML value"),
+        ("net.nope=1", "nope"),
+        ("game.x=1", "not a section"),
+    ] {
+        let out = wopr()
+            .args(["evolve", cfg.to_str().unwrap(), "--set", bad, "--out"])
+            .arg(dir("setbad"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+}

@@ -86,6 +86,7 @@ fn fixed_opponents_score_against_perfect_play_and_are_thread_independent() {
         points: Points::NAVEED,
         seat: None,
         logistic: None,
+        raw_margin_vs_programs: false,
         openings: Openings::None,
         common_seeds: false,
     };
@@ -135,4 +136,40 @@ fn exhaustive_fitness_is_minus_the_losses() {
     };
     let f = scheme.evaluate(&[RealGenome::new(w)], 0, 0);
     assert_eq!(f, vec![-(58.0 + 429.0)]);
+}
+
+/// Handa & Horiuchi's fitness as printed, `F = f(d_e) + Σ d(j)`: against a
+/// program that never loses, every game is a loss (margin −1) or a draw (0),
+/// so the raw-margin reading is never positive and counts each loss −1,
+/// while the logistic reading scores every game in (0, 1): a loss
+/// 1/(1+e) = 0.269 and a draw 1/2 at scale 1.
+#[test]
+fn handa_fitness_counts_program_losses_negative() {
+    let pop = population(4);
+    let p = phenotype;
+    let scheme = |raw: bool| FixedOpponents {
+        game: TicTacToe,
+        phenotype: &p,
+        opponents: vec![Opponent::Spec("perfect".into())],
+        games_per_seat: 9,
+        points: Points::WINS,
+        seat: Some(0),
+        logistic: Some(1.0),
+        raw_margin_vs_programs: raw,
+        openings: Openings::None,
+        common_seeds: false,
+    };
+    let raw = scheme(true).evaluate(&pop, 0, 3);
+    let logistic = scheme(false).evaluate(&pop, 0, 3);
+    let loss = 1.0 / (1.0 + std::f64::consts::E);
+    for (r, l) in raw.iter().zip(&logistic) {
+        // Nine games: `losses` of them lost, the rest drawn.
+        let losses = -r;
+        assert!(
+            (0.0..=9.0).contains(&losses) && losses.fract() == 0.0,
+            "{r}"
+        );
+        let expected = losses * loss + (9.0 - losses) * 0.5;
+        assert!((l - expected).abs() < 1e-9, "{l} vs {expected}");
+    }
 }

@@ -139,6 +139,63 @@ generations = {generations}
     assert!(dir.join("champion-second.json").exists());
 }
 
+/// Handa & Horiuchi plot each population's elite from its own seat: the
+/// yardsticks measure the first movers' champion as the first player and
+/// the second movers' as the second, every game from that seat, and keep
+/// both champions' snapshots; each row logs both champions' pruned weights
+/// per layer (a 7-3-1 net on the `handa` encoding: two weight layers).
+#[test]
+fn two_populations_measure_each_elite_from_its_own_seat() {
+    let config: EvolveConfig = toml::from_str(
+        "game = 'tictactoe'\nseed = 4\n[net]\nencoding = 'handa'\nhidden = [3]\n\
+         [algorithm]\nkind = 'one-plus-lambda'\nprune_rate = 0.3\n\
+         [fitness]\nscheme = 'two-populations'\nopponents = ['perfect']\n\
+         [stop]\ngenerations = 3\n\
+         [yardsticks]\nevery = 2\nagainst = ['perfect']\ngames = 10\nexhaustive = true\n",
+    )
+    .unwrap();
+    let dir = temp_dir("two-seats");
+    let cp = run_to_end(start(&TicTacToe, config).unwrap(), &dir);
+    let labels: Vec<&str> = cp.yardsticks.iter().map(|r| r.opponent.as_str()).collect();
+    assert_eq!(
+        labels[..4],
+        [
+            "perfect (first movers)",
+            "exhaustive (first movers)",
+            "perfect (second movers)",
+            "exhaustive (second movers)"
+        ]
+    );
+    for r in &cp.yardsticks {
+        if r.opponent.starts_with("perfect") {
+            // 10 games, every one from the elite's seat; perfect play never
+            // loses, so no wins.
+            assert_eq!((r.games, r.wins), (10, 0), "{r:?}");
+        }
+    }
+    // As the first player (X) the lines of the opponent are fewer than as
+    // the second (O moves after X's first move, so O faces 9 replies more).
+    let ex: Vec<u64> = cp
+        .yardsticks
+        .iter()
+        .filter(|r| r.opponent.starts_with("exhaustive") && r.generation == 0)
+        .map(|r| r.games)
+        .collect();
+    assert!(ex[0] < ex[1], "{ex:?}");
+    assert!(dir.join("champions/gen-0002-second.json").exists());
+    // A 7-3-1 net has 21 + 3 weights; pruning at 0.3 zeroes some of them
+    // in most children, and the counts stay within each layer's size.
+    for r in &cp.history {
+        assert_eq!(r.pruned.len(), 2);
+        assert_eq!(r.pruned_second.len(), 2);
+        assert!(r.pruned[0] <= 21 && r.pruned[1] <= 3, "{:?}", r.pruned);
+    }
+    assert!(cp
+        .history
+        .iter()
+        .any(|r| r.pruned[0] + r.pruned_second[0] > 0));
+}
+
 /// A finished 3-generation run in a fresh folder.
 fn three_generations(name: &str) -> std::path::PathBuf {
     let dir = temp_dir(name);
@@ -166,7 +223,7 @@ fn the_checkpoint_is_compact_and_the_logs_grow_by_appending() {
     // reached: that row is dropped when the run goes on.
     let log = dir.join("generations.csv");
     let mut text = std::fs::read_to_string(&log).unwrap();
-    text.push_str("3,9,9,9,0,0,0.000\n");
+    text.push_str("3,9,9,9,0,0,0,0,,0.000\n");
     std::fs::write(&log, text).unwrap();
     let cp = resume(&dir, 5).unwrap();
     assert_eq!(cp.history.len(), 5);
@@ -245,9 +302,10 @@ fn every_fitness_scheme_takes_openings_and_stays_reproducible() {
         };
         let (one, two) = (on(1), on(2));
         assert_eq!(fingerprint(&one), fingerprint(&two), "{scheme}");
-        // A deterministic yardstick (`first`) from 3-ply openings: games
-        // from different openings, so not all four alike.
-        assert_eq!(one.yardsticks.len(), 2, "{scheme}");
+        // One yardstick row per measured generation (0 and 1), and with
+        // two populations one per population's elite.
+        let rows = if scheme == "two-populations" { 4 } else { 2 };
+        assert_eq!(one.yardsticks.len(), rows, "{scheme}");
     }
     // The exhaustive count walks every line from the start: no openings.
     let bad: EvolveConfig = toml::from_str(
@@ -263,4 +321,65 @@ fn every_fitness_scheme_takes_openings_and_stays_reproducible() {
         e.contains("fitness.openings") && e.contains("at most 9"),
         "{e}"
     );
+}
+
+/// Fitness reports its own sampling error: none for the exhaustive count
+/// (it is exact); against `random`, a positive half-width that grows as the
+/// square root of the games (16 times the games: about 4 times the error,
+/// while the fitness grows 16 times), and never above what 8 results in
+/// {0, ½, 1} allow: 1.96 · √8 · 0.535 = 5.93 (0.535 = √(2/7), the largest
+/// sample SD of 8 such results: four 0s and four 1s).
+#[test]
+fn fitness_reports_its_sampling_error() {
+    let run = |fitness: &str| {
+        let text = format!(
+            "game = 'tictactoe'\nseed = 5\n[net]\nhidden = [3]\n[algorithm]\nkind = 'ga'\n\
+             population = 6\n[fitness]\n{fitness}\n[stop]\ngenerations = 2\n"
+        );
+        let config: EvolveConfig = toml::from_str(&text).unwrap();
+        let dir = temp_dir(&format!("errors-{}", fitness.len()));
+        run_to_end(start(&TicTacToe, config).unwrap(), &dir)
+    };
+    let exact = run("scheme = 'exhaustive'");
+    assert!(exact
+        .history
+        .iter()
+        .all(|r| r.best_error == 0.0 && r.mean_error == 0.0));
+    let few = run("scheme = 'fixed'\nopponents = ['random']\ngames_per_seat = 4");
+    let bound = 1.96 * 8f64.sqrt() * (2.0f64 / 7.0).sqrt();
+    assert!(few
+        .history
+        .iter()
+        .all(|r| r.mean_error > 0.0 && r.best_error <= bound + 1e-9));
+    let many = run("scheme = 'fixed'\nopponents = ['random']\ngames_per_seat = 64");
+    let ratio = many.history[0].mean_error / few.history[0].mean_error;
+    assert!((2.5..6.0).contains(&ratio), "error ratio {ratio}");
+}
+
+/// `[net] bias = "none"`: the thesis's complete nets have no biases, so the
+/// net built from any genome has every bias at 0 while its weights are the
+/// genes (a complete 2-node net on the 20 `planes` inputs: node 0 has 20
+/// weights and a bias, node 1 21 weights and a bias).
+#[test]
+fn nets_without_biases_ignore_their_bias_genes() {
+    use wopr::nn::{Network, SegmentKind};
+    let cfg: EvolveConfig = toml::from_str(
+        "game = 'tictactoe'\n[net]\nencoding = 'planes'\ncomplete = 2\noutputs = 'value'\nbias = 'none'\n",
+    )
+    .unwrap();
+    let p = wopr::experiment::NetPhenotype::new(&TicTacToe, &cfg.net).unwrap();
+    assert_eq!(p.num_params, 20 + 1 + 21 + 1);
+    let genes: Vec<f32> = (1..=p.num_params).map(|i| i as f32 / 10.0).collect();
+    let file = p.net_file(&genes).unwrap();
+    let mut biases = 0;
+    for s in file.net.segments() {
+        let values = &file.net.params()[s.offset..s.offset + s.len];
+        if s.kind == SegmentKind::Biases {
+            biases += 1;
+            assert!(values.iter().all(|&b| b == 0.0), "{}", s.name);
+        } else {
+            assert_eq!(values, &genes[s.offset..s.offset + s.len], "{}", s.name);
+        }
+    }
+    assert_eq!(biases, 2);
 }

@@ -29,6 +29,11 @@ pub struct Args {
     /// Generations (overrides the config's stop.generations).
     #[arg(long)]
     generations: Option<u64>,
+    /// Sets one config key, `SECTION.KEY=VALUE` in TOML syntax (repeatable),
+    /// e.g. `--set net.complete=10 --set algorithm.population=40`: grids of
+    /// runs from one config file.
+    #[arg(long = "set", value_name = "KEY=VALUE", conflicts_with = "resume")]
+    set: Vec<String>,
     /// Continue the run in this folder from its last checkpoint.
     #[arg(long, conflicts_with_all = ["config", "out", "seed"])]
     resume: Option<PathBuf>,
@@ -57,10 +62,17 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         (None, Some(path)) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read config {}", path.display()))?;
+            let text =
+                with_settings(&text, &args.set).map_err(|e| anyhow::anyhow!("bad --set: {e}"))?;
             let mut config: EvolveConfig = toml::from_str(&text).map_err(|e| {
-                let line = e.span().map_or(String::new(), |s| {
-                    format!(" line {}:", text[..s.start].lines().count().max(1))
-                });
+                // Lines of the file mean nothing once --set rewrote it.
+                let line = match e.span() {
+                    Some(s) if args.set.is_empty() => {
+                        format!(" line {}:", text[..s.start].lines().count().max(1))
+                    }
+                    _ if !args.set.is_empty() => " (with --set)".to_string(),
+                    _ => String::new(),
+                };
                 anyhow::anyhow!(
                     "bad config {}:{line} {}",
                     path.display(),
@@ -107,6 +119,48 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         anyhow::bail!("{} cannot be evolved", cp.config.game))
 }
 
+/// The config text with each `SECTION.KEY=VALUE` of `settings` applied
+/// (the value in TOML syntax: `10`, `0.5`, `"raw"`, `[6]`, `true`).
+fn with_settings(text: &str, settings: &[String]) -> Result<String, String> {
+    if settings.is_empty() {
+        return Ok(text.to_string());
+    }
+    let mut doc: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| format!("the config is not TOML: {}", e.message()))?;
+    for s in settings {
+        let (path, value) = s
+            .split_once('=')
+            .ok_or_else(|| format!("'{s}' is not KEY=VALUE (e.g. net.hidden=[6])"))?;
+        let value: toml::Value = format!("v = {}", value.trim())
+            .parse::<toml::Table>()
+            .ok()
+            .and_then(|mut t| t.remove("v"))
+            .ok_or_else(|| {
+                format!(
+                    "'{s}': {} is not a TOML value (strings need quotes)",
+                    value.trim()
+                )
+            })?;
+        let keys: Vec<&str> = path.trim().split('.').collect();
+        if keys.iter().any(|k| k.is_empty()) {
+            return Err(format!("'{s}': the key must be SECTION.KEY or KEY"));
+        }
+        let (last, sections) = keys.split_last().expect("split gives one key at least");
+        let mut table = &mut doc;
+        for k in sections {
+            let entry = table
+                .entry(k.to_string())
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            table = entry
+                .as_table_mut()
+                .ok_or_else(|| format!("'{s}': {k} is not a section"))?;
+        }
+        table.insert(last.to_string(), value);
+    }
+    toml::to_string(&doc).map_err(|e| e.to_string())
+}
+
 struct Bar {
     bar: ProgressBar,
     started: Instant,
@@ -116,8 +170,15 @@ impl Progress for Bar {
     fn generation(&mut self, row: &GenerationRow, _: &Checkpoint) {
         self.bar.set_position(row.generation + 1);
         self.bar.set_message(format!(
-            "best {:.3}  mean {:.3}  ({:.1}s/gen)",
-            row.best, row.mean, row.seconds
+            "best {:.3}{}  mean {:.3}  ({:.1}s/gen)",
+            row.best,
+            if row.best_error > 0.0 {
+                format!(" ±{:.3}", row.best_error)
+            } else {
+                String::new()
+            },
+            row.mean,
+            row.seconds
         ));
     }
     fn yardsticks(&mut self, rows: &[YardstickRow]) {

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use wopr::eval::tournament::{play_tournament, Format};
 use wopr::eval::wilson;
-use wopr::experiment::{load_checkpoint, Checkpoint, EvolveConfig};
+use wopr::experiment::{load_checkpoint, Checkpoint, EvolveConfig, GenerationRow, YardstickRow};
 use wopr::{with_game, Roster};
 
 use crate::plot::{self, Series};
@@ -149,6 +149,20 @@ fn write_report<G: Roster>(
         "## Fitness\n\n![best fitness: median and range over seeds]({})\n",
         file_name(&fitness_stem, "png")
     )?;
+    let mut errors: Vec<f64> = runs
+        .iter()
+        .flat_map(|(_, cp)| cp.history.iter().map(|r| r.best_error))
+        .filter(|e| *e > 0.0)
+        .collect();
+    if !errors.is_empty() {
+        let (m, l, h) = median_range(&mut errors);
+        writeln!(
+            md,
+            "Fitness is a sample of games: the best member's fitness carries a 95% \
+             half-width of {m:.3} (median over generations and seeds; range {l:.3} to \
+             {h:.3}). Differences between members smaller than that are luck.\n"
+        )?;
+    }
 
     // Yardsticks: median and range of the win rate per opponent.
     let mut opponents: Vec<String> = runs
@@ -203,6 +217,7 @@ fn write_report<G: Roster>(
             "## Yardsticks\n\n![median win rate of the champions]({})\n",
             file_name(&y_stem, "png")
         )?;
+        yardstick_means(&mut md, runs, &opponents)?;
         writeln!(md, "Each champion at its last measured generation (wins, draws, losses; win rate with its 95% Wilson interval):\n")?;
         writeln!(md, "| run | generation | opponent | W-D-L | win rate | 95% interval |\n|---|---|---|---|---|---|")?;
         for (dir, cp) in runs {
@@ -228,6 +243,8 @@ fn write_report<G: Roster>(
         }
         writeln!(md)?;
     }
+
+    pruned_means(&mut md, runs)?;
 
     // A tournament among the champions and the yardstick players.
     if args.games > 0 {
@@ -311,4 +328,133 @@ fn file_name(stem: &Path, ext: &str) -> String {
     stem.with_extension(ext)
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().to_string())
+}
+
+/// About ten evenly spaced generations of `gens` (sorted), the last kept.
+fn some_of(gens: &[u64]) -> Vec<u64> {
+    let step = gens.len().div_ceil(10).max(1);
+    let mut kept: Vec<u64> = gens.iter().step_by(step).copied().collect();
+    if let Some(&last) = gens.last() {
+        if kept.last() != Some(&last) {
+            kept.push(last);
+        }
+    }
+    kept
+}
+
+/// The mean over seeds of each yardstick's wins and draws, by generation
+/// (papers plot averages over runs): `W mean (min–max) D mean` in games.
+fn yardstick_means(
+    md: &mut String,
+    runs: &[(PathBuf, Checkpoint)],
+    opponents: &[String],
+) -> anyhow::Result<()> {
+    let mut gens: Vec<u64> = runs
+        .iter()
+        .flat_map(|(_, cp)| cp.yardsticks.iter().map(|r| r.generation))
+        .collect();
+    gens.sort_unstable();
+    gens.dedup();
+    writeln!(
+        md,
+        "Wins, draws and losses of the champions by generation, in games: the \
+         mean over the runs, the lowest and highest run's wins in brackets.\n"
+    )?;
+    write!(md, "| generation |")?;
+    for o in opponents {
+        write!(md, " {o} |")?;
+    }
+    writeln!(md, "\n|---|{}", "---|".repeat(opponents.len()))?;
+    for g in some_of(&gens) {
+        write!(md, "| {g} |")?;
+        for o in opponents {
+            let rows: Vec<_> = runs
+                .iter()
+                .filter_map(|(_, cp)| {
+                    cp.yardsticks
+                        .iter()
+                        .find(|r| &r.opponent == o && r.generation == g)
+                })
+                .collect();
+            if rows.is_empty() {
+                write!(md, " |")?;
+                continue;
+            }
+            let n = rows.len() as f64;
+            let wins: Vec<u64> = rows.iter().map(|r| r.wins).collect();
+            let mean = |f: fn(&&YardstickRow) -> u64| rows.iter().map(f).sum::<u64>() as f64 / n;
+            // Exhaustive rows count lines, which differ between runs.
+            let games = if rows.iter().all(|r| r.games == rows[0].games) {
+                rows[0].games.to_string()
+            } else {
+                format!("{:.0} (mean)", mean(|r| r.games))
+            };
+            write!(
+                md,
+                " W {:.1} ({}–{}) D {:.1} L {:.1} of {games} |",
+                mean(|r| r.wins),
+                wins.iter().min().unwrap_or(&0),
+                wins.iter().max().unwrap_or(&0),
+                mean(|r| r.draws),
+                mean(|r| r.losses),
+            )?;
+        }
+        writeln!(md)?;
+    }
+    writeln!(md)?;
+    Ok(())
+}
+
+/// The mean over seeds of the champions' zero (pruned) weights per layer,
+/// by generation, where any run pruned one (Handa & Horiuchi's Figure 4).
+fn pruned_means(md: &mut String, runs: &[(PathBuf, Checkpoint)]) -> anyhow::Result<()> {
+    let any = |f: fn(&GenerationRow) -> &Vec<u64>| {
+        runs.iter()
+            .any(|(_, cp)| cp.history.iter().any(|r| f(r).iter().any(|&c| c > 0)))
+    };
+    let first = any(|r| &r.pruned);
+    let second = any(|r| &r.pruned_second);
+    if !first && !second {
+        return Ok(());
+    }
+    let generations = runs
+        .iter()
+        .map(|(_, cp)| cp.history.len() as u64)
+        .max()
+        .unwrap_or(0);
+    let gens: Vec<u64> = (0..generations).collect();
+    writeln!(
+        md,
+        "## Pruned weights\n\nZero weights of the champion per weight layer \
+         (input → hidden first), mean over the runs:\n"
+    )?;
+    writeln!(
+        md,
+        "| generation | champion | second population's champion |\n|---|---|---|"
+    )?;
+    let mean = |g: u64, f: fn(&GenerationRow) -> &Vec<u64>| -> String {
+        let rows: Vec<&Vec<u64>> = runs
+            .iter()
+            .filter_map(|(_, cp)| cp.history.get(g as usize).map(f))
+            .filter(|c| !c.is_empty())
+            .collect();
+        let layers = rows.iter().map(|c| c.len()).max().unwrap_or(0);
+        (0..layers)
+            .map(|l| {
+                let sum: u64 = rows.iter().map(|c| c.get(l).copied().unwrap_or(0)).sum();
+                format!("{:.1}", sum as f64 / rows.len().max(1) as f64)
+            })
+            .collect::<Vec<_>>()
+            .join(" / ")
+    };
+    for g in some_of(&gens) {
+        writeln!(
+            md,
+            "| {g} | {} | {} |",
+            mean(g, |r| &r.pruned),
+            mean(g, |r| &r.pruned_second)
+        )?;
+    }
+    writeln!(md)?;
+    Ok(())
 }

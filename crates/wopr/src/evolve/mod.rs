@@ -43,7 +43,7 @@ pub mod selection;
 
 pub use cma::CmaEs;
 pub use es::{OnePlusLambda, OnePlusLambdaConfig, SelfAdaptiveConfig, SelfAdaptiveEs};
-pub use fitness::{Fitness, Independent, Statistics};
+pub use fitness::{Fitness, Independent, Scores, Statistics, Tally};
 pub use ga::{Ga, Plan, Recipe, Share};
 pub use genome::{BitCode, BitGenome, Genome, Levels, RealGenome};
 pub use operators::{Crossover, Mutation};
@@ -124,15 +124,15 @@ pub fn step<E: Engine, F: Fitness<E::Genome> + ?Sized>(
     fitness: &F,
 ) -> Evaluated<E::Genome> {
     let generation = engine.generation();
-    let scores = fitness.evaluate(engine.population(), generation, engine.seed());
-    let stats = Statistics::of(
+    let scores = fitness.score(engine.population(), generation, engine.seed());
+    let stats = Statistics::of_scores(
         engine.population(),
         &scores,
         generation,
-        engine.evaluations() + scores.len() as u64,
+        engine.evaluations() + scores.fitness.len() as u64,
     );
     let champion = engine.population()[stats.best_index].clone();
-    engine.tell(&scores);
+    engine.tell(&scores.fitness);
     Evaluated { stats, champion }
 }
 

@@ -22,7 +22,7 @@ use rand::RngExt;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::fitness::Fitness;
+use super::fitness::{Fitness, Scores, Tally};
 use super::genome::Genome;
 use crate::eval::exhaustive;
 use crate::eval::openings::Openings;
@@ -198,6 +198,10 @@ pub struct FixedOpponents<'a, G: Game, P> {
     pub seat: Option<usize>,
     /// Logistic scale of the margin, if results are weighed by margin.
     pub logistic: Option<f64>,
+    /// With `logistic`, games against [`Opponent::Spec`] players (programs)
+    /// score their raw margin instead, and only games against evolved nets
+    /// the logistic: Handa & Horiuchi's `F = f(d_e) + Σ d(j)` as printed.
+    pub raw_margin_vs_programs: bool,
     /// Where the games start: opponent `j`'s repetition `k` starts both
     /// seats' games from the same opening, for every individual.
     pub openings: Openings,
@@ -214,6 +218,10 @@ where
     Gn: Genome + Sync,
 {
     fn evaluate(&self, population: &[Gn], generation: u64, seed: u64) -> Vec<f64> {
+        self.score(population, generation, seed).fitness
+    }
+
+    fn score(&self, population: &[Gn], generation: u64, seed: u64) -> Scores {
         let weights: Vec<Vec<f32>> = population.iter().map(|g| g.decode()).collect();
         let seats: Vec<usize> = match self.seat {
             Some(s) => vec![s],
@@ -267,7 +275,9 @@ where
                     let path = [generation, TAG_FIXED, who, j as u64, s as u64, k as u64];
                     let opening = &openings[j * self.games_per_seat + k];
                     let (r, m) = duel(&self.game, opening, me, them.as_mut(), s, &path, seed);
+                    let program = matches!(self.opponents[j], Opponent::Spec(_));
                     let v = match self.logistic {
+                        Some(_) if program && self.raw_margin_vs_programs => m,
                         Some(scale) => 1.0 / (1.0 + (-m / scale).exp()),
                         None => self.points.of(r),
                     };
@@ -275,11 +285,11 @@ where
                 },
             )
             .collect();
-        let mut fitness = vec![0.0; population.len()];
+        let mut tallies = vec![Tally::default(); population.len()];
         for (i, v) in scores {
-            fitness[i] += v;
+            tallies[i].add(v);
         }
-        fitness
+        Scores::from_tallies(&tallies)
     }
 }
 
@@ -313,6 +323,13 @@ where
     Gn: Genome + Sync,
 {
     fn evaluate(&self, population: &[Gn], generation: u64, seed: u64) -> Vec<f64> {
+        self.score(population, generation, seed).fitness
+    }
+
+    /// A member's fitness is a sum over its meetings (per game or per
+    /// match); its error treats the opponents it met as a sample of those it
+    /// could meet.
+    fn score(&self, population: &[Gn], generation: u64, seed: u64) -> Scores {
         let weights: Vec<Vec<f32>> = population.iter().map(|g| g.decode()).collect();
         let n = population.len();
         let pairs: Vec<(usize, usize)> = (0..n)
@@ -336,14 +353,14 @@ where
                 (i, j, r)
             })
             .collect();
-        let mut fitness = vec![0.0; n];
+        let mut tallies = vec![Tally::default(); n];
         for (i, j, r) in results {
             match self.scoring {
                 RoundRobinScoring::PerGame => {
                     for x in r {
                         let p = Points::MIDI_CONNECT4.of(x);
-                        fitness[i] += p;
-                        fitness[j] -= p;
+                        tallies[i].add(p);
+                        tallies[j].add(-p);
                     }
                 }
                 RoundRobinScoring::PerMatch => {
@@ -354,12 +371,12 @@ where
                         std::cmp::Ordering::Less => (0.0, 1.0),
                         std::cmp::Ordering::Equal => (0.5, 0.5),
                     };
-                    fitness[i] += a;
-                    fitness[j] += b;
+                    tallies[i].add(a);
+                    tallies[j].add(b);
                 }
             }
         }
-        fitness
+        Scores::from_tallies(&tallies)
     }
 }
 
@@ -392,6 +409,12 @@ where
     Gn: Genome + Sync,
 {
     fn evaluate(&self, population: &[Gn], generation: u64, seed: u64) -> Vec<f64> {
+        self.score(population, generation, seed).fitness
+    }
+
+    /// An antibody's fitness is a sum over the antigens it met (its share
+    /// of each, 0 where it lost); members that met none have error 0.
+    fn score(&self, population: &[Gn], generation: u64, seed: u64) -> Scores {
         let weights: Vec<Vec<f32>> = population.iter().map(|g| g.decode()).collect();
         let n = population.len();
         let mut rng = stream(seed, &[generation, TAG_SHARE]);
@@ -426,19 +449,30 @@ where
                 (ag, ab, w)
             })
             .collect();
-        let mut fitness = vec![0.0; n];
+        let mut tallies = vec![Tally::default(); n];
         for &ag in &order[..antigens] {
-            let shares: Vec<(usize, f64)> = wins
+            let met: Vec<(usize, f64)> = wins
                 .iter()
-                .filter(|x| x.0 == ag && x.2 > 0)
-                .map(|x| (x.1, if x.2 == 2 { 4.0 } else { 1.0 }))
+                .filter(|x| x.0 == ag)
+                .map(|x| {
+                    let share = match x.2 {
+                        2 => 4.0,
+                        1 => 1.0,
+                        _ => 0.0,
+                    };
+                    (x.1, share)
+                })
                 .collect();
-            let total: f64 = shares.iter().map(|s| s.1).sum();
-            for (ab, s) in shares {
-                fitness[ab] += self.points * s / total;
+            let total: f64 = met.iter().map(|s| s.1).sum();
+            for (ab, s) in met {
+                tallies[ab].add(if s > 0.0 {
+                    self.points * s / total
+                } else {
+                    0.0
+                });
             }
         }
-        fitness
+        Scores::from_tallies(&tallies)
     }
 }
 

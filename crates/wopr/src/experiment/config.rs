@@ -35,6 +35,7 @@
 //! mu = 15                 # (mu,lambda) / (mu+lambda) parents
 //! sigma = 0.05            # initial step size (ES, CMA-ES)
 //! mutation_rate = 0.005   # weaver: per-bit rate
+//! prune_rate = 0.005      # one-plus-lambda: pruning probability per weight (0: none)
 //! crossover_rate = 0.2    # naveed: crossover rate
 //! parents = "paired"      # naveed: "paired" (the top N/3 each used twice, shuffled
 //!                         # pairs; the default) or "uniform" (drawn with replacement)
@@ -57,6 +58,9 @@
 //! share_points = 33.0
 //! hall_of_fame = 0        # also play the last K champions (fixed and round-robin)
 //! logistic = 0.0          # fixed: > 0 scores a game 1/(1+exp(-margin/logistic)) (Handa)
+//! programs = "logistic"   # two-populations: games against the opponents (programs)
+//!                         # scored by the logistic, or by the raw margin ("margin": Handa's
+//!                         # F = f(d_e) + sum d(j) as printed, losses negative)
 //! seat = 0                # fixed: play only this seat (Handa's first/second movers)
 //! openings = "plies=4"    # games start from K random plies (or a file of move lists)
 //! common_seeds = false    # fixed: every individual's games share random streams
@@ -155,7 +159,9 @@ pub struct NetConfig {
     /// is `w·x + b`) or `subtract` (a threshold, `w·x - θ`: the unit fires
     /// when its weighted input exceeds θ). The same genes, a sign apart;
     /// it matters when genes are confined to a range such as
-    /// MIDI-Connect4's [0.5, 2.0].
+    /// MIDI-Connect4's [0.5, 2.0]. `none`: no biases at all (their genes
+    /// are ignored and the net's biases stay 0), as the WOPR thesis's
+    /// complete nets have it.
     pub bias: BiasSign,
 }
 
@@ -179,6 +185,8 @@ pub enum BiasSign {
     Add,
     /// Subtracted, as a threshold: `w·x - θ`.
     Subtract,
+    /// No bias: `w·x` (the genes are carried but unused).
+    None,
 }
 
 impl Default for NetConfig {
@@ -254,6 +262,11 @@ pub struct AlgorithmConfig {
     pub sigma: Option<f64>,
     /// Weaver's per-bit mutation rate.
     pub mutation_rate: Option<f64>,
+    /// (1+λ)-ES: probability that a child's unpruned weight is pruned
+    /// (overrides the preset's 0.005; 0 turns pruning off, the paper's
+    /// baseline).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prune_rate: Option<f64>,
     /// Naveed's crossover rate.
     pub crossover_rate: Option<f64>,
     /// Naveed's parents: paired (default) or drawn uniformly.
@@ -319,6 +332,7 @@ impl Default for AlgorithmConfig {
             mu: None,
             sigma: None,
             mutation_rate: None,
+            prune_rate: None,
             crossover_rate: None,
             parents: None,
         }
@@ -353,6 +367,11 @@ pub struct FitnessConfig {
     /// Fixed: play only this seat (0 first, 1 second; Handa's first- and
     /// second-mover populations); unset: both.
     pub seat: Option<usize>,
+    /// Two populations: how games against the `opponents` (programs, not
+    /// evolved nets) are scored. The game against the other population's
+    /// champion is always scored by the logistic.
+    #[serde(skip_serializing_if = "ProgramScore::is_logistic")]
+    pub programs: ProgramScore,
     /// Where fitness games start: `plies=K` random plies or a file of move
     /// lists (see `eval::openings`); each pair of games with seats swapped
     /// shares one opening, and every individual meets the same openings.
@@ -380,9 +399,30 @@ impl Default for FitnessConfig {
             hall_of_fame: 0,
             logistic: 0.0,
             seat: None,
+            programs: ProgramScore::Logistic,
             openings: None,
             common_seeds: false,
         }
+    }
+}
+
+/// How the two-populations scheme scores a game against a program.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProgramScore {
+    /// `1 / (1 + exp(−margin / logistic))`, like the game against the other
+    /// population's champion: in (0, 1), never negative (our reading).
+    #[default]
+    Logistic,
+    /// The raw final margin (discs, or ±1 for a game without a score), as
+    /// Handa & Horiuchi print their fitness: `F = f(d_e) + Σ d(j)`, so losses
+    /// count negative and the nine program games outweigh the one logistic.
+    Margin,
+}
+
+impl ProgramScore {
+    fn is_logistic(&self) -> bool {
+        *self == ProgramScore::Logistic
     }
 }
 
@@ -733,6 +773,7 @@ impl EvolveConfig {
         }
         for (key, v) in [
             ("mutation_rate", a.mutation_rate),
+            ("prune_rate", a.prune_rate),
             ("crossover_rate", a.crossover_rate),
         ] {
             if let Some(v) = v {

@@ -173,6 +173,9 @@ pub fn new_engine(config: &EvolveConfig, seed: u64, weights: usize) -> Result<An
             if let Some(s) = a.sigma {
                 c.sigma = s;
             }
+            if let Some(r) = a.prune_rate {
+                c.prune_rate = r;
+            }
             AnyEngine::OnePlusLambda(OnePlusLambda::new(c, seed, real(0)).map_err(err)?)
         }
         AlgorithmKind::MuLambda | AlgorithmKind::MuPlusLambda => {

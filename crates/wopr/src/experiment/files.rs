@@ -34,6 +34,20 @@ pub struct GenerationRow {
     pub diversity: f64,
     /// Games played this generation.
     pub games: u64,
+    /// The 95% half-width of the best fitness, where fitness is a sample of
+    /// games (0 where exact; see [`crate::evolve::Scores`]).
+    #[serde(default)]
+    pub best_error: f64,
+    /// The mean over the population of each fitness's 95% half-width.
+    #[serde(default)]
+    pub mean_error: f64,
+    /// The champion's zero weights per weight layer (pruned connections;
+    /// see [`NetPhenotype::pruned`]).
+    #[serde(default)]
+    pub pruned: Vec<u64>,
+    /// The same for the second population's champion (`two-populations`).
+    #[serde(default)]
+    pub pruned_second: Vec<u64>,
     /// Wall-clock seconds for the generation (not part of the result).
     pub seconds: f64,
     /// Best, mean and lowest fitness of the second population
@@ -221,23 +235,49 @@ pub fn load_checkpoint(dir: &Path) -> Result<Checkpoint, RunError> {
     Ok(cp)
 }
 
-/// The header of `generations.csv` (the last three columns only with two
-/// populations).
-const GENERATIONS_HEADER: &str = "generation,best,mean,min,diversity,games,seconds";
+/// The header of `generations.csv`; with two populations, the second's
+/// best, mean and lowest fitness follow (`best2,mean2,min2`).
+/// Runs written before the error columns existed lack `best_error` and
+/// `mean_error`; they are read back as 0.
+/// `pruned` lists the champion's zero weights per layer, `;`-separated.
+const GENERATIONS_HEADER: &str =
+    "generation,best,mean,min,diversity,games,best_error,mean_error,pruned,seconds";
 
 /// The header of `yardsticks.csv`.
 const YARDSTICKS_HEADER: &str = "generation,opponent,games,wins,draws,losses,win_rate";
 
 fn generation_line(r: &GenerationRow) -> String {
     let mut line = format!(
-        "{},{},{},{},{},{},{:.3}",
-        r.generation, r.best, r.mean, r.min, r.diversity, r.games, r.seconds
+        "{},{},{},{},{},{},{},{},{},{:.3}",
+        r.generation,
+        r.best,
+        r.mean,
+        r.min,
+        r.diversity,
+        r.games,
+        r.best_error,
+        r.mean_error,
+        counts(&r.pruned),
+        r.seconds
     );
     if let Some((b, m, l)) = r.second {
-        line.push_str(&format!(",{b},{m},{l}"));
+        line.push_str(&format!(",{b},{m},{l},{}", counts(&r.pruned_second)));
     }
     line.push('\n');
     line
+}
+
+/// Counts as one CSV field: `3;0`.
+fn counts(c: &[u64]) -> String {
+    c.iter().map(u64::to_string).collect::<Vec<_>>().join(";")
+}
+
+/// A `3;0` field back as counts (empty: none).
+fn parse_counts(field: &str) -> Option<Vec<u64>> {
+    if field.is_empty() {
+        return Some(Vec::new());
+    }
+    field.split(';').map(|x| x.parse().ok()).collect()
 }
 
 fn yardstick_line(r: &YardstickRow) -> String {
@@ -272,26 +312,36 @@ fn split_csv(line: &str) -> Vec<String> {
     fields
 }
 
-fn parse_generation(f: &[String]) -> Option<GenerationRow> {
-    let x = |i: usize| f.get(i)?.parse::<f64>().ok();
-    let second = if f.len() >= 10 {
-        Some((x(7)?, x(8)?, x(9)?))
-    } else {
-        None
+fn parse_generation(header: &[String], f: &[String]) -> Option<GenerationRow> {
+    let at = |name: &str| header.iter().position(|h| h == name);
+    let x = |name: &str| f.get(at(name)?)?.parse::<f64>().ok();
+    let second = match at("best2") {
+        Some(_) => Some((x("best2")?, x("mean2")?, x("min2")?)),
+        None => None,
     };
     Some(GenerationRow {
-        generation: f.first()?.parse().ok()?,
-        best: x(1)?,
-        mean: x(2)?,
-        min: x(3)?,
-        diversity: x(4)?,
-        games: f.get(5)?.parse().ok()?,
-        seconds: x(6)?,
+        generation: f.get(at("generation")?)?.parse().ok()?,
+        best: x("best")?,
+        mean: x("mean")?,
+        min: x("min")?,
+        diversity: x("diversity")?,
+        games: f.get(at("games")?)?.parse().ok()?,
+        best_error: at("best_error").map_or(Some(0.0), |_| x("best_error"))?,
+        mean_error: at("mean_error").map_or(Some(0.0), |_| x("mean_error"))?,
+        pruned: match at("pruned") {
+            Some(i) => parse_counts(f.get(i)?)?,
+            None => Vec::new(),
+        },
+        pruned_second: match at("pruned2") {
+            Some(i) => parse_counts(f.get(i)?)?,
+            None => Vec::new(),
+        },
+        seconds: x("seconds")?,
         second,
     })
 }
 
-fn parse_yardstick(f: &[String]) -> Option<YardstickRow> {
+fn parse_yardstick(_header: &[String], f: &[String]) -> Option<YardstickRow> {
     let n = |i: usize| f.get(i)?.parse::<u64>().ok();
     Some(YardstickRow {
         generation: n(0)?,
@@ -305,15 +355,19 @@ fn parse_yardstick(f: &[String]) -> Option<YardstickRow> {
 }
 
 /// Reads a run folder's CSV log back (header skipped).
-fn read_rows<T>(path: &Path, parse: fn(&[String]) -> Option<T>) -> Result<Vec<T>, RunError> {
+fn read_rows<T>(
+    path: &Path,
+    parse: fn(&[String], &[String]) -> Option<T>,
+) -> Result<Vec<T>, RunError> {
     let text = fs::read_to_string(path)
         .map_err(|e| RunError(format!("cannot read {}: {e}", path.display())))?;
+    let header = split_csv(text.lines().next().unwrap_or_default());
     text.lines()
         .enumerate()
         .skip(1)
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
-            parse(&split_csv(l)).ok_or_else(|| {
+            parse(&header, &split_csv(l)).ok_or_else(|| {
                 RunError(format!(
                     "{} line {}: not a row of this log",
                     path.display(),
@@ -357,7 +411,11 @@ impl RunFiles {
             None => {
                 let header = format!(
                     "{GENERATIONS_HEADER}{}",
-                    if two { ",best2,mean2,min2\n" } else { "\n" }
+                    if two {
+                        ",best2,mean2,min2,pruned2\n"
+                    } else {
+                        "\n"
+                    }
                 );
                 write_atomic(&self.dir.join("generations.csv"), &header)?;
                 write_atomic(
@@ -394,11 +452,13 @@ impl RunFiles {
 
 impl RunFiles {
     /// Writes the champion measured by the yardsticks at `generation` to
-    /// `champions/gen-NNNN.json` in the run folder, so that the champions
-    /// of a run can meet in a tournament afterwards.
+    /// `champions/gen-NNNN{suffix}.json` in the run folder (`suffix`
+    /// `-second` for the second population's), so that the champions of a
+    /// run can meet in a tournament afterwards.
     pub fn snapshot<G>(
         &self,
         generation: u64,
+        suffix: &str,
         phenotype: &NetPhenotype<G>,
         weights: &[f32],
     ) -> Result<(), RunError>
@@ -411,7 +471,7 @@ impl RunFiles {
             .map_err(|e| RunError(format!("cannot create {}: {e}", dir.display())))?;
         let file = phenotype.net_file(weights)?;
         write_atomic(
-            &dir.join(format!("gen-{generation:04}.json")),
+            &dir.join(format!("gen-{generation:04}{suffix}.json")),
             &file.to_json(),
         )
     }
@@ -450,5 +510,51 @@ pub fn champion_weights(cp: &Checkpoint) -> Option<&[f32]> {
         None
     } else {
         Some(&cp.champion)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(line: &str) -> Vec<String> {
+        split_csv(line)
+    }
+
+    #[test]
+    fn generation_rows_round_trip_through_their_line() {
+        let row = GenerationRow {
+            generation: 3,
+            best: 16.0,
+            mean: 9.5,
+            min: 4.0,
+            diversity: 0.5,
+            games: 2000,
+            best_error: 3.5,
+            mean_error: 4.25,
+            pruned: vec![3, 0],
+            pruned_second: vec![1, 2],
+            seconds: 0.125,
+            second: Some((1.0, 0.5, 0.25)),
+        };
+        let header = fields(&format!("{GENERATIONS_HEADER},best2,mean2,min2,pruned2"));
+        let line = generation_line(&row);
+        assert_eq!(
+            parse_generation(&header, &fields(line.trim_end())),
+            Some(row)
+        );
+    }
+
+    #[test]
+    fn rows_written_before_the_error_columns_read_back_with_error_zero() {
+        // The header of run folders written before fitness errors were logged.
+        let header = fields("generation,best,mean,min,diversity,games,seconds,best2,mean2,min2");
+        let row = parse_generation(&header, &fields("0,110,0,-108,0.5,39800,74.053,1,2,3"))
+            .expect("an old row");
+        assert_eq!((row.best, row.games, row.seconds), (110.0, 39800, 74.053));
+        assert_eq!((row.best_error, row.mean_error), (0.0, 0.0));
+        assert_eq!(row.second, Some((1.0, 2.0, 3.0)));
+        // A row missing a column of its header is not a row of the log.
+        assert_eq!(parse_generation(&header, &fields("0,110,0")), None);
     }
 }

@@ -1,7 +1,7 @@
 //! From a config's `[fitness]` table to a fitness function: the schemes of
 //! `evolve::schemes` wired to the run's phenotype, opponents and seats.
 
-use super::config::{EvolveConfig, PointsKind, Scheme, Scoring};
+use super::config::{EvolveConfig, PointsKind, ProgramScore, Scheme, Scoring};
 use super::error::RunError;
 use super::phenotype::NetPhenotype;
 use crate::eval::openings::Openings;
@@ -9,7 +9,7 @@ use crate::evolve::schemes::{
     ExhaustiveLosses, FixedOpponents, ImplicitSharing, Opponent, Points, RoundRobin,
     RoundRobinScoring,
 };
-use crate::evolve::{Fitness, Genome};
+use crate::evolve::{Fitness, Genome, Scores};
 use crate::game::encode::Encodable;
 use crate::game::{Game, Searchable};
 use crate::players::{parse_player, Roster};
@@ -19,14 +19,13 @@ struct Sum<'a, Gn>(Vec<Box<dyn Fitness<Gn> + 'a>>);
 
 impl<Gn> Fitness<Gn> for Sum<'_, Gn> {
     fn evaluate(&self, population: &[Gn], generation: u64, seed: u64) -> Vec<f64> {
-        let mut total = vec![0.0; population.len()];
+        self.score(population, generation, seed).fitness
+    }
+
+    fn score(&self, population: &[Gn], generation: u64, seed: u64) -> Scores {
+        let mut total = Scores::exact(vec![0.0; population.len()]);
         for f in &self.0 {
-            for (t, x) in total
-                .iter_mut()
-                .zip(f.evaluate(population, generation, seed))
-            {
-                *t += x;
-            }
+            total.add(&f.score(population, generation, seed));
         }
         total
     }
@@ -83,6 +82,7 @@ where
         points,
         seat: f.seat,
         logistic: (f.logistic > 0.0).then_some(f.logistic),
+        raw_margin_vs_programs: false,
         openings: openings.clone(),
         common_seeds: f.common_seeds,
     };
@@ -157,7 +157,8 @@ where
 /// Handa & Horiuchi's two coevolving populations: the population playing
 /// `seat` meets the other population's champion once and each fixed program
 /// (`opponents`) `games_per_seat` times, every game scored by a logistic of
-/// its final margin (scale `logistic`, 1 if unset).
+/// its final margin (scale `logistic`, 1 if unset), or with `programs =
+/// "margin"` the program games by their raw margin.
 pub(super) fn two_population_scheme<'a, G, Gn>(
     game: &G,
     config: &EvolveConfig,
@@ -189,6 +190,7 @@ where
             points: Points::WINS,
             seat: Some(seat),
             logistic: Some(if f.logistic > 0.0 { f.logistic } else { 1.0 }),
+            raw_margin_vs_programs: f.programs == ProgramScore::Margin,
             openings: openings_of(game, config)?,
             common_seeds: f.common_seeds,
         }),

@@ -23,6 +23,8 @@ pub struct NetPhenotype<G: Encodable> {
     /// Parameter ranges (offset, length) whose genes are negated: the
     /// biases when the config reads them as thresholds.
     negated: Vec<(usize, usize)>,
+    /// Parameter ranges held at 0: the biases of a net without them.
+    zeroed: Vec<(usize, usize)>,
     /// Number of weights.
     pub num_params: usize,
 }
@@ -80,14 +82,16 @@ where
         ))
         .map_err(err)?;
         let mode = NetMode::from_spec(&spec, &mode_name).map_err(err)?;
-        let negated = match cfg.bias {
-            BiasSign::Add => Vec::new(),
-            BiasSign::Subtract => net
-                .segments()
-                .iter()
-                .filter(|s| s.kind == SegmentKind::Biases)
-                .map(|s| (s.offset, s.len))
-                .collect(),
+        let biases: Vec<(usize, usize)> = net
+            .segments()
+            .iter()
+            .filter(|s| s.kind == SegmentKind::Biases)
+            .map(|s| (s.offset, s.len))
+            .collect();
+        let (negated, zeroed) = match cfg.bias {
+            BiasSign::Add => (Vec::new(), Vec::new()),
+            BiasSign::Subtract => (biases, Vec::new()),
+            BiasSign::None => (Vec::new(), biases),
         };
         let finished = match cfg.finished {
             FinishedBy::Rules => Finished::Rules,
@@ -97,6 +101,7 @@ where
             game: game.clone(),
             finished,
             negated,
+            zeroed,
             num_params: net.num_params(),
             arch,
             activations,
@@ -112,12 +117,15 @@ where
     fn net(&self, weights: &[f32]) -> Result<AnyNet, RunError> {
         let mut net = AnyNet::new(&self.arch, &self.activations).map_err(err)?;
         net.set_params(weights).map_err(err)?;
-        if !self.negated.is_empty() {
+        if !self.negated.is_empty() || !self.zeroed.is_empty() {
             let params = net.params_mut();
             for &(offset, len) in &self.negated {
                 params[offset..offset + len]
                     .iter_mut()
                     .for_each(|p| *p = -*p);
+            }
+            for &(offset, len) in &self.zeroed {
+                params[offset..offset + len].fill(0.0);
             }
             net.apply_mask();
         }
@@ -136,6 +144,31 @@ where
         )
         .map_err(err)?
         .with_finished(self.finished))
+    }
+
+    /// Weights set to zero (pruned connections), per weight layer of a
+    /// layered net (input → first hidden layer first), or in all for a
+    /// complete net; biases are not counted. Handa & Horiuchi's Figure 4
+    /// plots these for the elite.
+    pub fn pruned(&self, weights: &[f32]) -> Vec<u64> {
+        let Ok(net) = AnyNet::new(&self.arch, &self.activations) else {
+            return Vec::new();
+        };
+        let zeros = |offset: usize, len: usize| {
+            weights
+                .get(offset..offset + len)
+                .map_or(0, |w| w.iter().filter(|&&x| x == 0.0).count() as u64)
+        };
+        let counts: Vec<u64> = net
+            .segments()
+            .iter()
+            .filter(|s| matches!(s.kind, SegmentKind::Weights { .. }))
+            .map(|s| zeros(s.offset, s.len))
+            .collect();
+        match self.arch {
+            Architecture::Mlp { .. } => counts,
+            Architecture::Complete { .. } => vec![counts.iter().sum()],
+        }
     }
 
     /// The net file of `weights`, playable through `net:` specs.

@@ -107,6 +107,18 @@ where
     })
 }
 
+/// Whose champion a yardstick measures, from which seats.
+#[derive(Clone, Copy)]
+enum Measured {
+    /// The run's champion, from both seats (half the games each).
+    Both,
+    /// A two-populations champion from its own seat only (0: the first
+    /// movers, 1: the second movers), as Handa & Horiuchi plot each
+    /// population's elite; rows are labelled `SPEC (first movers)` or
+    /// `SPEC (second movers)`.
+    Seat(usize),
+}
+
 fn measure<G>(
     game: &G,
     phenotype: &NetPhenotype<G>,
@@ -114,6 +126,7 @@ fn measure<G>(
     y: &YardstickConfig,
     seed: u64,
     generation: u64,
+    who: Measured,
 ) -> Result<Vec<YardstickRow>, RunError>
 where
     G: Encodable + Roster,
@@ -124,31 +137,54 @@ where
         Some(spec) => Openings::parse(game, spec).map_err(RunError)?,
         None => Openings::None,
     };
+    let (label, seats, tag) = match who {
+        Measured::Both => (String::new(), 0..2, 0),
+        Measured::Seat(0) => (" (first movers)".to_string(), 0..1, 1),
+        Measured::Seat(s) => (" (second movers)".to_string(), s..s + 1, 2),
+    };
     for (j, spec) in y.against.iter().enumerate() {
         parse_player(game, spec).map_err(|e| RunError(format!("yardstick '{spec}': {e}")))?;
         let mine = || -> Result<Box<dyn Player<G>>, String> { Ok(phenotype.player(weights)) };
         let theirs = || parse_player(game, spec).map_err(|e| e.to_string());
         use rand::Rng;
-        let s = stream(seed, &[0x5941_5244, generation, j as u64]).next_u64();
-        let records = play_match_with(game, &mine, &theirs, y.games.max(1), s, &openings, &|| {})
-            .map_err(RunError)?;
+        let path: &[u64] = if tag == 0 {
+            &[0x5941_5244, generation, j as u64]
+        } else {
+            &[0x5941_5244, generation, j as u64, tag]
+        };
+        let s = stream(seed, path).next_u64();
+        // One seat only: play both seats' games and keep that seat's (the
+        // pairs share their openings, so the kept games stay varied).
+        let games = y.games.max(1) * if tag == 0 { 1 } else { 2 };
+        let records =
+            play_match_with(game, &mine, &theirs, games, s, &openings, &|| {}).map_err(RunError)?;
         let m = match_stats("champion", spec, &records, |i| {
             usize::from(seats_swapped(i))
         });
+        let wdl = match who {
+            Measured::Both => crate::eval::Wdl {
+                wins: m.as_first.wins + m.as_second.wins,
+                draws: m.as_first.draws + m.as_second.draws,
+                losses: m.as_first.losses + m.as_second.losses,
+            },
+            Measured::Seat(0) => m.as_first,
+            Measured::Seat(_) => m.as_second,
+        };
+        let n = wdl.wins + wdl.draws + wdl.losses;
         rows.push(YardstickRow {
             generation,
-            opponent: spec.clone(),
-            games: records.len() as u64,
-            wins: m.as_first.wins + m.as_second.wins,
-            draws: m.as_first.draws + m.as_second.draws,
-            losses: m.as_first.losses + m.as_second.losses,
-            win_rate: m.win_rate,
+            opponent: format!("{spec}{label}"),
+            games: n,
+            wins: wdl.wins,
+            draws: wdl.draws,
+            losses: wdl.losses,
+            win_rate: wdl.wins as f64 / n.max(1) as f64,
         });
     }
     if y.exhaustive {
         let mut total = crate::eval::Wdl::default();
         let mut games = 0;
-        for seat in 0..2 {
+        for seat in seats.clone() {
             let mut p = phenotype.player(weights);
             let mut rng = stream(seed, &[0x4558_4841, generation, seat as u64]);
             let r = exhaustive(game, p.as_mut(), seat, &mut rng);
@@ -159,7 +195,7 @@ where
         }
         rows.push(YardstickRow {
             generation,
-            opponent: "exhaustive".into(),
+            opponent: format!("exhaustive{label}"),
             games,
             wins: total.wins,
             draws: total.draws,
@@ -234,6 +270,14 @@ where
             min: stats.min,
             diversity: stats.diversity,
             games,
+            best_error: stats.best_error,
+            mean_error: stats.mean_error,
+            pruned: phenotype.pruned(&champion),
+            pruned_second: if cp.second.is_some() {
+                phenotype.pruned(&cp.champion_second)
+            } else {
+                Vec::new()
+            },
             seconds: t.elapsed().as_secs_f64(),
             second: second_stats,
         };
@@ -262,9 +306,25 @@ where
                 let w = champion_weights(cp)
                     .map(<[f32]>::to_vec)
                     .unwrap_or_default();
-                let rows = measure(game, &phenotype, &w, y, seed, generation)?;
+                // Each elite with the seats it plays: both for one
+                // population, its own for each of two.
+                let w2 = cp.champion_second.clone();
+                let measured = if cp.second.is_some() {
+                    vec![(&w, Measured::Seat(0)), (&w2, Measured::Seat(1))]
+                } else {
+                    vec![(&w, Measured::Both)]
+                };
+                let mut rows = Vec::new();
+                for (weights, who) in measured {
+                    rows.extend(measure(
+                        game, &phenotype, weights, y, seed, generation, who,
+                    )?);
+                }
+                if cp.second.is_some() && !w2.is_empty() {
+                    files.snapshot(generation, "-second", &phenotype, &w2)?;
+                }
                 if !w.is_empty() {
-                    files.snapshot(generation, &phenotype, &w)?;
+                    files.snapshot(generation, "", &phenotype, &w)?;
                 }
                 progress.yardsticks(&rows);
                 cp.yardsticks.extend(rows);

@@ -1,5 +1,7 @@
-//! Reversi's encodings for nets: `raw`, `planes` and Handa & Horiuchi's nine
-//! features (`handa`).
+//! Reversi's encodings for nets: `raw`, `planes`, Handa & Horiuchi's nine
+//! features (`handa`), and both together (`handa+raw`: the nine features,
+//! then the `raw` board, so a net can weigh single squares as a weighted
+//! piece counter does).
 
 use super::{Reversi, ReversiState};
 use crate::game::encode::{grid, mover, unknown, Encodable, Encoding, EncodingOf};
@@ -7,11 +9,17 @@ use crate::game::{Game, SpecError};
 
 impl Encodable for Reversi {
     fn encoding_names(&self) -> &'static [&'static str] {
-        &["raw", "planes", "handa"]
+        &["raw", "planes", "handa", "handa+raw"]
     }
     fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError> {
         if name == "handa" {
             return Ok(Box::new(ReversiHanda::new(self.size())));
+        }
+        if name == "handa+raw" {
+            return Ok(Box::new(HandaRaw {
+                handa: ReversiHanda::new(self.size()),
+                raw: self.encoding("raw")?,
+            }));
         }
         grid(
             name,
@@ -78,5 +86,55 @@ impl Encoding<ReversiState> for ReversiHanda {
         out[6] = (own | opp).count_ones() as f32 / squares;
         out[7] = s.placements_of(me).count_ones() as f32 / squares;
         out[8] = s.placements_of(1 - me).count_ones() as f32 / squares;
+    }
+}
+
+/// `handa+raw`: [`ReversiHanda`]'s nine features, then the `raw` board.
+struct HandaRaw {
+    handa: ReversiHanda,
+    raw: EncodingOf<Reversi>,
+}
+
+impl Encoding<ReversiState> for HandaRaw {
+    fn name(&self) -> &'static str {
+        "handa+raw"
+    }
+    fn size(&self) -> usize {
+        self.handa.size() + self.raw.size()
+    }
+    fn encode(&self, s: &ReversiState, out: &mut [f32]) {
+        let (features, board) = out.split_at_mut(self.handa.size());
+        self.handa.encode(s, features);
+        self.raw.encode(s, board);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::State;
+
+    /// `handa+raw` is the nine `handa` features followed by the `raw`
+    /// board, on every position of a game.
+    #[test]
+    fn handa_raw_is_handa_then_raw() {
+        let game = Reversi::new(6).unwrap();
+        let both = game.encoding("handa+raw").unwrap();
+        let handa = game.encoding("handa").unwrap();
+        let raw = game.encoding("raw").unwrap();
+        assert_eq!(both.size(), 9 + 36);
+        let mut s = game.initial_state();
+        let mut rng = crate::game::rng::stream(5, &[]);
+        while !s.is_terminal() {
+            let mut out = vec![0.0; 45];
+            let (mut h, mut r) = (vec![0.0; 9], vec![0.0; 36]);
+            both.encode(&s, &mut out);
+            handa.encode(&s, &mut h);
+            raw.encode(&s, &mut r);
+            assert_eq!(out[..9], h[..]);
+            assert_eq!(out[9..], r[..]);
+            let a = s.random_action(&mut rng);
+            s.apply(a);
+        }
     }
 }
