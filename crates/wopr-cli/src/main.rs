@@ -43,6 +43,9 @@ enum Command {
     Dataset(cmd::dataset::Args),
     /// Train a net on a dataset by back-propagation or RPROP.
     Train(cmd::train::Args),
+    /// Pre-train a pool of nets on teachers' judgements (a seed population
+    /// for `[init] population = "pretrained:DIR"`).
+    Pretrain(cmd::pretrain::Args),
     /// Evolve players from a config file.
     Evolve(cmd::evolve::Args),
     /// Draw CSV logs (loss curves, generations.csv) as lines, PNG and SVG.
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
         Command::Solve(a) => cmd::solve::run(a),
         Command::Dataset(a) => cmd::dataset::run(a),
         Command::Train(a) => cmd::train::run(a),
+        Command::Pretrain(a) => cmd::pretrain::run(a),
         Command::Evolve(a) => cmd::evolve::run(a),
         Command::Plot(a) => cmd::plot::run(a),
         Command::Music(a) => cmd::music::run(a),

@@ -7,6 +7,36 @@ use std::process::Command;
 fn every_paper_config_starts() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../configs");
     let mut seen = 0;
+    // Configs that start from pre-trained nets read `pretrained/…` relative
+    // to the working folder: run them where a small pool of the right
+    // shape was made (10 teachers × 5 nets, enough for a population of 50).
+    let work = std::env::temp_dir().join(format!("wopr-config-pool-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    let pool = Command::new(env!("CARGO_BIN_EXE_wopr"))
+        .current_dir(&work)
+        .args([
+            "pretrain",
+            "--game",
+            "virus",
+            "--teachers",
+            "ai:1,ai:2,ai:3,ai:4,ai:5,ai:6,ai:7,ai:8,ai:9,ai:10",
+            "--per-teacher",
+            "5",
+            "--positions",
+            "20",
+            "--epochs",
+            "1",
+            "--out",
+            "pretrained/virus-naveed",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        pool.status.success(),
+        "{}",
+        String::from_utf8_lossy(&pool.stderr)
+    );
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().and_then(|e| e.to_str()) != Some("toml") {
@@ -19,7 +49,15 @@ fn every_paper_config_starts() {
         ));
         let _ = std::fs::remove_dir_all(&out_dir);
         // Zero generations: set up, check, write the folder, stop.
+        let pretrained = std::fs::read_to_string(&path)
+            .unwrap()
+            .contains("\npopulation = \"pretrained:");
         let out = Command::new(env!("CARGO_BIN_EXE_wopr"))
+            .current_dir(if pretrained {
+                work.clone()
+            } else {
+                std::env::temp_dir()
+            })
             .args([
                 "evolve",
                 path.to_str().unwrap(),
@@ -41,4 +79,5 @@ fn every_paper_config_starts() {
         seen += 1;
     }
     assert!(seen >= 8, "only {seen} configs");
+    let _ = std::fs::remove_dir_all(&work);
 }

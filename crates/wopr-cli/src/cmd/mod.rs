@@ -11,6 +11,7 @@ pub mod perft;
 pub mod play;
 pub mod plot;
 pub mod position;
+pub mod pretrain;
 pub mod report;
 pub mod solve;
 pub mod tournament;

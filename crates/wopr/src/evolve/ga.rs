@@ -233,7 +233,22 @@ impl Plan {
     /// probability `crossover_rate`, 0 or 0.2 in the paper; otherwise the
     /// parent is copied) and Gaussian mutation of every child. Their Gaussian
     /// mutation is Yao & Liu's self-adaptive one, so genomes need step sizes
-    /// ([`super::RealGenome::with_sigmas`]).
+    /// ([`super::RealGenome::with_sigmas`]). With `paired` the parents are
+    /// the top N/3 each used twice, in shuffled pairs (our reading of
+    /// "paired to reproduce 2N/3"); without, each parent is drawn uniformly
+    /// from the top N/3 with replacement.
+    pub fn naveed_with(crossover_rate: f64, paired: bool) -> Self {
+        let mut plan = Plan::naveed(crossover_rate);
+        if paired {
+            plan.selection = Selection::Paired {
+                fraction: 1.0 / 3.0,
+            };
+        }
+        plan
+    }
+
+    /// [`Plan::naveed_with`] with parents drawn with replacement from the
+    /// top N/3.
     pub fn naveed(crossover_rate: f64) -> Self {
         let gauss = Mutation::SelfAdaptive {
             tau_scale: 1.0,

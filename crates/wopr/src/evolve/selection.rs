@@ -53,6 +53,15 @@ pub enum Selection {
         /// Share of the pool eligible, in (0, 1].
         fraction: f64,
     },
+    /// The best `round(fraction·N)` (at least one) in rounds: each round is
+    /// all of them in a fresh random order, so every one is picked equally
+    /// often (within one) and consecutive picks pair up as parents. Naveed &
+    /// Cowling's top N/3 "paired to reproduce 2N/3 new chromosomes": each
+    /// parent is picked twice.
+    Paired {
+        /// Share of the pool eligible, in (0, 1].
+        fraction: f64,
+    },
     /// The best of `size` individuals drawn uniformly with replacement (ties
     /// go to the first drawn).
     Tournament {
@@ -72,7 +81,9 @@ impl Selection {
             } if !(1.0..=2.0).contains(&s) => Err(EvolveError::Config(format!(
                 "linear-ranking pressure must be in [1, 2], not {s}"
             ))),
-            Selection::Truncation { fraction } if !(fraction > 0.0 && fraction <= 1.0) => {
+            Selection::Truncation { fraction } | Selection::Paired { fraction }
+                if !(fraction > 0.0 && fraction <= 1.0) =>
+            {
                 Err(EvolveError::Config(format!(
                     "truncation fraction must be in (0, 1], not {fraction}"
                 )))
@@ -108,6 +119,16 @@ impl Selection {
                 let best = ranked(fitness);
                 let k = ((fraction * n as f64).round() as usize).clamp(1, n);
                 (0..count).map(|_| best[rng.random_range(0..k)]).collect()
+            }
+            Selection::Paired { fraction } => {
+                let best = ranked(fitness);
+                let k = ((fraction * n as f64).round() as usize).clamp(1, n);
+                let mut picks = Vec::with_capacity(count + k);
+                while picks.len() < count {
+                    picks.extend(shuffled(best[..k].to_vec(), rng));
+                }
+                picks.truncate(count);
+                picks
             }
             Selection::Tournament { size } => (0..count)
                 .map(|_| {
@@ -329,4 +350,30 @@ pub fn linear_scaling(fitness: &mut [f64], c_mult: f64) {
         (avg / delta, -min * avg / delta)
     };
     fitness.iter_mut().for_each(|f| *f = a * *f + b);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rng::stream;
+
+    /// Naveed & Cowling's pairing: of 30, the top 10 make 20 children, so
+    /// each of them is picked exactly twice and nobody else is.
+    #[test]
+    fn paired_picks_each_of_the_best_equally_often() {
+        let fitness: Vec<f64> = (0..30).map(|i| i as f64).collect();
+        let mut rng = stream(3, &[1]);
+        let picks = Selection::Paired {
+            fraction: 1.0 / 3.0,
+        }
+        .select(&fitness, 20, &mut rng);
+        assert_eq!(picks.len(), 20);
+        let mut counts = [0; 30];
+        for p in picks {
+            counts[p] += 1;
+        }
+        assert!(counts[..20].iter().all(|&c| c == 0));
+        assert!(counts[20..].iter().all(|&c| c == 2));
+        assert!(Selection::Paired { fraction: 0.0 }.check().is_err());
+    }
 }

@@ -38,6 +38,12 @@
 //! mutation_rate = 0.005   # weaver: per-bit rate
 //! prune_rate = 0.005      # one-plus-lambda: pruning probability per weight (0: none)
 //! crossover_rate = 0.2    # naveed: crossover rate
+//! parents = "paired"      # naveed: "paired" (the top N/3 each used twice, shuffled
+//!                         # pairs; the default) or "uniform" (drawn with replacement)
+//!
+//! [init]
+//! population = "random"   # or "pretrained:DIR": the first population from the net
+//!                         # files of DIR (`wopr pretrain`; see `experiment::pretrain`)
 //!
 //! [fitness]
 //! scheme = "fixed"        # fixed, round-robin, sharing, exhaustive, two-populations
@@ -101,6 +107,9 @@ pub struct EvolveConfig {
     /// The evolutionary algorithm.
     #[serde(default)]
     pub algorithm: AlgorithmConfig,
+    /// Where the first population comes from.
+    #[serde(default, skip_serializing_if = "InitConfig::is_default")]
+    pub init: InitConfig,
     /// How fitness is measured.
     #[serde(default)]
     pub fitness: FitnessConfig,
@@ -284,6 +293,57 @@ pub struct AlgorithmConfig {
     pub prune_rate: Option<f64>,
     /// Naveed's crossover rate.
     pub crossover_rate: Option<f64>,
+    /// Naveed's parents: paired (default) or drawn uniformly.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parents: Option<Parents>,
+}
+
+/// How the `naveed` preset picks parents from the top N/3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Parents {
+    /// Each of the top N/3 used twice, in shuffled pairs (the paper's
+    /// "paired to reproduce 2N/3").
+    Paired,
+    /// Each parent drawn uniformly from the top N/3, with replacement.
+    Uniform,
+}
+
+/// Where the first population comes from (`[init]`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct InitConfig {
+    /// `random` (weights uniform in `[-genome.init, genome.init]`) or
+    /// `pretrained:DIR` (net files written by `wopr pretrain`).
+    pub population: String,
+}
+
+impl Default for InitConfig {
+    fn default() -> Self {
+        InitConfig {
+            population: "random".into(),
+        }
+    }
+}
+
+impl InitConfig {
+    fn is_default(&self) -> bool {
+        *self == InitConfig::default()
+    }
+
+    /// The folder of a `pretrained:DIR` population; `None` for `random`.
+    /// An error for anything else.
+    pub fn pretrained(&self) -> Result<Option<&str>, String> {
+        match self.population.as_str() {
+            "random" => Ok(None),
+            p => match p.strip_prefix("pretrained:") {
+                Some(dir) if !dir.is_empty() => Ok(Some(dir)),
+                _ => Err(format!(
+                    "init.population = \"{p}\": accepted \"random\" or \"pretrained:DIR\""
+                )),
+            },
+        }
+    }
 }
 
 impl Default for AlgorithmConfig {
@@ -298,6 +358,7 @@ impl Default for AlgorithmConfig {
             mutation_rate: None,
             prune_rate: None,
             crossover_rate: None,
+            parents: None,
         }
     }
 }
@@ -750,6 +811,32 @@ impl EvolveConfig {
                     format!("algorithm.{key} = {v}: accepted 0..=1")
                 })?;
             }
+        }
+        if a.parents.is_some() && a.preset != Some(Preset::Naveed) {
+            return Err(
+                "algorithm.parents is a setting of preset \"naveed\" only (set preset = \"naveed\")"
+                    .into(),
+            );
+        }
+        if self.init.pretrained()?.is_some() {
+            need(g.kind == GenomeKind::Real, || {
+                "init.population = \"pretrained:…\" needs genome.kind = \"real\"".into()
+            })?;
+            need(
+                matches!(
+                    a.kind,
+                    AlgorithmKind::Ga | AlgorithmKind::MuLambda | AlgorithmKind::MuPlusLambda
+                ),
+                || {
+                    format!(
+                        "init.population = \"pretrained:…\" seeds a population: algorithm.kind \"ga\", \"mu-lambda\" or \"mu-plus-lambda\", not \"{}\"",
+                        a.kind.name()
+                    )
+                },
+            )?;
+            need(self.net.bias == BiasSign::Add, || {
+                "init.population = \"pretrained:…\" needs net.bias = \"add\" (trained nets have biases, not thresholds)".into()
+            })?;
         }
         let f = &self.fitness;
         need(f.games_per_seat >= 1, || {

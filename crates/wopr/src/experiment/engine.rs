@@ -3,8 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::config::{AlgorithmKind, EvolveConfig, GenomeKind, Preset};
+use super::config::{AlgorithmKind, EvolveConfig, GenomeKind, Parents, Preset};
 use super::error::{err, RunError};
+use super::pretrain::{ExpectedNet, Pool};
 use crate::evolve::{
     init_rng, BitCode, BitGenome, CmaEs, Engine, Ga, Levels, OnePlusLambda, OnePlusLambdaConfig,
     Plan, RealGenome, SelfAdaptiveConfig, SelfAdaptiveEs,
@@ -47,11 +48,67 @@ impl AnyEngine {
     }
 }
 
-/// Builds the engine a config asks for, with its initial population.
+/// The weights of a `pretrained:DIR` first population of `n` (drawn from
+/// the pool as Naveed & Cowling do, from the seed), checked against the
+/// config's net; `None` for a random one.
+fn pretrained(
+    config: &EvolveConfig,
+    seed: u64,
+    weights: usize,
+    n: usize,
+) -> Result<Option<Vec<Vec<f32>>>, RunError> {
+    let Some(dir) = config.init.pretrained().map_err(RunError)? else {
+        return Ok(None);
+    };
+    let dir = std::path::Path::new(dir);
+    if !dir.is_dir() {
+        return Err(RunError(format!(
+            "init.population: {} is not a folder (make one with `wopr pretrain --out {}`)",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    let pool = Pool::load(dir)?;
+    // Our own stream: index u64::MAX is never a member's.
+    let picks = pool.draw(n, &mut init_rng(seed, u64::MAX))?;
+    // Net files name the canonical spec (`virus:8x8` for `virus`).
+    let game = crate::registry::AnyGame::parse(&config.game)
+        .map(|g| g.spec())
+        .unwrap_or_else(|_| config.game.clone());
+    let expect = ExpectedNet {
+        game: &game,
+        encoding: &config.net.encoding,
+        hidden: &config.net.hidden,
+        activation: config.net.activation,
+        output: config.net.output,
+        weights,
+    };
+    if config.net.complete > 0 {
+        return Err(RunError(
+            "init.population = \"pretrained:…\" needs a layered net (net.complete = 0)".into(),
+        ));
+    }
+    pool.weights(dir, &picks, &expect).map(Some)
+}
+
+/// Builds the engine a config asks for, with its initial population: random
+/// weights, or pre-trained nets (`[init] population = "pretrained:DIR"`).
 pub fn new_engine(config: &EvolveConfig, seed: u64, weights: usize) -> Result<AnyEngine, RunError> {
     let a = &config.algorithm;
     let g = &config.genome;
-    let real = |i: u64| RealGenome::uniform(weights, -g.init, g.init, &mut init_rng(seed, i));
+    let seeded = {
+        let n = match a.kind {
+            AlgorithmKind::MuLambda | AlgorithmKind::MuPlusLambda => {
+                a.mu.unwrap_or(SelfAdaptiveConfig::blondie24().mu)
+            }
+            _ => a.population.max(2),
+        };
+        pretrained(config, seed, weights, n)?
+    };
+    let real = |i: u64| match &seeded {
+        Some(w) => RealGenome::new(w[i as usize].clone()),
+        None => RealGenome::uniform(weights, -g.init, g.init, &mut init_rng(seed, i)),
+    };
     let bits = |code: BitCode, i: u64| BitGenome::random(code, weights, &mut init_rng(seed, i));
     let code = BitCode {
         bits: g.bits,
@@ -75,7 +132,10 @@ pub fn new_engine(config: &EvolveConfig, seed: u64, weights: usize) -> Result<An
                     Plan::weaver(a.mutation_rate.unwrap_or(0.005), true, n)
                 }
                 Some(Preset::ThesisBinary) => Plan::thesis_binary(),
-                Some(Preset::Naveed) => Plan::naveed(a.crossover_rate.unwrap_or(0.2)),
+                Some(Preset::Naveed) => Plan::naveed_with(
+                    a.crossover_rate.unwrap_or(0.2),
+                    a.parents.unwrap_or(Parents::Paired) == Parents::Paired,
+                ),
                 Some(Preset::ThesisReal) | None => Plan::thesis_real(),
                 Some(other) => {
                     return Err(RunError(format!("{} is not a GA preset", other.name())))

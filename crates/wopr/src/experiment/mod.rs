@@ -5,6 +5,7 @@
 //! - [`config`]: the TOML config, checked before anything runs;
 //! - [`engine`]: config to evolution engine;
 //! - [`phenotype`]: weights to a net player;
+//! - [`pretrain`]: pre-trained seed populations (`wopr pretrain`);
 //! - `fitness`: config to fitness scheme;
 //! - [`files`]: the run folder, checkpoints, history rows;
 //! - [`run`](mod@run): the generation loop and the yardsticks.
@@ -15,6 +16,7 @@ mod error;
 pub mod files;
 mod fitness;
 pub mod phenotype;
+pub mod pretrain;
 pub mod run;
 
 pub use config::EvolveConfig;

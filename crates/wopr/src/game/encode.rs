@@ -1,8 +1,8 @@
 //! Encodings: what a net sees of a position.
 //!
 //! An encoding turns a state into a fixed-length `f32` vector. Every encoding
-//! here is from the point of view of the player to move (the "own" side), so
-//! one net can play either seat; its doc states the size and the meaning of
+//! here but Virus's `absolute` is from the point of view of the player to
+//! move (the "own" side), so one net can play either seat; its doc states the size and the meaning of
 //! every input. Each game implements [`Encodable`] in its folder (`encode.rs`);
 //! the shared `raw` and `planes` layouts are built here ([`grid`]). Names, per
 //! game (see [`Encodable::encoding_names`]):
@@ -10,6 +10,7 @@
 //! | game | name | size | inputs |
 //! |---|---|---|---|
 //! | every board game | `raw` | squares | +1 own, −1 opponent, 0 empty, row-major from the top-left (MIDI-Connect4, Naveed & Cowling); dots-and-boxes: one input per edge, 1 drawn, 0 not (Weaver: 24 on 3x3) |
+//! | virus | `absolute` | squares | +1 Black, −1 White, 0 empty whoever is to move (Naveed & Cowling's reading); a value net reading it values positions for Black ([`Encoding::view`]) |
 //! | every board game | `planes` | 2 + 2·squares | the thesis's one-hot planes: [first seat to move, second seat to move], then "first seat's piece here" per square, then "second seat's piece here" (20 for tictactoe); dots-and-boxes: the two side bits, then edge bits, then box owners (own, opponent) |
 //! | tictactoe | `handa` | 7 | Handa & Horiuchi's attributes (our reading, the paper names only the first three): 0 marginals (edge-middle squares, own − opponent, /4), 1 corners (own − opponent, /4), 2 centre (+1 own, −1 opponent), 3 own lines with two marks and no opponent mark (/3), 4 the same for the opponent (/3), 5 own lines with one mark and no opponent mark (/8), 6 the same for the opponent (/8) |
 //! | reversi | `handa+raw` | 9 + N² | the nine `handa` features, then the `raw` board |
@@ -25,6 +26,13 @@ pub trait Encoding<S>: Send + Sync {
     fn size(&self) -> usize;
     /// Writes the inputs for `state` into `out` (`out.len() == size()`).
     fn encode(&self, state: &S, out: &mut [f32]);
+    /// `Some(seat)`: the inputs show every position from this fixed seat's
+    /// view, whoever is to move, and a value net reading them values
+    /// positions for that seat (Naveed & Cowling's absolute Virus input,
+    /// Black = +1); `None` (the default): from the player to move's view.
+    fn view(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// A boxed encoding for game `G`.

@@ -200,6 +200,9 @@ pub struct NetEval<G: Encodable> {
     centre: (f32, f32),
     /// Whether the output activation is bounded (sigmoid, tanh).
     bounded: bool,
+    /// The seat whose view a fixed-view encoding gives (values are that
+    /// seat's); `None`: the player to move's.
+    view: Option<usize>,
 }
 
 impl<G: Encodable> NetEval<G> {
@@ -219,7 +222,9 @@ impl<G: Encodable> NetEval<G> {
             _ => (1.0, 0.0),
         };
         let bounded = matches!(output, Some(Activation::Sigmoid | Activation::Tanh));
+        let view = encoding.view();
         Ok(NetEval {
+            view,
             net,
             encoding,
             scratch: Scratch::new(),
@@ -269,6 +274,26 @@ impl<G: Encodable> NetEval<G> {
     pub fn num_outputs(&self) -> usize {
         self.net.num_outputs()
     }
+
+    /// The sign that turns the net's value of `c` into a value for `me`:
+    /// positions are valued for their player to move (finished ones, left
+    /// to the net, for seat 0), or for the encoding's fixed seat.
+    pub fn sign_for(&self, c: &G::State, me: usize) -> f32 {
+        if self.view.unwrap_or_else(|| mover(c).unwrap_or(0)) == me {
+            1.0
+        } else {
+            -1.0
+        }
+    }
+
+    /// The sign that turns the net's value of `s` into one for its player
+    /// to move (1 unless the encoding has a fixed view of another seat).
+    fn mover_sign(&self, s: &G::State) -> f32 {
+        match (self.view, mover(s)) {
+            (Some(v), Some(m)) if v != m => -1.0,
+            _ => 1.0,
+        }
+    }
 }
 
 impl<G: Encodable> Evaluator<G::State> for NetEval<G>
@@ -277,7 +302,7 @@ where
 {
     fn evaluate(&mut self, state: &G::State) -> i32 {
         let o = self.run(std::slice::from_ref(state))[0];
-        let v = self.centred(o);
+        let v = self.mover_sign(state) * self.centred(o);
         (v.clamp(-RESULT_VALUE, RESULT_VALUE) * SEARCH_SCALE) as i32
     }
     fn batched(&self) -> bool {
@@ -286,9 +311,11 @@ where
     fn evaluate_batch(&mut self, states: &[G::State], out: &mut Vec<i32>) {
         let k = self.num_outputs();
         let (scale, shift) = self.centre;
+        let signs: Vec<f32> = states.iter().map(|s| self.mover_sign(s)).collect();
         let values = self.run(states);
-        out.extend(values.chunks_exact(k).map(|o| {
-            ((scale * o[0] - shift).clamp(-RESULT_VALUE, RESULT_VALUE) * SEARCH_SCALE) as i32
+        out.extend(values.chunks_exact(k).zip(signs).map(|(o, sign)| {
+            ((sign * (scale * o[0] - shift)).clamp(-RESULT_VALUE, RESULT_VALUE) * SEARCH_SCALE)
+                as i32
         }));
     }
 }
@@ -398,17 +425,6 @@ where
         )
     }
 
-    /// The sign that turns the net's value of `c` into a value for `me`:
-    /// positions are valued for their player to move, finished ones (left
-    /// to the net) for seat 0.
-    fn sign_for(c: &G::State, me: usize) -> f32 {
-        if mover(c).unwrap_or(0) == me {
-            1.0
-        } else {
-            -1.0
-        }
-    }
-
     /// Whether a successor `c` is left to the rules rather than the net.
     fn scored_by_rules(&self, c: &G::State) -> bool {
         self.finished == Finished::Rules && mover(c).is_none()
@@ -433,7 +449,7 @@ where
         }
         let out = self.eval.run(&children).to_vec();
         for ((&i, c), o) in pending.iter().zip(&children).zip(out) {
-            values[i] = Self::sign_for(c, me) * self.eval.centred(o);
+            values[i] = self.eval.sign_for(c, me) * self.eval.centred(o);
         }
         values
     }
@@ -485,7 +501,7 @@ where
                 Reduce::Mean => outs.sum::<f32>() / list.len().max(1) as f32,
             };
             // The leaf's net view is that of its player to move.
-            let v = Self::sign_for(leaf, me) * v;
+            let v = self.eval.sign_for(leaf, me) * v;
             values[i] = values[i].min(v);
         }
         values

@@ -6,11 +6,16 @@
 //! for both sets: `ai:1` … `ai:10` are the training opponents, `ai:11` …
 //! `ai:20` the unseen ones.
 //!
-//! **Spec** `ai:K[,depth=D]`: player `K` (1..=20) searching `D` plies
-//! (1..=6, default 1, as in the paper, whose games are all played at 1 ply).
-//! At depth 1 the player scores the position after each of its moves; deeper
-//! it runs alpha-beta negamax. Among moves of equal value it picks one at
-//! random from the game's stream (ties are rare once the opening is past).
+//! **Spec** `ai:K[,depth=D][,ties=T]`: player `K` (1..=20) searching `D`
+//! plies (1..=6, default 1, as in the paper, whose games are all played at 1
+//! ply). At depth 1 the player scores the position after each of its moves;
+//! deeper it runs alpha-beta negamax. Among moves of equal value it picks
+//! one at random from the game's stream (`ties=random`, the default; ties
+//! are common in the opening, where the board is symmetric), or always the
+//! one of lowest action index (`ties=first`): then the player is
+//! deterministic, as the paper's are ("fixed strong hand-crafted
+//! (deterministic) AI players"), and two deterministic players from one
+//! position always replay one game.
 //!
 //! **Evaluation.** Each player is a fixed linear evaluation: the dot product
 //! of its weight vector with ten features, each the player's count minus the
@@ -343,6 +348,7 @@ pub fn best_moves(
 pub struct AiPlayer {
     k: usize,
     depth: u32,
+    deterministic: bool,
 }
 
 impl AiPlayer {
@@ -358,12 +364,23 @@ impl AiPlayer {
                 "'ai': depth={depth} is not an integer in 1..=6"
             )));
         }
-        Ok(AiPlayer { k, depth })
+        Ok(AiPlayer {
+            k,
+            depth,
+            deterministic: false,
+        })
     }
 
-    /// Reads `ai:K[,depth=D]`.
+    /// The same player breaking ties by lowest action index (`true`,
+    /// `ties=first`) or at random (`false`, `ties=random`).
+    pub fn deterministic(mut self, yes: bool) -> AiPlayer {
+        self.deterministic = yes;
+        self
+    }
+
+    /// Reads `ai:K[,depth=D][,ties=random|first]`.
     pub fn from_spec(spec: &GameSpec) -> Result<AiPlayer, SpecError> {
-        spec.check_keys(&["", "depth"])?;
+        spec.check_keys(&["", "depth", "ties"])?;
         let k = spec.get("").ok_or_else(|| {
             SpecError(format!(
                 "'ai' needs a player number: ai:1 … ai:{NUM_AI} (optionally ,depth=D)"
@@ -375,7 +392,16 @@ impl AiPlayer {
             ))
         })?;
         let depth = spec.int("depth", AI_DEPTH as i64, 1, 6)?;
-        AiPlayer::new(k, depth as u32)
+        let deterministic = match spec.get("ties").unwrap_or("random") {
+            "random" => false,
+            "first" => true,
+            other => {
+                return Err(SpecError(format!(
+                    "'ai': ties={other} is not accepted (accepted: random, first)"
+                )))
+            }
+        };
+        Ok(AiPlayer::new(k, depth as u32)?.deterministic(deterministic))
     }
 
     /// Every move of best value for this player, in action order.
@@ -387,11 +413,14 @@ impl AiPlayer {
 
 impl Player<Virus> for AiPlayer {
     fn spec(&self) -> String {
-        if self.depth == AI_DEPTH {
-            format!("ai:{}", self.k)
-        } else {
-            format!("ai:{},depth={}", self.k, self.depth)
+        let mut s = format!("ai:{}", self.k);
+        if self.depth != AI_DEPTH {
+            s += &format!(",depth={}", self.depth);
         }
+        if self.deterministic {
+            s += ",ties=first";
+        }
+        s
     }
 
     fn choose(&mut self, view: &ViewOf<Virus>, legal: &[Action], rng: &mut WoprRng) -> Action {
@@ -399,7 +428,11 @@ impl Player<Virus> for AiPlayer {
             return legal[0];
         }
         let best = self.best_moves(view);
-        best[rng.random_range(0..best.len())]
+        if self.deterministic {
+            best[0]
+        } else {
+            best[rng.random_range(0..best.len())]
+        }
     }
 }
 
@@ -411,7 +444,7 @@ impl Roster for Virus {
             "alphabeta[:depth=D][,ms=T]",
             "mcts[:sims=N][,c=C][,rollout=random|net:FILE]",
             "net:PATH[,mode=M][,ply=N][,temp=T]",
-            "ai:K[,depth=D] (K = 1..20)",
+            "ai:K[,depth=D][,ties=random|first] (K = 1..20)",
         ]
     }
 
@@ -435,6 +468,35 @@ mod tests {
         assert_eq!(r.centre.count_ones(), 16);
         // c3..f6 is the centre: bit of c3 = 2*8+2.
         assert!(r.centre >> 18 & 1 == 1 && r.centre >> 17 & 1 == 0);
+    }
+
+    #[test]
+    fn ties_first_replays_one_game_and_random_does_not() {
+        use crate::game::driver::play_game;
+        use crate::game::rng::stream;
+        use crate::game::Game;
+        let game = Virus::from_spec(&GameSpec::parse("virus").unwrap()).unwrap();
+        let play = |spec: &str, seed: u64| {
+            let spec = GameSpec::parse(spec).unwrap();
+            let mut a = AiPlayer::from_spec(&spec).unwrap();
+            let mut b = AiPlayer::new(2, 1).unwrap().deterministic(true);
+            let mut rng = stream(seed, &[7]);
+            let mut players: [&mut dyn Player<Virus>; 2] = [&mut a, &mut b];
+            play_game(&game, &mut players, &mut rng).unwrap().actions
+        };
+        // Deterministic: the same game whatever the stream.
+        let first: Vec<_> = (0..4).map(|s| play("ai:1,ties=first", s)).collect();
+        assert!(first.windows(2).all(|w| w[0] == w[1]));
+        // Random ties: the opening's symmetric choices make games differ.
+        let random: Vec<_> = (0..4).map(|s| play("ai:1", s)).collect();
+        assert!(random.windows(2).any(|w| w[0] != w[1]));
+        assert!(AiPlayer::from_spec(&GameSpec::parse("ai:1,ties=last").unwrap()).is_err());
+        assert_eq!(
+            AiPlayer::from_spec(&GameSpec::parse("ai:3,ties=first").unwrap())
+                .unwrap()
+                .spec(),
+            "ai:3,ties=first"
+        );
     }
 
     #[test]

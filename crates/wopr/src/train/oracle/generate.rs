@@ -154,6 +154,7 @@ pub fn generate<G: OracleGame>(
         .clone()
         .unwrap_or_else(|| game.encoding_names()[0].to_string());
     let encoding = game.encoding(&encoding_name)?;
+    let view = encoding.view();
     let players: Vec<String> = match options.players.len() {
         0 => vec!["random".into(), "random".into()],
         1 => vec![options.players[0].clone(), options.players[0].clone()],
@@ -247,7 +248,7 @@ pub fn generate<G: OracleGame>(
                     || judge_for(game, &oracle),
                     |judge| {
                         let judge = judge.as_mut().map_err(|e| e.clone())?;
-                        judge_one(judge.as_mut(), c, options.seed, kind, no)
+                        judge_one(judge.as_mut(), c, options.seed, kind, no, view)
                     },
                 )
             })
@@ -305,6 +306,7 @@ fn judge_one<G: Game>(
     seed: u64,
     kind: OracleKind,
     outputs: usize,
+    view: Option<usize>,
 ) -> Result<Option<Judged>, OracleError> {
     let mut legal = ActionList::new();
     c.state.legal_actions(&mut legal);
@@ -312,6 +314,13 @@ fn judge_one<G: Game>(
     let mut targets = vec![0.0f32; outputs];
     if !judge.judge(&c.state, &legal, &mut rng, &mut targets)? {
         return Ok(None);
+    }
+    // Values are judged for the player to move; an encoding with a fixed
+    // view (Virus's `absolute`) wants them for its seat.
+    if let (OracleKind::Value, Some(v), Some(m)) = (kind, view, mover(&c.state)) {
+        if v != m {
+            targets.iter_mut().for_each(|t| *t = -*t);
+        }
     }
     let mask = (kind == OracleKind::Policy).then(|| {
         let mut mask = vec![false; outputs];
