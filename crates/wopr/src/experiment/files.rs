@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::atomic::write_atomic;
 use super::config::EvolveConfig;
 use super::engine::{with_engine, AnyEngine};
 use super::error::{err, RunError};
@@ -198,13 +199,6 @@ impl Checkpoint {
         let then: SimdLevel = self.simd.as_deref()?.parse().ok()?;
         (then.fused() != now.fused()).then(|| (then.name().to_string(), now.name().to_string()))
     }
-}
-
-/// Writes `text` to `path` through a temporary file and a rename.
-pub fn write_atomic(path: &Path, text: &str) -> Result<(), RunError> {
-    let tmp = path.with_extension("tmp");
-    fs::write(&tmp, text).map_err(|e| RunError(format!("cannot write {}: {e}", tmp.display())))?;
-    fs::rename(&tmp, path).map_err(|e| RunError(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Reads a run folder's checkpoint.

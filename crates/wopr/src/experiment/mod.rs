@@ -10,6 +10,7 @@
 //! - [`files`]: the run folder, checkpoints, history rows;
 //! - [`run`](mod@run): the generation loop and the yardsticks.
 
+mod atomic;
 pub mod config;
 pub mod engine;
 mod error;
@@ -19,12 +20,12 @@ pub mod phenotype;
 pub mod pretrain;
 pub mod run;
 
+pub use atomic::write_atomic;
 pub use config::EvolveConfig;
 pub use engine::{new_engine, AnyEngine};
 pub use error::RunError;
 pub use files::{
-    champion_weights, load_checkpoint, write_atomic, Checkpoint, GenerationRow, RunFiles,
-    YardstickRow,
+    champion_weights, load_checkpoint, Checkpoint, GenerationRow, RunFiles, YardstickRow,
 };
 pub use phenotype::NetPhenotype;
 pub use run::{run, start, Progress};

@@ -249,7 +249,7 @@ pub fn pretrain<G: OracleGame>(
         }
     }
     let text = serde_json::to_string_pretty(&pool).expect("plain values serialise");
-    super::files::write_atomic(&dir.join(POOL_FILE), &(text + "\n"))?;
+    super::atomic::write_atomic(&dir.join(POOL_FILE), &(text + "\n"))?;
     Ok(pool)
 }
 
