@@ -119,6 +119,14 @@ enum Measured {
     Seat(usize),
 }
 
+/// The yardsticks' openings (the start position when unset).
+fn yardstick_openings<G: Roster>(game: &G, y: &YardstickConfig) -> Result<Openings, RunError> {
+    match &y.openings {
+        Some(spec) => Openings::parse(game, spec).map_err(RunError),
+        None => Ok(Openings::None),
+    }
+}
+
 fn measure<G>(
     game: &G,
     phenotype: &NetPhenotype<G>,
@@ -133,10 +141,7 @@ where
     G::State: Searchable,
 {
     let mut rows = Vec::new();
-    let openings = match &y.openings {
-        Some(spec) => Openings::parse(game, spec).map_err(RunError)?,
-        None => Openings::None,
-    };
+    let openings = yardstick_openings(game, y)?;
     let (label, seats, tag) = match who {
         Measured::Both => (String::new(), 0..2, 0),
         Measured::Seat(0) => (" (first movers)".to_string(), 0..1, 1),
@@ -224,10 +229,7 @@ where
     G::State: Searchable,
 {
     let mut rows = Vec::new();
-    let openings = match &y.openings {
-        Some(spec) => Openings::parse(game, spec).map_err(RunError)?,
-        None => Openings::None,
-    };
+    let openings = yardstick_openings(game, y)?;
     for (j, spec) in y.against.iter().enumerate() {
         let theirs = || parse_player(game, spec).map_err(|e| e.to_string());
         let mut total = YardstickRow {
