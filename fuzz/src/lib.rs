@@ -679,7 +679,7 @@ where
     G: Encodable + Roster,
     G::State: Searchable,
 {
-    let Ok(phenotype) = NetPhenotype::new(game, &cp.config.net) else {
+    let Ok(phenotype) = NetPhenotype::new(game, &cp.config.net, cp.config.genome.layout) else {
         return;
     };
     assert_eq!(phenotype.num_params, weights, "weights planned as built");
