@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use rustysynth::{MidiFile, MidiFileSequencer, SoundFont, Synthesizer, SynthesizerSettings};
 
-use super::wav::{check_options, normalise, RenderOptions, WavInfo};
+use super::wav::{check_options, finish, RenderOptions, WavInfo};
 use super::MusicError;
 
 /// Where Debian's `timgm6mb-soundfont` package installs its General MIDI
@@ -50,15 +50,7 @@ pub fn render(
     let mut left = vec![0f32; frames];
     let mut right = vec![0f32; frames];
     seq.render(&mut left, &mut right);
-    let (gain_db, silent) = normalise(&mut left, &mut right, opts.peak_dbfs);
-    let info = WavInfo {
-        frames,
-        sample_rate: opts.sample_rate,
-        seconds,
-        gain_db,
-        silent,
-    };
-    Ok((left, right, info))
+    Ok(finish(left, right, seconds, opts))
 }
 
 /// Encodes stereo samples in −1..1 as a 16-bit PCM WAV file in memory.

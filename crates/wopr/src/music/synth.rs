@@ -9,7 +9,7 @@
 
 use midly::{MetaMessage, MidiMessage, Smf, Timing, TrackEventKind};
 
-use super::wav::{check_options, normalise, RenderOptions, WavInfo};
+use super::wav::{check_options, finish, RenderOptions, WavInfo};
 use super::MusicError;
 
 /// How one family of General MIDI programs sounds.
@@ -242,13 +242,5 @@ pub fn render(
             phase = (phase + step) % TABLE as f64;
         }
     }
-    let (gain_db, silent) = normalise(&mut left, &mut right, opts.peak_dbfs);
-    let info = WavInfo {
-        frames,
-        sample_rate: opts.sample_rate,
-        seconds,
-        gain_db,
-        silent,
-    };
-    Ok((left, right, info))
+    Ok(finish(left, right, seconds, opts))
 }

@@ -59,6 +59,25 @@ pub(crate) fn check_options(opts: &RenderOptions) -> Result<(), MusicError> {
     Ok(())
 }
 
+/// The end of every renderer: both channels (of equal length, `seconds`
+/// long) normalised to the target peak, with their description.
+pub(crate) fn finish(
+    mut left: Vec<f32>,
+    mut right: Vec<f32>,
+    seconds: f64,
+    opts: &RenderOptions,
+) -> (Vec<f32>, Vec<f32>, WavInfo) {
+    let (gain_db, silent) = normalise(&mut left, &mut right, opts.peak_dbfs);
+    let info = WavInfo {
+        frames: left.len(),
+        sample_rate: opts.sample_rate,
+        seconds,
+        gain_db,
+        silent,
+    };
+    (left, right, info)
+}
+
 /// Scales both channels so that the largest finite sample reaches
 /// `peak_dbfs` (non-finite samples become 0); returns the gain in dB and
 /// whether the audio was silent (then nothing is scaled).
