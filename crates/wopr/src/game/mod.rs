@@ -32,6 +32,7 @@
 pub mod driver;
 pub mod encode;
 pub mod info;
+pub mod ntuple;
 pub mod perft;
 pub mod player;
 pub mod rng;

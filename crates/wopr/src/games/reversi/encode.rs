@@ -1,24 +1,53 @@
 //! Reversi's encodings for nets: `raw`, `planes`, Handa & Horiuchi's nine
 //! features (`handa`), and both together (`handa+raw`: the nine features,
 //! then the `raw` board, so a net can weigh single squares as a weighted
-//! piece counter does).
+//! piece counter does; likewise `handa+ntuple2` and `handa+ntuple3`), and
+//! the systematic straight n-tuples `ntuple1` to
+//! `ntuple4` shared under the board's 8 symmetries
+//! ([`crate::game::ntuple`]).
 
 use super::{Reversi, ReversiState};
 use crate::game::encode::{grid, mover, unknown, Encodable, Encoding, EncodingOf};
+use crate::game::ntuple::{ntuple_length, NTuples, Symmetry, NTUPLE_NAMES};
 use crate::game::{Game, SpecError};
 
 impl Encodable for Reversi {
     fn encoding_names(&self) -> &'static [&'static str] {
-        &["raw", "planes", "handa", "handa+raw"]
+        &[
+            "raw",
+            "planes",
+            "handa",
+            "handa+raw",
+            "ntuple1",
+            "ntuple2",
+            "ntuple3",
+            "ntuple4",
+            "handa+ntuple2",
+            "handa+ntuple3",
+        ]
     }
     fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError> {
+        if let Some(n) = ntuple_length(name) {
+            let side = self.size();
+            let index: Vec<u8> = (0..(side * side) as u8).collect();
+            return Ok(Box::new(NTuples::new(
+                NTUPLE_NAMES[n - 1],
+                n,
+                (side, side),
+                Symmetry::Dihedral,
+                &index,
+                ReversiState::discs,
+                mover,
+            )));
+        }
         if name == "handa" {
             return Ok(Box::new(ReversiHanda::new(self.size())));
         }
-        if name == "handa+raw" {
-            return Ok(Box::new(HandaRaw {
+        if let Some(&both) = HANDA_AND.iter().find(|&&n| n == name) {
+            return Ok(Box::new(HandaAnd {
+                name: both,
                 handa: ReversiHanda::new(self.size()),
-                raw: self.encoding("raw")?,
+                rest: self.encoding(&both["handa+".len()..])?,
             }));
         }
         grid(
@@ -89,23 +118,29 @@ impl Encoding<ReversiState> for ReversiHanda {
     }
 }
 
-/// `handa+raw`: [`ReversiHanda`]'s nine features, then the `raw` board.
-struct HandaRaw {
+/// The encodings made of the nine `handa` features followed by another.
+const HANDA_AND: [&str; 3] = ["handa+raw", "handa+ntuple2", "handa+ntuple3"];
+
+/// `handa+X`: [`ReversiHanda`]'s nine features, then encoding `X` (the
+/// `raw` board, or an n-tuple count, so that a linear net weighs mobility
+/// beside squares or tuples).
+struct HandaAnd {
+    name: &'static str,
     handa: ReversiHanda,
-    raw: EncodingOf<Reversi>,
+    rest: EncodingOf<Reversi>,
 }
 
-impl Encoding<ReversiState> for HandaRaw {
+impl Encoding<ReversiState> for HandaAnd {
     fn name(&self) -> &'static str {
-        "handa+raw"
+        self.name
     }
     fn size(&self) -> usize {
-        self.handa.size() + self.raw.size()
+        self.handa.size() + self.rest.size()
     }
     fn encode(&self, s: &ReversiState, out: &mut [f32]) {
-        let (features, board) = out.split_at_mut(self.handa.size());
+        let (features, rest) = out.split_at_mut(self.handa.size());
         self.handa.encode(s, features);
-        self.raw.encode(s, board);
+        self.rest.encode(s, rest);
     }
 }
 
@@ -114,27 +149,30 @@ mod tests {
     use super::*;
     use crate::game::State;
 
-    /// `handa+raw` is the nine `handa` features followed by the `raw`
-    /// board, on every position of a game.
+    /// `handa+X` is the nine `handa` features followed by encoding `X`,
+    /// on every position of a game.
     #[test]
-    fn handa_raw_is_handa_then_raw() {
+    fn handa_and_is_handa_then_the_other() {
         let game = Reversi::new(6).unwrap();
-        let both = game.encoding("handa+raw").unwrap();
         let handa = game.encoding("handa").unwrap();
-        let raw = game.encoding("raw").unwrap();
-        assert_eq!(both.size(), 9 + 36);
-        let mut s = game.initial_state();
-        let mut rng = crate::game::rng::stream(5, &[]);
-        while !s.is_terminal() {
-            let mut out = vec![0.0; 45];
-            let (mut h, mut r) = (vec![0.0; 9], vec![0.0; 36]);
-            both.encode(&s, &mut out);
-            handa.encode(&s, &mut h);
-            raw.encode(&s, &mut r);
-            assert_eq!(out[..9], h[..]);
-            assert_eq!(out[9..], r[..]);
-            let a = s.random_action(&mut rng);
-            s.apply(a);
+        for both_name in HANDA_AND {
+            let both = game.encoding(both_name).unwrap();
+            let rest = game.encoding(&both_name[6..]).unwrap();
+            assert_eq!(both.name(), both_name);
+            assert_eq!(both.size(), 9 + rest.size());
+            let mut s = game.initial_state();
+            let mut rng = crate::game::rng::stream(5, &[]);
+            while !s.is_terminal() {
+                let mut out = vec![0.0; both.size()];
+                let (mut h, mut r) = (vec![0.0; 9], vec![0.0; rest.size()]);
+                both.encode(&s, &mut out);
+                handa.encode(&s, &mut h);
+                rest.encode(&s, &mut r);
+                assert_eq!(out[..9], h[..]);
+                assert_eq!(out[9..], r[..]);
+                let a = s.random_action(&mut rng);
+                s.apply(a);
+            }
         }
     }
 }

@@ -1,0 +1,294 @@
+//! Systematic n-tuple networks as an encoding (Jaśkowski, 2014).
+//!
+//! An n-tuple network values a position by summing, over a set of n-tuples
+//! (sequences of n squares), a table entry chosen by what the n squares hold.
+//! Here every straight run of n neighbouring squares (across, down and both
+//! diagonals) is a tuple, and tuples that the board's symmetries map onto
+//! each other share one table ("symmetric sampling"): a *class* is the set
+//! of ordered images `σ(T)` of one tuple `T` under the symmetries.
+//!
+//! wopr writes this as an encoding, so that the net kinds, training and
+//! evolution need nothing new: input `c · 3ⁿ + k` counts the tuples of class
+//! `c` whose squares read configuration `k = Σⱼ dⱼ·3ʲ` (`dⱼ` is 0 for
+//! empty, 1 for the mover's piece, 2 for the opponent's on the tuple's
+//! j-th square). A linear net over these inputs *is* the n-tuple network:
+//! its weight `c · 3ⁿ + k` is the shared table entry. `ntuple1` is a weighted
+//! piece counter with one weight per symmetry class of squares and piece
+//! (own, opponent, empty); `ntuple2` on 8x8 is Jaśkowski's "all 2-tuples"
+//! network: 32 classes, 288 inputs, as in his paper.
+
+use super::encode::Encoding;
+
+/// The encoding names `ntuple1` … `ntuple4`, by tuple length − 1.
+pub const NTUPLE_NAMES: [&str; 4] = ["ntuple1", "ntuple2", "ntuple3", "ntuple4"];
+
+/// The tuple length of encoding `name` (`ntuple3` → 3), `None` for other
+/// names.
+pub fn ntuple_length(name: &str) -> Option<usize> {
+    NTUPLE_NAMES.iter().position(|&n| n == name).map(|i| i + 1)
+}
+
+/// The symmetries a board's tuples are shared under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symmetry {
+    /// The eight rotations and reflections of a square board (Reversi).
+    Dihedral,
+    /// The identity and the left-right mirror (Connect-4: gravity breaks the
+    /// others).
+    Mirror,
+}
+
+/// The straight n-tuple encoding of a grid whose state keeps one bitboard
+/// per seat (see the module docs).
+pub struct NTuples<S> {
+    name: &'static str,
+    n: usize,
+    classes: usize,
+    /// For every tuple image: its class and the bits of its squares.
+    tuples: Vec<(usize, Vec<u8>)>,
+    seats: fn(&S) -> [u64; 2],
+    to_move: fn(&S) -> Option<usize>,
+}
+
+/// A square as (column, row).
+type Square = (usize, usize);
+
+/// The images of `(c, r)` on a `width × height` grid under `symmetry`.
+fn images(symmetry: Symmetry, width: usize, height: usize) -> Vec<Box<dyn Fn(Square) -> Square>> {
+    let (w, h) = (width - 1, height - 1);
+    let mut maps: Vec<Box<dyn Fn(Square) -> Square>> = vec![
+        Box::new(|(c, r)| (c, r)),
+        Box::new(move |(c, r)| (w - c, r)),
+    ];
+    if symmetry == Symmetry::Dihedral {
+        assert_eq!(width, height, "dihedral symmetry needs a square board");
+        maps.extend([
+            Box::new(move |(c, r)| (c, h - r)) as Box<dyn Fn(Square) -> Square>,
+            Box::new(move |(c, r)| (w - c, h - r)),
+            Box::new(|(c, r)| (r, c)),
+            Box::new(move |(c, r)| (w - r, c)),
+            Box::new(move |(c, r)| (r, h - c)),
+            Box::new(move |(c, r)| (w - r, h - c)),
+        ]);
+    }
+    maps
+}
+
+/// Every straight run of `n` neighbouring squares on the grid, each in the
+/// order it is walked from its first square.
+fn straight_runs(n: usize, width: usize, height: usize) -> Vec<Vec<Square>> {
+    let directions: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+    let mut runs = Vec::new();
+    for &(dc, dr) in &directions {
+        if n == 1 && (dc, dr) != (1, 0) {
+            continue; // a 1-tuple has no direction: list each square once
+        }
+        for r in 0..height as isize {
+            for c in 0..width as isize {
+                let run: Option<Vec<Square>> = (0..n as isize)
+                    .map(|j| {
+                        let (cc, rr) = (c + j * dc, r + j * dr);
+                        let inside =
+                            (0..width as isize).contains(&cc) && (0..height as isize).contains(&rr);
+                        inside.then_some((cc as usize, rr as usize))
+                    })
+                    .collect();
+                runs.extend(run);
+            }
+        }
+    }
+    runs
+}
+
+impl<S> NTuples<S> {
+    /// The straight `n`-tuples of a `width × height` grid shared under
+    /// `symmetry`. `index[row * width + col]` is the bit of that square in
+    /// the bitboards `seats(state)`; `to_move(state)` is the mover, whose
+    /// pieces read 1 (the opponent's read 2).
+    pub fn new(
+        name: &'static str,
+        n: usize,
+        (width, height): (usize, usize),
+        symmetry: Symmetry,
+        index: &[u8],
+        seats: fn(&S) -> [u64; 2],
+        to_move: fn(&S) -> Option<usize>,
+    ) -> NTuples<S> {
+        assert!((1..=6).contains(&n), "tuples of 1 to 6 squares");
+        assert_eq!(index.len(), width * height, "one bit per square");
+        let maps = images(symmetry, width, height);
+        let mut seen = std::collections::HashSet::new();
+        let mut tuples = Vec::new();
+        let mut classes = 0;
+        for run in straight_runs(n, width, height) {
+            let mut key = run.clone();
+            key.sort_unstable();
+            if seen.contains(&key) {
+                continue; // this run is an image of a class already made
+            }
+            let mut ordered = std::collections::BTreeSet::new();
+            for map in &maps {
+                let image: Vec<Square> = run.iter().map(|&s| map(s)).collect();
+                let mut set = image.clone();
+                set.sort_unstable();
+                seen.insert(set);
+                ordered.insert(image);
+            }
+            for image in ordered {
+                let bits = image.iter().map(|&(c, r)| index[r * width + c]).collect();
+                tuples.push((classes, bits));
+            }
+            classes += 1;
+        }
+        NTuples {
+            name,
+            n,
+            classes,
+            tuples,
+            seats,
+            to_move,
+        }
+    }
+
+    /// The number of tuple classes (tables); the encoding has `classes ·
+    /// 3ⁿ` inputs.
+    pub fn classes(&self) -> usize {
+        self.classes
+    }
+
+    /// The number of tuple images counted per position.
+    pub fn images(&self) -> usize {
+        self.tuples.len()
+    }
+}
+
+impl<S: Send + Sync> Encoding<S> for NTuples<S> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn size(&self) -> usize {
+        self.classes * 3usize.pow(self.n as u32)
+    }
+    fn encode(&self, state: &S, out: &mut [f32]) {
+        out.fill(0.0);
+        let me = (self.to_move)(state).unwrap_or(0) & 1;
+        let seats = (self.seats)(state);
+        let (own, other) = (seats[me], seats[1 - me]);
+        let table = 3usize.pow(self.n as u32);
+        for (class, bits) in &self.tuples {
+            let mut k = 0;
+            for &b in bits.iter().rev() {
+                let digit = ((own >> b) & 1) + 2 * ((other >> b) & 1);
+                k = k * 3 + digit as usize;
+            }
+            out[class * table + k] += 1.0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A bare board: two bitboards and the mover.
+    struct Board([u64; 2], usize);
+
+    fn tuples(n: usize, side: usize, symmetry: Symmetry) -> NTuples<Board> {
+        let index: Vec<u8> = (0..(side * side) as u8).collect();
+        NTuples::new(
+            "t",
+            n,
+            (side, side),
+            symmetry,
+            &index,
+            |b: &Board| b.0,
+            |b: &Board| Some(b.1),
+        )
+    }
+
+    /// The distinct square sets among a tuple encoding's images.
+    fn sets(enc: &NTuples<Board>) -> std::collections::HashSet<Vec<u8>> {
+        enc.tuples
+            .iter()
+            .map(|(_, bits)| {
+                let mut set = bits.clone();
+                set.sort_unstable();
+                set
+            })
+            .collect()
+    }
+
+    #[test]
+    fn class_counts_follow_from_the_board_symmetries() {
+        // 1-tuples on 8x8 under the 8 symmetries: the squares of one
+        // triangle, 4 + 3 + 2 + 1 = 10 classes; every square is one image
+        // of its class, so 64 images.
+        let one = tuples(1, 8, Symmetry::Dihedral);
+        assert_eq!((one.classes(), one.images()), (10, 64));
+        // 6x6: 3 + 2 + 1 = 6 classes.
+        assert_eq!(tuples(1, 6, Symmetry::Dihedral).classes(), 6);
+        // 2-tuples on 8x8: 2·8·7 = 112 orthogonal and 2·7·7 = 98 diagonal
+        // runs, each covered; a run that a symmetry maps onto itself
+        // reversed is also walked backwards, so there are more images.
+        let two = tuples(2, 8, Symmetry::Dihedral);
+        assert_eq!(sets(&two).len(), 210);
+        assert!(two.images() > 210 && two.images() <= 420);
+        assert_eq!(two.classes(), CLASSES_8X8_PAIRS);
+        // Straight 4-tuples on 6 columns × 6 rows under the mirror only:
+        // 6·3 across, 3·6 down, 2·3·3 diagonal = 54 runs.
+        let four = tuples(4, 6, Symmetry::Mirror);
+        assert_eq!(sets(&four).len(), 54);
+    }
+
+    /// Classes of neighbouring pairs on 8x8 under the 8 symmetries:
+    /// Jaśkowski (2014) gives his "all 2-tuples" network 288 weights, 9 per
+    /// tuple, so 288 / 9 = 32 tuples.
+    const CLASSES_8X8_PAIRS: usize = 32;
+
+    #[test]
+    fn every_image_is_counted_once_with_its_configuration() {
+        let enc = tuples(2, 4, Symmetry::Dihedral);
+        let mut out = vec![0.0; enc.size()];
+        // An empty board: every image reads configuration 0.
+        enc.encode(&Board([0, 0], 0), &mut out);
+        let total: f32 = out.iter().sum();
+        assert_eq!(total as usize, enc.images());
+        for c in 0..enc.classes() {
+            let counts = &out[c * 9..(c + 1) * 9];
+            assert!(counts[1..].iter().all(|&x| x == 0.0));
+        }
+        // One own piece in a corner: an image holding the corner reads
+        // (own, empty) = 1 when it starts there and (empty, own) = 3 when
+        // it ends there. The corner lies on 3 runs (across, down, diagonal).
+        let with_corner = enc.tuples.iter().filter(|(_, b)| b.contains(&0)).count();
+        assert!(with_corner >= 3);
+        enc.encode(&Board([1, 0], 0), &mut out);
+        assert_eq!(out.iter().sum::<f32>() as usize, enc.images());
+        let at =
+            |out: &[f32], k: usize| -> f32 { (0..enc.classes()).map(|c| out[c * 9 + k]).sum() };
+        assert_eq!((at(&out, 1) + at(&out, 3)) as usize, with_corner);
+        // The same piece read by the other seat is an opponent's piece
+        // (2 first, 6 second).
+        enc.encode(&Board([1, 0], 1), &mut out);
+        assert_eq!((at(&out, 2) + at(&out, 6)) as usize, with_corner);
+    }
+
+    #[test]
+    fn symmetric_positions_encode_alike() {
+        // Tuples shared under the symmetries see a board and its mirror
+        // image alike.
+        let enc = tuples(3, 6, Symmetry::Dihedral);
+        let own = 0b000011u64 | 1 << 14;
+        let other = 1u64 << 20 | 1 << 35;
+        let mirror = |b: u64| {
+            (0..36)
+                .filter(|i| b >> i & 1 == 1)
+                .map(|i| 1u64 << ((i / 6) * 6 + 5 - i % 6))
+                .fold(0, |a, x| a | x)
+        };
+        let (mut a, mut b) = (vec![0.0; enc.size()], vec![0.0; enc.size()]);
+        enc.encode(&Board([own, other], 0), &mut a);
+        enc.encode(&Board([mirror(own), mirror(other)], 0), &mut b);
+        assert_eq!(a, b);
+    }
+}
