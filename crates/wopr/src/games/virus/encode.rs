@@ -1,16 +1,34 @@
 //! The Virus game's encodings for nets: `raw` (64 inputs, +1 for the
 //! mover's pieces), `absolute` (Naveed & Cowling's 64 inputs as the paper
-//! gives them: +1 Black, −1 White, whoever is to move) and `planes`.
+//! gives them: +1 Black, −1 White, whoever is to move), `planes`, and the
+//! straight n-tuples `ntuple1` to `ntuple3` shared under the board's 8
+//! symmetries ([`crate::game::ntuple`]).
 
 use super::{Virus, VirusState};
 use crate::game::encode::{grid, mover, unknown, Encodable, Encoding, EncodingOf};
+use crate::game::ntuple::{ntuple_length, NTuples, Symmetry, NTUPLE_NAMES};
 use crate::game::{Game, SpecError};
 
 impl Encodable for Virus {
     fn encoding_names(&self) -> &'static [&'static str] {
-        &["raw", "absolute", "planes"]
+        &["raw", "absolute", "planes", "ntuple1", "ntuple2", "ntuple3"]
     }
     fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError> {
+        if let Some(n) = ntuple_length(name).filter(|&n| n <= 3) {
+            // Grows and jumps look the same from every side: the tuples are
+            // shared under the board's 8 symmetries.
+            let side = self.size();
+            let index: Vec<u8> = (0..(side * side) as u8).collect();
+            return Ok(Box::new(NTuples::new(
+                NTUPLE_NAMES[n - 1],
+                n,
+                (side, side),
+                Symmetry::Dihedral,
+                &index,
+                VirusState::pieces,
+                mover,
+            )));
+        }
         if name == "absolute" {
             return Ok(Box::new(Absolute {
                 squares: self.size() * self.size(),
