@@ -383,3 +383,32 @@ fn nets_without_biases_ignore_their_bias_genes() {
     }
     assert_eq!(biases, 2);
 }
+
+#[test]
+fn the_champion_is_the_run_best_or_the_latest_best_as_configured() {
+    use wopr::experiment::champion_weights;
+    use wopr::experiment::config::ChampionRule;
+    let mut cfg = config(6);
+    let best = run_to_end(
+        start(&TicTacToe, cfg.clone()).unwrap(),
+        &temp_dir("champ-best"),
+    );
+    cfg.fitness.champion = ChampionRule::Latest;
+    let dir = temp_dir("champ-latest");
+    let latest = run_to_end(start(&TicTacToe, cfg).unwrap(), &dir);
+    // The rule picks the file, not the search: the same generations.
+    let rows = |cp: &Checkpoint| fingerprint(cp).0;
+    assert_eq!(rows(&best), rows(&latest));
+    // This seed's best-scoring generation is not the last one, so the two
+    // rules keep different members (the precondition of the test).
+    let (_, at, run_best) = best.best.clone().unwrap();
+    assert!(at < 5, "best at generation {at}");
+    assert_ne!(run_best, best.champion);
+    assert_eq!(champion_weights(&best), Some(run_best.as_slice()));
+    assert_eq!(champion_weights(&latest), Some(latest.champion.as_slice()));
+    let file = std::fs::read_to_string(dir.join("champion.json")).unwrap();
+    let net: serde_json::Value = serde_json::from_str(&file).unwrap();
+    let weights: Vec<f32> = serde_json::from_value(net["weights"].clone()).unwrap();
+    assert_eq!(weights, latest.champion);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -65,6 +65,8 @@
 //! seat = 0                # fixed: play only this seat (Handa's first/second movers)
 //! openings = "plies=4"    # games start from K random plies (or a file of move lists)
 //! common_seeds = false    # fixed: every individual's games share random streams
+//! champion = "best"       # "best": fixed/exhaustive keep the run's best-scoring member;
+//!                         # "latest": always the latest generation's best (noisy fitness)
 //!
 //! [stop]
 //! generations = 100
@@ -407,6 +409,33 @@ pub struct FitnessConfig {
     /// individuals. Unset: each individual has its own streams.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub common_seeds: bool,
+    /// Which member is the run's champion (`champion.json`, the yardsticks'
+    /// player).
+    #[serde(skip_serializing_if = "ChampionRule::is_best")]
+    pub champion: ChampionRule,
+}
+
+/// Which member a run keeps as its champion.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChampionRule {
+    /// For absolute fitness (fixed opponents, the exhaustive count): the
+    /// best-scoring member of the whole run; for the relative schemes, the
+    /// latest generation's best. Right when a fitness is exact or barely
+    /// noisy.
+    #[default]
+    Best,
+    /// Always the latest generation's best member. Right when fitness is a
+    /// sample (openings, stochastic opponents, few games): the run-long
+    /// maximum of noisy scores favours an early lucky member over the
+    /// population that has since moved on.
+    Latest,
+}
+
+impl ChampionRule {
+    fn is_best(&self) -> bool {
+        *self == ChampionRule::Best
+    }
 }
 
 impl Default for FitnessConfig {
@@ -426,6 +455,7 @@ impl Default for FitnessConfig {
             programs: ProgramScore::Logistic,
             openings: None,
             common_seeds: false,
+            champion: ChampionRule::Best,
         }
     }
 }

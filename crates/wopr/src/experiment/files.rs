@@ -498,7 +498,8 @@ fn append(path: &Path, text: &str) -> Result<(), RunError> {
 /// The weights the run offers as its result: the best champion so far for
 /// absolute fitness, the latest generation's otherwise.
 pub fn champion_weights(cp: &Checkpoint) -> Option<&[f32]> {
-    if cp.config.fitness.scheme.absolute() {
+    let best_ever = cp.config.fitness.champion == super::config::ChampionRule::Best;
+    if cp.config.fitness.scheme.absolute() && best_ever {
         cp.best.as_ref().map(|b| b.2.as_slice())
     } else if cp.champion.is_empty() {
         None
