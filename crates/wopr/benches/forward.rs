@@ -102,10 +102,11 @@ fn main() {
                     black_box(&out1);
                 }
             });
-            let mut out = vec![0.0f32; 256 * no];
-            let batch = rate(budget, 256, |k| {
-                let r = (k * 256) % (pool_n - 256);
-                net.forward_batch(&pool[r * ni..(r + 256) * ni], &mut out, &mut s);
+            let bsz: usize = only("batch").map_or(256, |b| b.parse().unwrap());
+            let mut out = vec![0.0f32; bsz * no];
+            let batch = rate(budget, bsz, |k| {
+                let r = (k * bsz) % (pool_n - bsz);
+                net.forward_batch(&pool[r * ni..(r + bsz) * ni], &mut out, &mut s);
                 black_box(&out);
             });
             let gflops = batch * macs as f64 * 2.0 / 1e9;

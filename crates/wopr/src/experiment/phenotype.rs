@@ -10,6 +10,7 @@ use crate::game::encode::Encodable;
 use crate::game::Searchable;
 use crate::nn::{Activation, AnyNet, Architecture, NetFile, Network, Segment, SegmentKind};
 use crate::players::net::{Finished, NetMode, NetPlayer};
+use crate::game::player::ValuePlayer;
 use crate::players::Player;
 
 /// Turns weights into net players for a game, as the config says.
@@ -244,5 +245,14 @@ where
             self.try_player(weights)
                 .expect("weights have the length checked when the run was configured"),
         )
+    }
+
+    fn value_player(&self, weights: &[f32]) -> Option<Box<dyn ValuePlayer<G>>> {
+        let player = self
+            .try_player(weights)
+            .expect("weights have the length checked when the run was configured");
+        player
+            .values_alone()
+            .then(|| Box::new(player) as Box<dyn ValuePlayer<G>>)
     }
 }
