@@ -25,9 +25,9 @@ use serde::{Deserialize, Serialize};
 use super::fitness::{Fitness, Scores, Tally};
 use super::genome::Genome;
 use crate::eval::exhaustive;
+use crate::eval::lockstep::{play_lockstep, LockstepGame};
 use crate::eval::openings::Openings;
 use crate::game::driver::play_out;
-use crate::eval::lockstep::{play_lockstep, LockstepGame};
 use crate::game::player::ValuePlayer;
 use crate::game::rng::stream;
 use crate::game::{Action, Game, State};
@@ -350,7 +350,8 @@ where
             opening_at(&self.openings, &self.game, seed, &path, (i * n + j) as u64)
         };
         // Game k of pair (i, j) puts i in seat k.
-        let path = |i: usize, j: usize, k: usize| [generation, TAG_ROUND, i as u64, j as u64, k as u64];
+        let path =
+            |i: usize, j: usize, k: usize| [generation, TAG_ROUND, i as u64, j as u64, k as u64];
         let lockstep: Option<Vec<Box<dyn ValuePlayer<G>>>> = weights
             .iter()
             .map(|w| self.phenotype.value_player(w))
@@ -389,7 +390,16 @@ where
                     let opening = opening(i, j);
                     let mut r = [0.0; 2];
                     for (k, slot) in r.iter_mut().enumerate() {
-                        *slot = duel(&self.game, &opening, &mut *a, b.as_mut(), k, &path(i, j, k), seed).0;
+                        *slot = duel(
+                            &self.game,
+                            &opening,
+                            &mut *a,
+                            b.as_mut(),
+                            k,
+                            &path(i, j, k),
+                            seed,
+                        )
+                        .0;
                     }
                     (i, j, r)
                 })

@@ -7,10 +7,10 @@ use super::config::{BiasSign, FinishedBy, Layout, Outputs};
 use super::error::{err, RunError};
 use crate::evolve::schemes::Phenotype;
 use crate::game::encode::Encodable;
+use crate::game::player::ValuePlayer;
 use crate::game::Searchable;
 use crate::nn::{Activation, AnyNet, Architecture, NetFile, Network, Segment, SegmentKind};
 use crate::players::net::{Finished, NetMode, NetPlayer};
-use crate::game::player::ValuePlayer;
 use crate::players::Player;
 
 /// Turns weights into net players for a game, as the config says.

@@ -164,7 +164,8 @@ impl Mlp {
                 let (lo, hi) = s.acts.split_at_mut(region(l));
                 let x = &lo[region(l - 1) + k * n * LANES..region(l - 1) + (k + 1) * n * LANES];
                 let y = &mut hi[k * m * LANES..(k + 1) * m * LANES];
-                kernels::layer_block::<I>(x, w, m, b, self.activations[l - 1], y);
+                kernels::live_rows(x, &mut s.idx);
+                kernels::layer_block::<I>(x, &s.idx, w, m, b, self.activations[l - 1], y);
             }
         }
         let last = &s.acts[region(self.layers())..];
@@ -283,7 +284,8 @@ impl Mlp {
                 for k in 0..blocks {
                     let dk = &d[k * m * LANES..(k + 1) * m * LANES];
                     let yk = &mut dp[k * n * LANES..(k + 1) * n * LANES];
-                    kernels::layer_block::<I>(dk, wt, n, zeros, Activation::Linear, yk);
+                    kernels::live_rows(dk, &mut s.idx);
+                    kernels::layer_block::<I>(dk, &s.idx, wt, n, zeros, Activation::Linear, yk);
                 }
                 self.activations[l - 2].scale_by_derivative(&mut dp[..n * blocks * LANES], a);
             }

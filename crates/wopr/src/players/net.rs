@@ -48,8 +48,8 @@ use std::sync::Arc;
 use rand::RngExt;
 
 use super::{Player, ViewOf};
-use crate::game::player::ValuePlayer;
 use crate::game::encode::{Encodable, EncodingOf};
+use crate::game::player::ValuePlayer;
 use crate::game::rng::WoprRng;
 use crate::game::{mover, Action, ActionList, GameSpec, Searchable, SpecError, State};
 use crate::nn::{Activation, AnyNet, NetFile, Network, Scratch};
@@ -338,7 +338,7 @@ pub struct NetPlayer<G: Encodable> {
 /// Leaves a net player sends through one forward pass, at most (plus the
 /// leaves of one more position): past the batched kernel's full speed,
 /// and small enough that its inputs stay in cache.
-const CHUNK: usize = 256;
+const CHUNK: usize = 128;
 
 /// A hasher for keys that are already well mixed ([`Searchable::key`]):
 /// the key is its own hash.
@@ -394,13 +394,11 @@ struct Work<S> {
     /// `(slot, leaf, sign)`: slot's value takes `sign` times the leaf's
     /// value, in the order the search meets its leaves.
     parts: Vec<(usize, usize, f32)>,
-    /// Policy mode: `(root, leaf)`, the root's own outputs.
-    policy: Vec<(usize, usize)>,
-    /// The distinct leaves, the net outputs of those evaluated so far
-    /// (`num_outputs` each) and their values.
+    /// The leaves not evaluated yet; in policy mode (where a root is its
+    /// own leaf) with the slot of each one's first value.
     leaves: Vec<S>,
-    leaf_keys: KeyMap,
-    leaf_out: Vec<f32>,
+    policy: Vec<usize>,
+    /// The value of every leaf met, by number.
     leaf_value: Vec<f32>,
 }
 
@@ -413,10 +411,8 @@ impl<S> Work<S> {
             starts: Vec::new(),
             slots: Vec::new(),
             parts: Vec::new(),
-            policy: Vec::new(),
             leaves: Vec::new(),
-            leaf_keys: KeyMap::default(),
-            leaf_out: Vec::new(),
+            policy: Vec::new(),
             leaf_value: Vec::new(),
         }
     }
@@ -430,8 +426,6 @@ impl<S> Work<S> {
         self.parts.clear();
         self.policy.clear();
         self.leaves.clear();
-        self.leaf_keys.clear();
-        self.leaf_out.clear();
         self.leaf_value.clear();
     }
 }
@@ -549,9 +543,12 @@ where
     /// The values of the legal actions at each of `roots` for its player to
     /// move (see [`ValuePlayer::values`]), for every mode but alpha-beta.
     ///
-    /// Each distinct root is searched once, and each distinct leaf of all
-    /// their searches is evaluated once, in forward passes of about
-    /// [`CHUNK`] leaves. The batched pass computes every position on its
+    /// Each distinct root is searched once (games in lockstep often meet the
+    /// same position: a net's first move is the same in all its games as
+    /// the first player), and the leaves of all the searches are evaluated
+    /// in forward passes of about [`CHUNK`] leaves. (Leaves shared by
+    /// different roots are rare enough that finding them costs more than
+    /// it saves.) The batched pass computes every position on its
     /// own (the same operations whatever else is in the batch), so a value
     /// is the same bits whether its position was asked about alone or with
     /// thousands of others.
@@ -566,18 +563,17 @@ where
         debug_assert!(self.values_alone(), "alpha-beta has no values");
         let mut work = std::mem::replace(&mut self.work, Work::new());
         work.clear();
-        let mut evaluated = 0;
         for root in roots {
             let (d, new) = intern(&mut work.root_keys, &mut work.roots, root);
             work.which.push(d);
             if new {
                 self.expand(&mut work, d);
-                if work.leaves.len() - evaluated >= CHUNK {
-                    evaluated = self.evaluate_leaves(&mut work, evaluated);
+                if work.leaves.len() >= CHUNK {
+                    self.evaluate_leaves(&mut work);
                 }
             }
         }
-        self.evaluate_leaves(&mut work, evaluated);
+        self.evaluate_leaves(&mut work);
         work.starts.push(work.slots.len());
         // Minimax keeps the least of a slot's parts; the other modes have
         // one part per slot.
@@ -585,16 +581,6 @@ where
         for &(slot, leaf, sign) in &work.parts {
             let v = sign * work.leaf_value[leaf];
             work.slots[slot] = if least { work.slots[slot].min(v) } else { v };
-        }
-        let k = self.eval.num_outputs();
-        let mut list = ActionList::new();
-        for &(d, leaf) in &work.policy {
-            list.clear();
-            work.roots[d].legal_actions(&mut list);
-            let o = &work.leaf_out[leaf * k..(leaf + 1) * k];
-            for (slot, &a) in work.slots[work.starts[d]..].iter_mut().zip(&list) {
-                *slot = o[a as usize];
-            }
         }
         for &d in &work.which {
             out.extend_from_slice(&work.slots[work.starts[d]..work.starts[d + 1]]);
@@ -614,13 +600,14 @@ where
             .extend(std::iter::repeat_n(f32::INFINITY, legal.len()));
         let leaf = |work: &mut Work<G::State>, slot: usize, s: &G::State| {
             let sign = self.eval.sign_for(s, me);
-            let (l, _) = intern(&mut work.leaf_keys, &mut work.leaves, s);
-            work.parts.push((slot, l, sign));
+            work.parts
+                .push((slot, work.leaf_value.len() + work.leaves.len(), sign));
+            work.leaves.push(s.clone());
         };
         match self.mode {
             NetMode::Policy => {
-                let (l, _) = intern(&mut work.leaf_keys, &mut work.leaves, &root);
-                work.policy.push((d, l));
+                work.leaves.push(root);
+                work.policy.push(start);
             }
             NetMode::Minimax2 { .. } => {
                 let mut replies = ActionList::new();
@@ -663,22 +650,22 @@ where
         }
     }
 
-    /// Runs the net on the leaves from `from` on and values them; returns
-    /// how many leaves are evaluated now. A leaf's value is read from its
-    /// own view (its player to move's, or the encoding's seat): in
-    /// `minimax2` its outputs over its legal actions reduced (over all of
-    /// them in a finished leaf, where none is legal), else its one output.
-    fn evaluate_leaves(&mut self, work: &mut Work<G::State>, from: usize) -> usize {
-        let to = work.leaves.len();
-        if from == to {
-            return to;
+    /// Runs the net on the leaves waiting and values them. A leaf's value
+    /// is read from its own view (its player to move's, or the encoding's
+    /// seat): in `minimax2` its outputs over its legal actions reduced
+    /// (over all of them in a finished leaf, where none is legal), else its
+    /// one output; in `policy` mode its root's values are its outputs for
+    /// the root's legal actions.
+    fn evaluate_leaves(&mut self, work: &mut Work<G::State>) {
+        if work.leaves.is_empty() {
+            return;
         }
         let k = self.eval.num_outputs();
-        let out = self.eval.run(&work.leaves[from..to]);
-        work.leaf_out.extend_from_slice(out);
+        let (scale, shift) = self.eval.centre;
+        let centred = |o: f32| scale * o - shift;
+        let out = self.eval.run(&work.leaves);
         let mut list = ActionList::new();
-        for (l, leaf) in work.leaves[from..to].iter().enumerate() {
-            let o = &work.leaf_out[(from + l) * k..(from + l + 1) * k];
+        for (l, (leaf, o)) in work.leaves.iter().zip(out.chunks_exact(k)).enumerate() {
             let v = match self.mode {
                 NetMode::Minimax2 { reduce } => {
                     list.clear();
@@ -686,17 +673,27 @@ where
                     if list.is_empty() {
                         list.extend((0..k).map(|a| a as Action));
                     }
-                    let outs = list.iter().map(|&a| self.eval.centred(o[a as usize]));
+                    let outs = list.iter().map(|&a| centred(o[a as usize]));
                     match reduce {
                         Reduce::Max => outs.fold(f32::NEG_INFINITY, f32::max),
                         Reduce::Mean => outs.sum::<f32>() / list.len().max(1) as f32,
                     }
                 }
-                _ => self.eval.centred(o[0]),
+                NetMode::Policy => {
+                    list.clear();
+                    leaf.legal_actions(&mut list);
+                    let start = work.policy[l];
+                    for (slot, &a) in work.slots[start..].iter_mut().zip(&list) {
+                        *slot = o[a as usize];
+                    }
+                    0.0
+                }
+                _ => centred(o[0]),
             };
             work.leaf_value.push(v);
         }
-        to
+        work.leaves.clear();
+        work.policy.clear();
     }
 }
 
