@@ -39,7 +39,11 @@
 //! Ties are broken at random. Searches evaluate their leaves in batches: all
 //! successors at once (`greedy`, `softmax`), all positions after every reply
 //! (`minimax2`), all children of each node one ply above the horizon
-//! (`alphabeta`).
+//! (`alphabeta`). Every mode but `alphabeta` is a [`ValuePlayer`]: its
+//! values for many positions (of many games in lockstep, see
+//! `eval::lockstep`) come from one call, whose leaves go through the net in
+//! passes of a hundred or more, each position giving the same bits it gives
+//! alone.
 
 use std::collections::hash_map::{Entry, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
