@@ -6,7 +6,7 @@
 //! thread's CPU time, so a busy machine slows the run but not the figures.
 //! For each net and each SIMD level this CPU
 //! supports: positions per second at batch 1 (`Network::forward`) and batch
-//! 256 (`Network::forward_batch`), the arithmetic rate at batch 256 counting
+//! 256 (`Network::forward_batch`; `batch=N` for another size), the arithmetic rate at batch 256 counting
 //! 2 FLOP per weight per position (activations and biases not counted), and
 //! that rate as a fraction of the peak:
 //!
@@ -31,7 +31,8 @@ use wopr::nn::{Activation, Mlp, Network, Scratch, SimdLevel};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let quick = args.iter().any(|a| a == "quick");
-    // `net=64-58-27-1` or `simd=avx2` restrict the table (for profiling).
+    // `net=64-58-27-1` or `simd=avx2` restrict the table (for profiling);
+    // `batch=N` sets the batched column's batch size (256; at most 4096).
     let only = |key: &str| {
         args.iter()
             .find_map(|a| a.strip_prefix(key)?.strip_prefix('=').map(str::to_string))
@@ -59,7 +60,7 @@ fn main() {
     println!();
     println!(
         "{:<12} {:<9} {:>14} {:>14} {:>10} {:>8}",
-        "net", "simd", "batch 1 pos/s", "batch 256 pos/s", "GFLOP/s", "of peak"
+        "net", "simd", "batch 1 pos/s", "batched pos/s", "GFLOP/s", "of peak"
     );
     let nets: [(&[usize], &[Activation]); 3] = [
         (&[36, 60, 6], &[Activation::Sigmoid, Activation::Sigmoid]),
@@ -102,10 +103,14 @@ fn main() {
                     black_box(&out1);
                 }
             });
-            let mut out = vec![0.0f32; 256 * no];
-            let batch = rate(budget, 256, |k| {
-                let r = (k * 256) % (pool_n - 256);
-                net.forward_batch(&pool[r * ni..(r + 256) * ni], &mut out, &mut s);
+            let bsz: usize = only("batch")
+                .and_then(|b| b.parse().ok())
+                .filter(|b| (1..=pool_n / 2).contains(b))
+                .unwrap_or(256);
+            let mut out = vec![0.0f32; bsz * no];
+            let batch = rate(budget, bsz, |k| {
+                let r = (k * bsz) % (pool_n - bsz);
+                net.forward_batch(&pool[r * ni..(r + bsz) * ni], &mut out, &mut s);
                 black_box(&out);
             });
             let gflops = batch * macs as f64 * 2.0 / 1e9;

@@ -215,6 +215,51 @@ fn single_and_batched_forward_agree_bit_for_bit() {
     }
 }
 
+/// Board positions from nearby games leave the same squares empty: whole
+/// input rows of a block are zero, and the batched kernel skips them. The
+/// outputs must still be those of the single-position pass, bit for bit,
+/// and of the f64 reference.
+#[test]
+fn batches_with_inputs_zero_in_every_position_agree_bit_for_bit() {
+    for (si, spec) in specs().iter().enumerate() {
+        let net = random_net(spec, 20 + si as u64);
+        let (ni, no) = (net.num_inputs(), net.num_outputs());
+        let p = f64s(net.params());
+        let batch = 21;
+        let mut x = random_inputs(batch * ni, 8);
+        // Every third input is empty in all positions.
+        for row in x.chunks_exact_mut(ni) {
+            for (i, v) in row.iter_mut().enumerate() {
+                if i % 3 == 0 {
+                    *v = 0.0;
+                }
+            }
+        }
+        for level in levels() {
+            let mut s = Scratch::with_level(level).unwrap();
+            let mut out = vec![0.0; batch * no];
+            net.forward_batch(&x, &mut out, &mut s);
+            let mut one = vec![0.0; no];
+            for b in 0..batch {
+                let xb = &x[b * ni..(b + 1) * ni];
+                net.forward(xb, &mut one, &mut s);
+                assert_eq!(
+                    &one[..],
+                    &out[b * no..(b + 1) * no],
+                    "net {si} {level} row {b}"
+                );
+                for (j, w) in spec.reference(&p, &f64s(xb)).into_iter().enumerate() {
+                    let got = out[b * no + j] as f64;
+                    assert!(
+                        (got - w).abs() <= 2e-5 * (1.0 + w.abs()),
+                        "net {si} {level} row {b}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// Checks `backward` against central differences of `E = Σ c·y` computed
 /// with the f64 reference, for a single position and a batch.
 #[test]

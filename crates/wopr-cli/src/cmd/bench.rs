@@ -1,4 +1,5 @@
-//! `wopr bench`: random playouts per second per game, on one thread.
+//! `wopr bench`: random playouts per second per game, on one thread; or,
+//! with `--generation CONFIG`, the time of one generation of an evolution.
 //!
 //! The loop is the library's `random_playout`, statically dispatched: no
 //! allocation, no hashing and no trait objects inside a playout. The time
@@ -9,11 +10,16 @@
 //! Dots-and-Boxes and Virus do) picks from a bitboard.
 
 use std::hint::black_box;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use anyhow::Context;
+use wopr::experiment::{run as run_evolution, start, Checkpoint, EvolveConfig, Progress, RunFiles};
+use wopr::experiment::{GenerationRow, YardstickRow};
 use wopr::game::driver::{random_playout, random_playout_listed};
+use wopr::game::encode::Encodable;
 use wopr::game::rng::{stream, WoprRng};
-use wopr::{with_game, Game};
+use wopr::{with_board_game, with_game, Game, Roster, Searchable};
 
 /// Arguments of `wopr bench`.
 #[derive(clap::Args, Debug)]
@@ -33,6 +39,16 @@ pub struct BenchArgs {
     /// shows what a game's bitboard pick saves).
     #[arg(long)]
     listed: bool,
+    /// Instead: time the first generation of this evolution config (its
+    /// fitness games and selection, as the `seconds` column of
+    /// `generations.csv` counts them; no yardsticks, nothing written but a
+    /// temporary run folder), on the rayon threads (`RAYON_NUM_THREADS`).
+    #[arg(long, value_name = "CONFIG")]
+    generation: Option<PathBuf>,
+    /// With --generation: how many times to run it (the median is
+    /// reported).
+    #[arg(long, default_value_t = 3, requires = "generation")]
+    repeat: usize,
 }
 
 const DEFAULT_GAMES: &[&str] = &[
@@ -50,6 +66,9 @@ const DEFAULT_GAMES: &[&str] = &[
 
 /// Runs the benchmark and prints a table.
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+    if let Some(config) = &args.generation {
+        return generation(config, args.repeat);
+    }
     if !(args.seconds > 0.0 && args.seconds <= 600.0) {
         anyhow::bail!("--seconds must be in (0, 600]");
     }
@@ -122,4 +141,100 @@ fn measure_with<G: Game>(
         }
     }
     (playouts, actions, t.elapsed().as_secs_f64())
+}
+
+/// CPU seconds this process has used, all threads together.
+fn cpu_seconds() -> f64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage fills the struct it is given.
+    let usage = unsafe {
+        libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr());
+        usage.assume_init()
+    };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
+}
+
+/// Keeps the first generation's row and the CPU time when it came.
+struct Timed {
+    row: Option<GenerationRow>,
+    cpu: f64,
+}
+
+impl Progress for Timed {
+    fn generation(&mut self, row: &GenerationRow, _: &Checkpoint) {
+        self.cpu = cpu_seconds();
+        self.row = Some(row.clone());
+    }
+    fn yardsticks(&mut self, _: &[YardstickRow]) {}
+}
+
+/// `--generation CONFIG`: runs generation 0 of the config `repeat` times
+/// and prints its wall and CPU seconds each time, then the medians.
+fn generation(path: &Path, repeat: usize) -> anyhow::Result<()> {
+    if !(1..=100).contains(&repeat) {
+        anyhow::bail!("--repeat must be in 1..=100");
+    }
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read config {}", path.display()))?;
+    let mut config: EvolveConfig = toml::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("bad config {}: {}", path.display(), e.message()))?;
+    config
+        .check()
+        .map_err(|e| anyhow::anyhow!("bad config {}: {e}", path.display()))?;
+    config.yardsticks = None;
+    config.stop.generations = 1;
+    let game = super::parse_game(&config.game)?;
+    let dir = std::env::temp_dir().join(format!("wopr-bench-{}", std::process::id()));
+    println!(
+        "{}: one generation ({} threads)",
+        config.name.as_deref().unwrap_or(&config.game),
+        rayon::current_num_threads()
+    );
+    println!("{:>4} {:>8} {:>8} {:>8}", "run", "wall s", "cpu s", "games");
+    let mut times = Vec::new();
+    let mut last = None;
+    for k in 1..=repeat {
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        let timed = with_board_game!(&game, g => time_one(g, &config, &dir),
+            anyhow::bail!("{} cannot be evolved: nets play the board games only", config.game));
+        std::fs::remove_dir_all(&dir).ok();
+        let (row, cpu) = timed?;
+        println!("{k:>4} {:>8.3} {cpu:>8.3} {:>8}", row.seconds, row.games);
+        times.push((row.seconds, cpu));
+        last = Some(row);
+    }
+    let median = |f: fn(&(f64, f64)) -> f64| {
+        let mut v: Vec<f64> = times.iter().map(f).collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let row = last.expect("at least one run");
+    println!(
+        "median: wall {:.3} s, cpu {:.3} s; fitness best {}, mean {}, min {}",
+        median(|t| t.0),
+        median(|t| t.1),
+        row.best,
+        row.mean,
+        row.min
+    );
+    Ok(())
+}
+
+/// One generation 0 of `config`, run in `dir`: its row and CPU seconds.
+fn time_one<G>(game: &G, config: &EvolveConfig, dir: &Path) -> anyhow::Result<(GenerationRow, f64)>
+where
+    G: Encodable + Roster,
+    G::State: Searchable,
+{
+    let mut cp = start(game, config.clone())?;
+    let mut timed = Timed {
+        row: None,
+        cpu: 0.0,
+    };
+    let before = cpu_seconds();
+    run_evolution(game, &mut cp, &RunFiles::new(dir), &mut timed)?;
+    let row = timed.row.context("the run played no generation")?;
+    Ok((row, timed.cpu - before))
 }

@@ -5,6 +5,7 @@
 //! - B. Horner, *WOPR in search of better strategies for board games*, M.S.
 //!   thesis, University of Nebraska at Omaha, 2011.
 
+pub mod lockstep;
 pub mod matches;
 pub mod openings;
 pub mod rating;

@@ -25,8 +25,10 @@ use serde::{Deserialize, Serialize};
 use super::fitness::{Fitness, Scores, Tally};
 use super::genome::Genome;
 use crate::eval::exhaustive;
+use crate::eval::lockstep::{play_lockstep, LockstepGame};
 use crate::eval::openings::Openings;
 use crate::game::driver::play_out;
+use crate::game::player::ValuePlayer;
 use crate::game::rng::stream;
 use crate::game::{Action, Game, State};
 use crate::players::{parse_player, Player, Roster};
@@ -36,6 +38,14 @@ use crate::players::{parse_player, Player, Roster};
 pub trait Phenotype<G: Game>: Sync {
     /// The player whose parameters are `weights`.
     fn player(&self, weights: &[f32]) -> Box<dyn Player<G>>;
+
+    /// The same player as a [`ValuePlayer`], where it is one: a scheme
+    /// then plays its games in lockstep with the others'
+    /// ([`crate::eval::lockstep`]), the same games, faster. `None` (the
+    /// default): its games are played one at a time.
+    fn value_player(&self, _weights: &[f32]) -> Option<Box<dyn ValuePlayer<G>>> {
+        None
+    }
 }
 
 impl<G: Game, F: Fn(&[f32]) -> Box<dyn Player<G>> + Sync> Phenotype<G> for F {
@@ -335,24 +345,66 @@ where
         let pairs: Vec<(usize, usize)> = (0..n)
             .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
             .collect();
-        // Pairs come ordered by their first member: a worker keeps that
-        // player across its pairs and builds the second once per pair.
-        let results: Vec<(usize, usize, [f64; 2])> = pairs
-            .par_iter()
-            .map_init(Kept::new, |kept, &(i, j)| {
-                let a = kept.get(i, || self.phenotype.player(&weights[i]));
-                let mut b = self.phenotype.player(&weights[j]);
-                let path = [generation, TAG_ROUND, TAG_OPENING, i as u64, j as u64];
-                let opening =
-                    opening_at(&self.openings, &self.game, seed, &path, (i * n + j) as u64);
-                let mut r = [0.0; 2];
-                for (k, slot) in r.iter_mut().enumerate() {
-                    let path = [generation, TAG_ROUND, i as u64, j as u64, k as u64];
-                    *slot = duel(&self.game, &opening, &mut *a, b.as_mut(), k, &path, seed).0;
-                }
-                (i, j, r)
-            })
+        let opening = |i: usize, j: usize| {
+            let path = [generation, TAG_ROUND, TAG_OPENING, i as u64, j as u64];
+            opening_at(&self.openings, &self.game, seed, &path, (i * n + j) as u64)
+        };
+        // Game k of pair (i, j) puts i in seat k.
+        let path =
+            |i: usize, j: usize, k: usize| [generation, TAG_ROUND, i as u64, j as u64, k as u64];
+        let lockstep: Option<Vec<Box<dyn ValuePlayer<G>>>> = weights
+            .iter()
+            .map(|w| self.phenotype.value_player(w))
             .collect();
+        let results: Vec<(usize, usize, [f64; 2])> = if let Some(mut players) = lockstep {
+            let openings: Vec<Vec<Action>> = pairs.iter().map(|&(i, j)| opening(i, j)).collect();
+            let games = pairs
+                .iter()
+                .zip(&openings)
+                .flat_map(|(&(i, j), opening)| {
+                    (0..2).map(move |k| LockstepGame {
+                        seats: if k == 0 { vec![i, j] } else { vec![j, i] },
+                        opening,
+                        rng: stream(seed, &path(i, j, k)),
+                    })
+                })
+                .collect();
+            let ends = play_lockstep(&self.game, &mut players, games);
+            pairs
+                .iter()
+                .zip(ends.chunks_exact(2))
+                .map(|(&(i, j), ends)| {
+                    // A player that breaks the rules loses the game.
+                    let r = |k: usize| ends[k].as_ref().map_or(-1.0, |end| end.returns(k));
+                    (i, j, [r(0), r(1)])
+                })
+                .collect()
+        } else {
+            // Pairs come ordered by their first member: a worker keeps that
+            // player across its pairs and builds the second once per pair.
+            pairs
+                .par_iter()
+                .map_init(Kept::new, |kept, &(i, j)| {
+                    let a = kept.get(i, || self.phenotype.player(&weights[i]));
+                    let mut b = self.phenotype.player(&weights[j]);
+                    let opening = opening(i, j);
+                    let mut r = [0.0; 2];
+                    for (k, slot) in r.iter_mut().enumerate() {
+                        *slot = duel(
+                            &self.game,
+                            &opening,
+                            &mut *a,
+                            b.as_mut(),
+                            k,
+                            &path(i, j, k),
+                            seed,
+                        )
+                        .0;
+                    }
+                    (i, j, r)
+                })
+                .collect()
+        };
         let mut tallies = vec![Tally::default(); n];
         for (i, j, r) in results {
             match self.scoring {

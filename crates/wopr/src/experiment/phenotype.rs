@@ -7,6 +7,7 @@ use super::config::{BiasSign, FinishedBy, Layout, Outputs};
 use super::error::{err, RunError};
 use crate::evolve::schemes::Phenotype;
 use crate::game::encode::Encodable;
+use crate::game::player::ValuePlayer;
 use crate::game::Searchable;
 use crate::nn::{Activation, AnyNet, Architecture, NetFile, Network, Segment, SegmentKind};
 use crate::players::net::{Finished, NetMode, NetPlayer};
@@ -244,5 +245,14 @@ where
             self.try_player(weights)
                 .expect("weights have the length checked when the run was configured"),
         )
+    }
+
+    fn value_player(&self, weights: &[f32]) -> Option<Box<dyn ValuePlayer<G>>> {
+        let player = self
+            .try_player(weights)
+            .expect("weights have the length checked when the run was configured");
+        player
+            .values_alone()
+            .then(|| Box::new(player) as Box<dyn ValuePlayer<G>>)
     }
 }

@@ -66,6 +66,10 @@ pub enum PlayError {
     /// The opening the game was to start from is not a legal line.
     #[error("bad opening: {0}")]
     BadOpening(String),
+    /// Games played in lockstep (`eval::lockstep`) reached a simultaneous
+    /// turn, which they do not play.
+    #[error("a simultaneous turn cannot be played in lockstep")]
+    Simultaneous,
 }
 
 /// Samples a chance outcome of `state` by its probability, with `rng`.

@@ -150,11 +150,17 @@ pub fn grid<S: Send + Sync + 'static>(
 
 /// A grid encoding read from one occupancy bitboard per seat: the same
 /// inputs as [`grid`] gives, without a call per square (the hot path of
-/// net players: every leaf of a search is encoded).
+/// net players: every leaf of a search is encoded). It clears the inputs
+/// and visits the occupied squares only, one set bit at a time.
 struct BitGrid<S> {
     name: &'static str,
-    /// Bit of the bitboards holding encoding square `i`.
-    index: Vec<u8>,
+    /// Whether this is `raw` (else `planes`).
+    raw: bool,
+    /// Number of squares.
+    squares: usize,
+    /// The encoding square of each bitboard bit (only bits of squares are
+    /// ever set).
+    square_of: [u8; 64],
     seats: fn(&S) -> [u64; 2],
     to_move: fn(&S) -> Option<usize>,
 }
@@ -164,29 +170,29 @@ impl<S: Send + Sync> Encoding<S> for BitGrid<S> {
         self.name
     }
     fn size(&self) -> usize {
-        grid_size(self.name, self.index.len())
+        grid_size(self.name, self.squares)
     }
     fn encode(&self, state: &S, out: &mut [f32]) {
         let to_move = (self.to_move)(state);
         let seats = (self.seats)(state);
-        if self.name == "raw" {
-            let me = to_move.unwrap_or(0) & 1;
-            let (own, other) = (seats[me], seats[1 - me]);
-            for (o, &k) in out.iter_mut().zip(&self.index) {
-                *o = ((own >> k) & 1) as f32 - ((other >> k) & 1) as f32;
+        out.fill(0.0);
+        // The inputs of the set bits of `b`, `value` each, from `offset` on.
+        let mut mark = |mut b: u64, offset: usize, value: f32| {
+            while b != 0 {
+                out[offset + self.square_of[b.trailing_zeros() as usize] as usize] = value;
+                b &= b - 1;
             }
+        };
+        if self.raw {
+            let me = to_move.unwrap_or(0) & 1;
+            mark(seats[me], 0, 1.0);
+            mark(seats[1 - me], 0, -1.0);
         } else {
-            let n = self.index.len();
-            out.fill(0.0);
+            for (p, &b) in seats.iter().enumerate() {
+                mark(b, 2 + p * self.squares, 1.0);
+            }
             if let Some(p) = to_move {
                 out[p] = 1.0;
-            }
-            for (p, &b) in seats.iter().enumerate() {
-                for (i, &k) in self.index.iter().enumerate() {
-                    if (b >> k) & 1 != 0 {
-                        out[2 + p * n + i] = 1.0;
-                    }
-                }
             }
         }
     }
@@ -204,9 +210,15 @@ pub fn bit_grid<S: Send + Sync + 'static>(
     to_move: fn(&S) -> Option<usize>,
 ) -> Option<Box<dyn Encoding<S>>> {
     let name = grid_name(name)?;
+    let mut square_of = [0u8; 64];
+    for (i, &k) in index.iter().enumerate() {
+        square_of[usize::from(k)] = i as u8;
+    }
     Some(Box::new(BitGrid {
         name,
-        index,
+        raw: name == "raw",
+        squares: index.len(),
+        square_of,
         seats,
         to_move,
     }))

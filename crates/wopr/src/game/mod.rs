@@ -43,7 +43,7 @@ use std::fmt::{Debug, Display};
 
 pub use driver::{play_game, GameRecord};
 pub use info::{GameInfo, ParamInfo};
-pub use player::{Player, ViewOf};
+pub use player::{Player, ValuePlayer, ViewOf};
 pub use spec::{GameSpec, SpecError};
 
 /// An action index: a number in `0..game.num_actions()`. Its meaning is fixed
@@ -227,8 +227,10 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
 /// Perfect-information, deterministic, turn-based games: what minimax-style
 /// search needs. Every method works from the point of view of the player to
-/// move.
-pub trait Searchable: State<View = Self> {
+/// move. Positions compare with `==`, so that a batched net player can
+/// evaluate each distinct position once (found by [`Searchable::key`],
+/// confirmed by `==`).
+pub trait Searchable: State<View = Self> + PartialEq {
     /// A 64-bit key identifying the position (for transposition tables). Equal
     /// positions give equal keys; distinct positions collide rarely.
     fn key(&self) -> u64;

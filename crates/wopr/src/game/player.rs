@@ -21,3 +21,26 @@ pub trait Player<G: Game>: Send {
     /// Called before each new game.
     fn new_game(&mut self) {}
 }
+
+/// A player whose every choice comes in two steps: a value for each legal
+/// action, computed from the position alone (no randomness, nothing kept
+/// from earlier moves or games), then a pick among those values, which may
+/// draw from the game's stream. Splitting the steps lets many games be
+/// played in lockstep, the values of all their positions computed in one
+/// call (for a net player, one batched pass over all their leaves; see
+/// `eval::lockstep`).
+///
+/// Contract with [`Player::choose`]: with one legal action `choose` plays it
+/// without drawing; with more it plays `pick(values, legal, rng)` where
+/// `values` is what [`ValuePlayer::values`] gives for that position, so a
+/// game played either way is the same game.
+pub trait ValuePlayer<G: Game>: Send {
+    /// Appends to `out`, for each of `views` (each with a player to move and
+    /// more than one legal action), the values of its legal actions in the
+    /// order [`State::legal_actions`] lists them, view after view.
+    fn values(&mut self, views: &[ViewOf<G>], out: &mut Vec<f32>);
+
+    /// Picks one of `legal` given `values` (one per action), drawing from
+    /// `rng` as [`Player::choose`] would.
+    fn pick(&self, values: &[f32], legal: &[Action], rng: &mut WoprRng) -> Action;
+}

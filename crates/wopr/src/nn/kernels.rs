@@ -6,13 +6,35 @@
 use super::activation::Activation;
 use super::simd::{per_row, Isa, Row, LANES};
 
+/// The rows of a block (`x`, rows of [`LANES`] values) that hold a value
+/// other than zero, in order, into `rows`.
+///
+/// A zero input adds nothing to a sum (`fma(w, 0, s)` is `s`, up to the
+/// sign of a zero sum, which no activation or comparison tells apart), so
+/// the kernels skip the rows that are zero in every lane of the block: a
+/// board encoding's empty squares, which in a block of positions from
+/// nearby games are mostly the same squares.
+#[inline(always)]
+pub(crate) fn live_rows(x: &[f32], rows: &mut Vec<u32>) {
+    rows.clear();
+    for (r, xr) in x.chunks_exact(LANES).enumerate() {
+        // Every bit but the sign, OR-ed over the lanes (no early exit, so
+        // it vectorises): zero exactly when every lane is ±0.
+        let bits = xr.iter().fold(0u32, |acc, v| acc | (v.to_bits() << 1));
+        if bits != 0 {
+            rows.push(r as u32);
+        }
+    }
+}
+
 /// Computes the net inputs of `NJ` output units `o0..o0+NJ` of a layer
-/// for one block: `y[o] = bias[o] + Σ_r w[r * stride + o] * x[r]`, the sum
-/// taken in order of `r`. `x` holds the block's input rows; `NV` vectors
-/// make one row.
+/// for one block: `y[o] = bias[o] + Σ_r w[r * stride + o] * x[r]` over the
+/// input rows `rows` (the others being zero), the sum taken in order of
+/// `r`. `x` holds the block's input rows; `NV` vectors make one row.
 #[inline(always)]
 fn tile<I: Isa, const NJ: usize, const NV: usize>(
     x: &[f32],
+    rows: &[u32],
     w: &[f32],
     stride: usize,
     bias: &[f32],
@@ -23,7 +45,9 @@ fn tile<I: Isa, const NJ: usize, const NV: usize>(
     for (row, &b) in acc.iter_mut().zip(&bias[o0..o0 + NJ]) {
         *row = [I::splat(b); NV];
     }
-    for (r, xr) in x.chunks_exact(LANES).enumerate() {
+    for &r in rows {
+        let r = r as usize;
+        let xr = &x[r * LANES..(r + 1) * LANES];
         let mut xv = [I::splat(0.0); NV];
         for (v, xv) in xv.iter_mut().enumerate() {
             *xv = I::load(&xr[v * I::WIDTH..]);
@@ -44,11 +68,13 @@ fn tile<I: Isa, const NJ: usize, const NV: usize>(
     }
 }
 
-/// One layer for one block: `x` has `w.len() / stride` input rows, `y` gets
-/// `stride` output rows (`stride` = number of outputs), activated.
+/// One layer for one block: `x` has `w.len() / stride` input rows, of
+/// which `rows` lists those not zero in every lane ([`live_rows`]); `y`
+/// gets `stride` output rows (`stride` = number of outputs), activated.
 #[inline(always)]
 pub(crate) fn layer_block<I: Isa>(
     x: &[f32],
+    rows: &[u32],
     w: &[f32],
     stride: usize,
     bias: &[f32],
@@ -56,9 +82,9 @@ pub(crate) fn layer_block<I: Isa>(
     y: &mut [f32],
 ) {
     match per_row::<I>() {
-        1 => layer_sums::<I, 1>(x, w, stride, bias, y),
-        2 => layer_sums::<I, 2>(x, w, stride, bias, y),
-        _ => layer_sums::<I, 4>(x, w, stride, bias, y),
+        1 => layer_sums::<I, 1>(x, rows, w, stride, bias, y),
+        2 => layer_sums::<I, 2>(x, rows, w, stride, bias, y),
+        _ => layer_sums::<I, 4>(x, rows, w, stride, bias, y),
     }
     act.apply_slice::<I>(&mut y[..stride * LANES]);
 }
@@ -66,6 +92,7 @@ pub(crate) fn layer_block<I: Isa>(
 #[inline(always)]
 fn layer_sums<I: Isa, const NV: usize>(
     x: &[f32],
+    rows: &[u32],
     w: &[f32],
     stride: usize,
     bias: &[f32],
@@ -75,7 +102,7 @@ fn layer_sums<I: Isa, const NV: usize>(
         ($nj:literal) => {{
             let mut o0 = 0;
             while o0 + $nj <= stride {
-                tile::<I, $nj, NV>(x, w, stride, bias, o0, y);
+                tile::<I, $nj, NV>(x, rows, w, stride, bias, o0, y);
                 o0 += $nj;
             }
             o0
@@ -88,17 +115,17 @@ fn layer_sums<I: Isa, const NV: usize>(
     };
     match stride - o0 {
         0 => {}
-        1 => tile::<I, 1, NV>(x, w, stride, bias, o0, y),
-        2 => tile::<I, 2, NV>(x, w, stride, bias, o0, y),
-        3 => tile::<I, 3, NV>(x, w, stride, bias, o0, y),
-        4 => tile::<I, 4, NV>(x, w, stride, bias, o0, y),
-        5 => tile::<I, 5, NV>(x, w, stride, bias, o0, y),
-        6 => tile::<I, 6, NV>(x, w, stride, bias, o0, y),
-        7 => tile::<I, 7, NV>(x, w, stride, bias, o0, y),
-        8 => tile::<I, 8, NV>(x, w, stride, bias, o0, y),
-        9 => tile::<I, 9, NV>(x, w, stride, bias, o0, y),
-        10 => tile::<I, 10, NV>(x, w, stride, bias, o0, y),
-        _ => tile::<I, 11, NV>(x, w, stride, bias, o0, y),
+        1 => tile::<I, 1, NV>(x, rows, w, stride, bias, o0, y),
+        2 => tile::<I, 2, NV>(x, rows, w, stride, bias, o0, y),
+        3 => tile::<I, 3, NV>(x, rows, w, stride, bias, o0, y),
+        4 => tile::<I, 4, NV>(x, rows, w, stride, bias, o0, y),
+        5 => tile::<I, 5, NV>(x, rows, w, stride, bias, o0, y),
+        6 => tile::<I, 6, NV>(x, rows, w, stride, bias, o0, y),
+        7 => tile::<I, 7, NV>(x, rows, w, stride, bias, o0, y),
+        8 => tile::<I, 8, NV>(x, rows, w, stride, bias, o0, y),
+        9 => tile::<I, 9, NV>(x, rows, w, stride, bias, o0, y),
+        10 => tile::<I, 10, NV>(x, rows, w, stride, bias, o0, y),
+        _ => tile::<I, 11, NV>(x, rows, w, stride, bias, o0, y),
     }
 }
 

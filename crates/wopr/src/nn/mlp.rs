@@ -141,18 +141,14 @@ impl Mlp {
         let a0 = &mut s.acts[..nin * blocks * LANES];
         for k in 0..blocks {
             let blk = &mut a0[k * nin * LANES..(k + 1) * nin * LANES];
-            for lane in 0..LANES {
-                let row = k * LANES + lane;
-                if row < batch {
-                    let x = &inputs[row * nin..(row + 1) * nin];
-                    for (i, &v) in x.iter().enumerate() {
-                        blk[i * LANES + lane] = v;
-                    }
-                } else {
-                    for i in 0..nin {
-                        blk[i * LANES + lane] = 0.0;
-                    }
+            let rows = (batch - k * LANES).min(LANES);
+            let x = &inputs[k * LANES * nin..(k * LANES + rows) * nin];
+            // Row by row of the block, so that the stores are contiguous.
+            for (i, b) in blk.chunks_exact_mut(LANES).enumerate() {
+                for (lane, v) in b[..rows].iter_mut().enumerate() {
+                    *v = x[lane * nin + i];
                 }
+                b[rows..].fill(0.0);
             }
         }
         // Depth-first per block: a block's activations stay in L1 through all
@@ -164,7 +160,8 @@ impl Mlp {
                 let (lo, hi) = s.acts.split_at_mut(region(l));
                 let x = &lo[region(l - 1) + k * n * LANES..region(l - 1) + (k + 1) * n * LANES];
                 let y = &mut hi[k * m * LANES..(k + 1) * m * LANES];
-                kernels::layer_block::<I>(x, w, m, b, self.activations[l - 1], y);
+                kernels::live_rows(x, &mut s.idx);
+                kernels::layer_block::<I>(x, &s.idx, w, m, b, self.activations[l - 1], y);
             }
         }
         let last = &s.acts[region(self.layers())..];
@@ -283,7 +280,8 @@ impl Mlp {
                 for k in 0..blocks {
                     let dk = &d[k * m * LANES..(k + 1) * m * LANES];
                     let yk = &mut dp[k * n * LANES..(k + 1) * n * LANES];
-                    kernels::layer_block::<I>(dk, wt, n, zeros, Activation::Linear, yk);
+                    kernels::live_rows(dk, &mut s.idx);
+                    kernels::layer_block::<I>(dk, &s.idx, wt, n, zeros, Activation::Linear, yk);
                 }
                 self.activations[l - 2].scale_by_derivative(&mut dp[..n * blocks * LANES], a);
             }

@@ -39,14 +39,21 @@
 //! Ties are broken at random. Searches evaluate their leaves in batches: all
 //! successors at once (`greedy`, `softmax`), all positions after every reply
 //! (`minimax2`), all children of each node one ply above the horizon
-//! (`alphabeta`).
+//! (`alphabeta`). Every mode but `alphabeta` is a [`ValuePlayer`]: its
+//! values for many positions (of many games in lockstep, see
+//! `eval::lockstep`) come from one call, whose leaves go through the net in
+//! passes of a hundred or more, each position giving the same bits it gives
+//! alone.
 
+use std::collections::hash_map::{Entry, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use rand::RngExt;
 
 use super::{Player, ViewOf};
 use crate::game::encode::{Encodable, EncodingOf};
+use crate::game::player::ValuePlayer;
 use crate::game::rng::WoprRng;
 use crate::game::{mover, Action, ActionList, GameSpec, Searchable, SpecError, State};
 use crate::nn::{Activation, AnyNet, NetFile, Network, Scratch};
@@ -327,6 +334,104 @@ pub struct NetPlayer<G: Encodable> {
     mode: NetMode,
     finished: Finished,
     search: Option<AlphaBeta>,
+    work: Work<G::State>,
+    /// The values of one decision, reused.
+    single: Vec<f32>,
+}
+
+/// Leaves a net player sends through one forward pass, at most (plus the
+/// leaves of one more position): past the batched kernel's full speed,
+/// and small enough that its inputs stay in cache.
+const CHUNK: usize = 128;
+
+/// A hasher for keys that are already well mixed ([`Searchable::key`]):
+/// the key is its own hash.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+/// Positions by key, as indices into a list of distinct positions.
+type KeyMap = HashMap<u64, usize, BuildHasherDefault<KeyHasher>>;
+
+/// The index of `s` in `list`, adding it if it is new (then `true`). Found
+/// by key and confirmed by `==`: a position whose key another one already
+/// holds is added again, unmapped, so a collision costs work, not a wrong
+/// value.
+fn intern<S: Searchable>(map: &mut KeyMap, list: &mut Vec<S>, s: &S) -> (usize, bool) {
+    match map.entry(s.key()) {
+        Entry::Occupied(e) if list[*e.get()] == *s => return (*e.get(), false),
+        Entry::Occupied(_) => {}
+        Entry::Vacant(e) => {
+            e.insert(list.len());
+        }
+    }
+    list.push(s.clone());
+    (list.len() - 1, true)
+}
+
+/// The working memory of one [`NetPlayer::values_of`] call, kept between
+/// calls so that a warm player does not allocate.
+struct Work<S> {
+    /// The distinct positions asked about.
+    roots: Vec<S>,
+    root_keys: KeyMap,
+    /// For each position asked about, its index in `roots`.
+    which: Vec<usize>,
+    /// Where each distinct position's values start in `slots` (one more
+    /// entry at the end).
+    starts: Vec<usize>,
+    /// The values of every distinct position's legal actions, back to back.
+    slots: Vec<f32>,
+    /// `(slot, leaf, sign)`: slot's value takes `sign` times the leaf's
+    /// value, in the order the search meets its leaves.
+    parts: Vec<(usize, usize, f32)>,
+    /// The leaves not evaluated yet; in policy mode (where a root is its
+    /// own leaf) with the slot of each one's first value.
+    leaves: Vec<S>,
+    policy: Vec<usize>,
+    /// The value of every leaf met, by number.
+    leaf_value: Vec<f32>,
+}
+
+impl<S> Work<S> {
+    fn new() -> Self {
+        Work {
+            roots: Vec::new(),
+            root_keys: KeyMap::default(),
+            which: Vec::new(),
+            starts: Vec::new(),
+            slots: Vec::new(),
+            parts: Vec::new(),
+            leaves: Vec::new(),
+            policy: Vec::new(),
+            leaf_value: Vec::new(),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.roots.clear();
+        self.root_keys.clear();
+        self.which.clear();
+        self.starts.clear();
+        self.slots.clear();
+        self.parts.clear();
+        self.policy.clear();
+        self.leaves.clear();
+        self.leaf_value.clear();
+    }
 }
 
 impl<G: Encodable> NetPlayer<G>
@@ -372,6 +477,8 @@ where
             mode,
             finished: Finished::Rules,
             search,
+            work: Work::new(),
+            single: Vec::new(),
         })
     }
 
@@ -430,81 +537,167 @@ where
         self.finished == Finished::Rules && mover(c).is_none()
     }
 
-    /// Values of the successors (for the player to move here), one per legal
-    /// action.
-    fn successor_values(&mut self, state: &G::State, legal: &[Action]) -> Vec<f32> {
-        let me = mover(state).expect("a player to move");
-        let mut values = vec![0.0; legal.len()];
-        let mut pending = Vec::new();
-        let mut children = Vec::new();
-        for (i, &a) in legal.iter().enumerate() {
-            let mut c = state.clone();
-            c.apply(a);
-            if self.scored_by_rules(&c) {
-                values[i] = self.eval.result_value(c.returns(me));
-            } else {
-                pending.push(i);
-                children.push(c);
-            }
-        }
-        let out = self.eval.run(&children).to_vec();
-        for ((&i, c), o) in pending.iter().zip(&children).zip(out) {
-            values[i] = self.eval.sign_for(c, me) * self.eval.centred(o);
-        }
-        values
+    /// Whether every choice is [`ValuePlayer::values`] then
+    /// [`ValuePlayer::pick`]: every mode but alpha-beta, whose search
+    /// draws its own tie-breaks.
+    pub fn values_alone(&self) -> bool {
+        !matches!(self.mode, NetMode::AlphaBeta { .. })
     }
 
-    fn minimax2(&mut self, state: &G::State, legal: &[Action], reduce: Reduce) -> Vec<f32> {
-        let me = mover(state).expect("a player to move");
-        // Positions after (own move, reply), and which own move each belongs to.
-        let mut values = vec![f32::INFINITY; legal.len()];
-        let mut owner = Vec::new();
-        let mut leaves: Vec<G::State> = Vec::new();
-        let mut list = ActionList::new();
-        for (i, &a) in legal.iter().enumerate() {
-            let mut c = state.clone();
-            c.apply(a);
-            if self.scored_by_rules(&c) {
-                values[i] = self.eval.result_value(c.returns(me));
-            } else if mover(&c).is_none() {
-                // Finished, and left to the net: the position itself is the leaf.
-                owner.push(i);
-                leaves.push(c);
-            } else {
-                list.clear();
-                c.legal_actions(&mut list);
-                for &r in &list {
-                    let mut d = c.clone();
-                    d.apply(r);
-                    if self.scored_by_rules(&d) {
-                        let v = self.eval.result_value(d.returns(me));
-                        values[i] = values[i].min(v);
+    /// The values of the legal actions at each of `roots` for its player to
+    /// move (see [`ValuePlayer::values`]), for every mode but alpha-beta.
+    ///
+    /// Each distinct root is searched once (games in lockstep often meet the
+    /// same position: a net's first move is the same in all its games as
+    /// the first player), and the leaves of all the searches are evaluated
+    /// in forward passes of about [`CHUNK`] leaves. (Leaves shared by
+    /// different roots are rare enough that finding them costs more than
+    /// it saves.) The batched pass computes every position on its
+    /// own (the same operations whatever else is in the batch), so a value
+    /// is the same bits whether its position was asked about alone or with
+    /// thousands of others.
+    ///
+    /// The modes, per legal action `a` of a root (the player to move there
+    /// is `me`): `greedy` and `softmax` value the successor after `a`;
+    /// `minimax2` takes the least value over the positions after `a` and
+    /// each reply, a leaf's value being its outputs reduced over its legal
+    /// actions; `policy` reads the root's own output for `a`. A successor
+    /// that ends the game is scored by the rules unless `finished=net`.
+    fn values_of(&mut self, roots: &[G::State], out: &mut Vec<f32>) {
+        debug_assert!(self.values_alone(), "alpha-beta has no values");
+        let mut work = std::mem::replace(&mut self.work, Work::new());
+        work.clear();
+        for root in roots {
+            let (d, new) = intern(&mut work.root_keys, &mut work.roots, root);
+            work.which.push(d);
+            if new {
+                self.expand(&mut work, d);
+                if work.leaves.len() >= CHUNK {
+                    self.evaluate_leaves(&mut work);
+                }
+            }
+        }
+        self.evaluate_leaves(&mut work);
+        work.starts.push(work.slots.len());
+        // Minimax keeps the least of a slot's parts; the other modes have
+        // one part per slot.
+        let least = matches!(self.mode, NetMode::Minimax2 { .. });
+        for &(slot, leaf, sign) in &work.parts {
+            let v = sign * work.leaf_value[leaf];
+            work.slots[slot] = if least { work.slots[slot].min(v) } else { v };
+        }
+        for &d in &work.which {
+            out.extend_from_slice(&work.slots[work.starts[d]..work.starts[d + 1]]);
+        }
+        self.work = work;
+    }
+
+    /// Lists the leaves of distinct root `d` and the parts of its values.
+    fn expand(&self, work: &mut Work<G::State>, d: usize) {
+        let root = work.roots[d].clone();
+        let me = mover(&root).expect("a player to move");
+        let mut legal = ActionList::new();
+        root.legal_actions(&mut legal);
+        let start = work.slots.len();
+        work.starts.push(start);
+        work.slots
+            .extend(std::iter::repeat_n(f32::INFINITY, legal.len()));
+        let leaf = |work: &mut Work<G::State>, slot: usize, s: &G::State| {
+            let sign = self.eval.sign_for(s, me);
+            work.parts
+                .push((slot, work.leaf_value.len() + work.leaves.len(), sign));
+            work.leaves.push(s.clone());
+        };
+        match self.mode {
+            NetMode::Policy => {
+                work.leaves.push(root);
+                work.policy.push(start);
+            }
+            NetMode::Minimax2 { .. } => {
+                let mut replies = ActionList::new();
+                for (i, &a) in legal.iter().enumerate() {
+                    let mut c = root.clone();
+                    c.apply(a);
+                    if self.scored_by_rules(&c) {
+                        work.slots[start + i] = self.eval.result_value(c.returns(me));
+                    } else if mover(&c).is_none() {
+                        // Finished, and left to the net: the position itself
+                        // is the leaf.
+                        leaf(work, start + i, &c);
                     } else {
-                        owner.push(i);
-                        leaves.push(d);
+                        replies.clear();
+                        c.legal_actions(&mut replies);
+                        for &r in &replies {
+                            let mut g = c.clone();
+                            g.apply(r);
+                            if self.scored_by_rules(&g) {
+                                let v = self.eval.result_value(g.returns(me));
+                                work.slots[start + i] = work.slots[start + i].min(v);
+                            } else {
+                                leaf(work, start + i, &g);
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {
+                for (i, &a) in legal.iter().enumerate() {
+                    let mut c = root.clone();
+                    c.apply(a);
+                    if self.scored_by_rules(&c) {
+                        work.slots[start + i] = self.eval.result_value(c.returns(me));
+                    } else {
+                        leaf(work, start + i, &c);
                     }
                 }
             }
         }
-        let k = self.eval.num_outputs();
-        let out = self.eval.run(&leaves).to_vec();
-        for ((leaf, &i), o) in leaves.iter().zip(&owner).zip(out.chunks_exact(k)) {
-            list.clear();
-            leaf.legal_actions(&mut list);
-            if list.is_empty() {
-                // A finished leaf: no action is legal, so all outputs count.
-                list.extend((0..k).map(|a| a as Action));
-            }
-            let outs = list.iter().map(|&a| self.eval.centred(o[a as usize]));
-            let v = match reduce {
-                Reduce::Max => outs.fold(f32::NEG_INFINITY, f32::max),
-                Reduce::Mean => outs.sum::<f32>() / list.len().max(1) as f32,
-            };
-            // The leaf's net view is that of its player to move.
-            let v = self.eval.sign_for(leaf, me) * v;
-            values[i] = values[i].min(v);
+    }
+
+    /// Runs the net on the leaves waiting and values them. A leaf's value
+    /// is read from its own view (its player to move's, or the encoding's
+    /// seat): in `minimax2` its outputs over its legal actions reduced
+    /// (over all of them in a finished leaf, where none is legal), else its
+    /// one output; in `policy` mode its root's values are its outputs for
+    /// the root's legal actions.
+    fn evaluate_leaves(&mut self, work: &mut Work<G::State>) {
+        if work.leaves.is_empty() {
+            return;
         }
-        values
+        let k = self.eval.num_outputs();
+        let (scale, shift) = self.eval.centre;
+        let centred = |o: f32| scale * o - shift;
+        let out = self.eval.run(&work.leaves);
+        let mut list = ActionList::new();
+        for (l, (leaf, o)) in work.leaves.iter().zip(out.chunks_exact(k)).enumerate() {
+            let v = match self.mode {
+                NetMode::Minimax2 { reduce } => {
+                    list.clear();
+                    leaf.legal_actions(&mut list);
+                    if list.is_empty() {
+                        list.extend((0..k).map(|a| a as Action));
+                    }
+                    let outs = list.iter().map(|&a| centred(o[a as usize]));
+                    match reduce {
+                        Reduce::Max => outs.fold(f32::NEG_INFINITY, f32::max),
+                        Reduce::Mean => outs.sum::<f32>() / list.len().max(1) as f32,
+                    }
+                }
+                NetMode::Policy => {
+                    list.clear();
+                    leaf.legal_actions(&mut list);
+                    let start = work.policy[l];
+                    for (slot, &a) in work.slots[start..].iter_mut().zip(&list) {
+                        *slot = o[a as usize];
+                    }
+                    0.0
+                }
+                _ => centred(o[0]),
+            };
+            work.leaf_value.push(v);
+        }
+        work.leaves.clear();
+        work.policy.clear();
     }
 }
 
@@ -524,14 +717,20 @@ impl SignumOrZero for f64 {
     }
 }
 
-/// Index of a random maximum of `values`.
+/// Index of a random maximum of `values` (any index when all are NaN).
 fn argmax_random(values: &[f32], rng: &mut WoprRng) -> usize {
     let top = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let best: Vec<usize> = (0..values.len()).filter(|&i| values[i] >= top).collect();
-    if best.is_empty() {
+    let best = values.iter().filter(|&&v| v >= top).count();
+    if best == 0 {
         return rng.random_range(0..values.len());
     }
-    best[rng.random_range(0..best.len())]
+    let k = rng.random_range(0..best);
+    values
+        .iter()
+        .enumerate()
+        .filter(|(_, &v)| v >= top)
+        .nth(k)
+        .map_or(0, |(i, _)| i)
 }
 
 impl<G: Encodable> Player<G> for NetPlayer<G>
@@ -546,55 +745,60 @@ where
         if legal.len() == 1 {
             return legal[0];
         }
-        match self.mode {
-            NetMode::Greedy => {
-                let v = self.successor_values(view, legal);
-                legal[argmax_random(&v, rng)]
-            }
-            NetMode::Policy => {
-                let out = self.eval.run(std::slice::from_ref(view)).to_vec();
-                let v: Vec<f32> = legal.iter().map(|&a| out[a as usize]).collect();
-                legal[argmax_random(&v, rng)]
-            }
-            NetMode::Minimax2 { reduce } => {
-                let v = self.minimax2(view, legal, reduce);
-                legal[argmax_random(&v, rng)]
-            }
-            NetMode::Softmax { temperature } => {
-                let v = self.successor_values(view, legal);
-                let top = v.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-                let w: Vec<f64> = v
-                    .iter()
-                    .map(|&x| (((x - top) / temperature) as f64).exp())
-                    .collect();
-                let total: f64 = w.iter().sum();
-                let mut x = rng.random::<f64>() * total;
-                for (i, wi) in w.iter().enumerate() {
-                    if x < *wi {
-                        return legal[i];
-                    }
-                    x -= wi;
-                }
-                legal[legal.len() - 1]
-            }
-            NetMode::AlphaBeta { ply } => {
-                let search = self
-                    .search
-                    .as_mut()
-                    .expect("alpha-beta mode has a searcher");
-                let limits = Limits {
-                    depth: Some(ply),
-                    time: None,
-                };
-                search.search_with(view, limits, rng, &mut self.eval).best
-            }
+        if let NetMode::AlphaBeta { ply } = self.mode {
+            let search = self
+                .search
+                .as_mut()
+                .expect("alpha-beta mode has a searcher");
+            let limits = Limits {
+                depth: Some(ply),
+                time: None,
+            };
+            return search.search_with(view, limits, rng, &mut self.eval).best;
         }
+        let mut values = std::mem::take(&mut self.single);
+        values.clear();
+        self.values_of(std::slice::from_ref(view), &mut values);
+        let a = ValuePlayer::pick(self, &values, legal, rng);
+        self.single = values;
+        a
     }
 
     fn new_game(&mut self) {
         if let Some(s) = self.search.as_mut() {
             s.clear();
         }
+    }
+}
+
+impl<G: Encodable> ValuePlayer<G> for NetPlayer<G>
+where
+    G::State: Searchable,
+{
+    fn values(&mut self, views: &[ViewOf<G>], out: &mut Vec<f32>) {
+        self.values_of(views, out);
+    }
+
+    /// The best value, ties broken at random; in `softmax` mode a draw
+    /// with probability ∝ exp(value / T).
+    fn pick(&self, values: &[f32], legal: &[Action], rng: &mut WoprRng) -> Action {
+        let NetMode::Softmax { temperature } = self.mode else {
+            return legal[argmax_random(values, rng)];
+        };
+        let top = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let w: Vec<f64> = values
+            .iter()
+            .map(|&x| (((x - top) / temperature) as f64).exp())
+            .collect();
+        let total: f64 = w.iter().sum();
+        let mut x = rng.random::<f64>() * total;
+        for (i, wi) in w.iter().enumerate() {
+            if x < *wi {
+                return legal[i];
+            }
+            x -= wi;
+        }
+        legal[legal.len() - 1]
     }
 }
 
