@@ -150,6 +150,25 @@ impl<S> NTuples<S> {
         }
     }
 
+    /// `ntuple{n}` on a square board of side `side` whose bitboards hold
+    /// square `(col, row)` at bit `row × side + col`, shared under the 8
+    /// symmetries and read from the mover's view (Reversi, Virus).
+    pub fn square(n: usize, side: usize, seats: fn(&S) -> [u64; 2]) -> NTuples<S>
+    where
+        S: crate::game::State,
+    {
+        let index: Vec<u8> = (0..(side * side) as u8).collect();
+        NTuples::new(
+            NTUPLE_NAMES[n - 1],
+            n,
+            (side, side),
+            Symmetry::Dihedral,
+            &index,
+            seats,
+            super::encode::mover,
+        )
+    }
+
     /// The number of tuple classes (tables); the encoding has `classes ·
     /// 3ⁿ` inputs.
     pub fn classes(&self) -> usize {

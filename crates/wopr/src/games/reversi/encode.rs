@@ -8,7 +8,7 @@
 
 use super::{Reversi, ReversiState};
 use crate::game::encode::{grid, mover, unknown, Encodable, Encoding, EncodingOf};
-use crate::game::ntuple::{ntuple_length, NTuples, Symmetry, NTUPLE_NAMES};
+use crate::game::ntuple::{ntuple_length, NTuples};
 use crate::game::{Game, SpecError};
 
 impl Encodable for Reversi {
@@ -28,16 +28,10 @@ impl Encodable for Reversi {
     }
     fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError> {
         if let Some(n) = ntuple_length(name) {
-            let side = self.size();
-            let index: Vec<u8> = (0..(side * side) as u8).collect();
-            return Ok(Box::new(NTuples::new(
-                NTUPLE_NAMES[n - 1],
+            return Ok(Box::new(NTuples::square(
                 n,
-                (side, side),
-                Symmetry::Dihedral,
-                &index,
+                self.size(),
                 ReversiState::discs,
-                mover,
             )));
         }
         if name == "handa" {

@@ -6,7 +6,7 @@
 
 use super::{Virus, VirusState};
 use crate::game::encode::{grid, mover, unknown, Encodable, Encoding, EncodingOf};
-use crate::game::ntuple::{ntuple_length, NTuples, Symmetry, NTUPLE_NAMES};
+use crate::game::ntuple::{ntuple_length, NTuples};
 use crate::game::{Game, SpecError};
 
 impl Encodable for Virus {
@@ -17,16 +17,10 @@ impl Encodable for Virus {
         if let Some(n) = ntuple_length(name).filter(|&n| n <= 3) {
             // Grows and jumps look the same from every side: the tuples are
             // shared under the board's 8 symmetries.
-            let side = self.size();
-            let index: Vec<u8> = (0..(side * side) as u8).collect();
-            return Ok(Box::new(NTuples::new(
-                NTUPLE_NAMES[n - 1],
+            return Ok(Box::new(NTuples::square(
                 n,
-                (side, side),
-                Symmetry::Dihedral,
-                &index,
+                self.size(),
                 VirusState::pieces,
-                mover,
             )));
         }
         if name == "absolute" {
