@@ -975,3 +975,24 @@ fn real_genomes_read_back_only_when_finite() {
     let g: wopr::evolve::RealGenome = serde_json::from_str(r#"{"genes":[0.5,-1.5]}"#).unwrap();
     assert_eq!(g.genes, vec![0.5, -1.5]);
 }
+
+/// The thesis's LX as it describes it ("a random number between the parent
+/// values", preset `thesis-real-blend`) is BLX with alpha 0: every child
+/// gene lies between its parents' genes.
+#[test]
+fn blx_zero_children_lie_between_their_parents() {
+    let mut rng = stream(4, &[0]);
+    let p = RealGenome::uniform(200, -1.0, 1.0, &mut rng);
+    let q = RealGenome::uniform(200, -1.0, 1.0, &mut rng);
+    let (a, b) = p.crossover(&q, &Crossover::Blx { alpha: 0.0 }, &mut rng);
+    let mut inside_strictly = 0;
+    for i in 0..200 {
+        let (lo, hi) = (p.genes[i].min(q.genes[i]), p.genes[i].max(q.genes[i]));
+        for c in [a.genes[i], b.genes[i]] {
+            assert!(c >= lo && c <= hi, "gene {i}: {c} outside [{lo}, {hi}]");
+            inside_strictly += usize::from(c > lo && c < hi);
+        }
+    }
+    // A blend, not a copy of either parent: almost every gene is new.
+    assert!(inside_strictly > 390, "{inside_strictly} of 400 strictly inside");
+}

@@ -196,6 +196,21 @@ impl Plan {
     /// probability 0.03 (its binary mutation rate) by 0.1 (its binary
     /// precision), clamped to [−1, 1]; LX uses location 0 and scale 0.15.
     pub fn thesis_real() -> Self {
+        Self::thesis_real_with(Crossover::Laplace {
+            location: 0.0,
+            scale: 0.15,
+        })
+    }
+
+    /// The thesis's real-valued GA with its "LX" crossover as the thesis
+    /// describes it: each gene a random number between the parents' values
+    /// (BLX-0, a uniform blend), in place of Laplace crossover.
+    pub fn thesis_real_blend() -> Self {
+        Self::thesis_real_with(Crossover::Blx { alpha: 0.0 })
+    }
+
+    /// [`Plan::thesis_real`] with `blend` as its third recipe's crossover.
+    fn thesis_real_with(blend: Crossover) -> Self {
         Plan {
             elites: Share::Fraction(0.5),
             pool: Share::All,
@@ -216,14 +231,7 @@ impl Plan {
                     }],
                 ),
                 Recipe::new(1.0, Some(Crossover::TwoPoint), vec![]),
-                Recipe::new(
-                    1.0,
-                    Some(Crossover::Laplace {
-                        location: 0.0,
-                        scale: 0.15,
-                    }),
-                    vec![],
-                ),
+                Recipe::new(1.0, Some(blend), vec![]),
             ],
         }
     }

@@ -30,7 +30,7 @@
 //! [algorithm]
 //! kind = "ga"             # ga, one-plus-lambda, mu-lambda, mu-plus-lambda, cma-es
 //! preset = "weaver"       # GA plans: midi-connect4, weaver, weaver-direct, thesis-binary,
-//!                         # thesis-real, naveed; ES: handa-tictactoe, handa-reversi, blondie24
+//!                         # thesis-real, thesis-real-blend, naveed; ES: handa-tictactoe, handa-reversi, blondie24
 //! population = 100        # GA population
 //! lambda = 9              # ES children (overrides the preset)
 //! mu = 15                 # (mu,lambda) / (mu+lambda) parents
@@ -600,8 +600,11 @@ pub enum Preset {
     WeaverDirect,
     /// GA: the thesis's binary GA.
     ThesisBinary,
-    /// GA: the thesis's real-valued GA.
+    /// GA: the thesis's real-valued GA (our Laplace crossover).
     ThesisReal,
+    /// GA: the thesis's real-valued GA with its LX as it describes it, a
+    /// uniform blend between the parents.
+    ThesisRealBlend,
     /// GA: Naveed & Cowling's plan.
     Naveed,
     /// (1+λ)-ES: Handa & Horiuchi's Tic-Tac-Toe settings.
@@ -623,6 +626,7 @@ impl Preset {
                 WeaverDirect,
                 ThesisBinary,
                 ThesisReal,
+                ThesisRealBlend,
                 Naveed,
             ],
             AlgorithmKind::OnePlusLambda => &[HandaTictactoe, HandaReversi],
@@ -648,6 +652,7 @@ impl Preset {
             Preset::WeaverDirect => "weaver-direct",
             Preset::ThesisBinary => "thesis-binary",
             Preset::ThesisReal => "thesis-real",
+            Preset::ThesisRealBlend => "thesis-real-blend",
             Preset::Naveed => "naveed",
             Preset::HandaTictactoe => "handa-tictactoe",
             Preset::HandaReversi => "handa-reversi",

@@ -137,6 +137,7 @@ pub fn new_engine(config: &EvolveConfig, seed: u64, weights: usize) -> Result<An
                     a.parents.unwrap_or(Parents::Paired) == Parents::Paired,
                 ),
                 Some(Preset::ThesisReal) | None => Plan::thesis_real(),
+                Some(Preset::ThesisRealBlend) => Plan::thesis_real_blend(),
                 Some(other) => {
                     return Err(RunError(format!("{} is not a GA preset", other.name())))
                 }
