@@ -994,5 +994,8 @@ fn blx_zero_children_lie_between_their_parents() {
         }
     }
     // A blend, not a copy of either parent: almost every gene is new.
-    assert!(inside_strictly > 390, "{inside_strictly} of 400 strictly inside");
+    assert!(
+        inside_strictly > 390,
+        "{inside_strictly} of 400 strictly inside"
+    );
 }

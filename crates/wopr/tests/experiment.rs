@@ -60,10 +60,26 @@ fn fingerprint(cp: &Checkpoint) -> Fingerprint {
     )
 }
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
+/// A scratch run folder, removed when the test is done with it.
+struct TempDir(std::path::PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp_dir(name: &str) -> TempDir {
     let d = std::env::temp_dir().join(format!("wopr-test-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
-    d
+    TempDir(d)
 }
 
 #[test]
@@ -197,7 +213,7 @@ fn two_populations_measure_each_elite_from_its_own_seat() {
 }
 
 /// A finished 3-generation run in a fresh folder.
-fn three_generations(name: &str) -> std::path::PathBuf {
+fn three_generations(name: &str) -> TempDir {
     let dir = temp_dir(name);
     run_to_end(start(&TicTacToe, config(3)).unwrap(), &dir);
     dir
@@ -410,5 +426,4 @@ fn the_champion_is_the_run_best_or_the_latest_best_as_configured() {
     let net: serde_json::Value = serde_json::from_str(&file).unwrap();
     let weights: Vec<f32> = serde_json::from_value(net["weights"].clone()).unwrap();
     assert_eq!(weights, latest.champion);
-    let _ = std::fs::remove_dir_all(dir);
 }

@@ -47,6 +47,7 @@ fn openings_from_a_file_and_a_start_position() {
     assert_eq!(recs[2].moves[..3], ["c3", "a3", "a1"]);
     let start = Openings::start(&g, "a1 b2").unwrap();
     assert_eq!(start.opening(&g, 0, 7).unwrap(), vec![0, 4]);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -84,4 +85,5 @@ fn bad_openings_are_one_line_errors() {
         }
         assert!(!wopr::State::is_terminal(&s));
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }
