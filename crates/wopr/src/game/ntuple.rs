@@ -44,8 +44,11 @@ pub struct NTuples<S> {
     name: &'static str,
     n: usize,
     classes: usize,
-    /// For every tuple image: its class and the bits of its squares.
-    tuples: Vec<(usize, Vec<u8>)>,
+    /// For every tuple image: the input where its class's table starts
+    /// (`class · 3ⁿ`).
+    bases: Vec<usize>,
+    /// For every tuple image, `n` bits: its squares in the bitboards.
+    squares: Vec<u8>,
     seats: fn(&S) -> [u64; 2],
     to_move: fn(&S) -> Option<usize>,
 }
@@ -118,7 +121,8 @@ impl<S> NTuples<S> {
         assert_eq!(index.len(), width * height, "one bit per square");
         let maps = images(symmetry, width, height);
         let mut seen = std::collections::HashSet::new();
-        let mut tuples = Vec::new();
+        let table = 3usize.pow(n as u32);
+        let (mut bases, mut squares) = (Vec::new(), Vec::new());
         let mut classes = 0;
         for run in straight_runs(n, width, height) {
             let mut key = run.clone();
@@ -135,8 +139,8 @@ impl<S> NTuples<S> {
                 ordered.insert(image);
             }
             for image in ordered {
-                let bits = image.iter().map(|&(c, r)| index[r * width + c]).collect();
-                tuples.push((classes, bits));
+                bases.push(classes * table);
+                squares.extend(image.iter().map(|&(c, r)| index[r * width + c]));
             }
             classes += 1;
         }
@@ -144,7 +148,8 @@ impl<S> NTuples<S> {
             name,
             n,
             classes,
-            tuples,
+            bases,
+            squares,
             seats,
             to_move,
         }
@@ -177,7 +182,7 @@ impl<S> NTuples<S> {
 
     /// The number of tuple images counted per position.
     pub fn images(&self) -> usize {
-        self.tuples.len()
+        self.bases.len()
     }
 }
 
@@ -193,14 +198,13 @@ impl<S: Send + Sync> Encoding<S> for NTuples<S> {
         let me = (self.to_move)(state).unwrap_or(0) & 1;
         let seats = (self.seats)(state);
         let (own, other) = (seats[me], seats[1 - me]);
-        let table = 3usize.pow(self.n as u32);
-        for (class, bits) in &self.tuples {
+        for (&base, bits) in self.bases.iter().zip(self.squares.chunks_exact(self.n)) {
             let mut k = 0;
             for &b in bits.iter().rev() {
                 let digit = ((own >> b) & 1) + 2 * ((other >> b) & 1);
                 k = k * 3 + digit as usize;
             }
-            out[class * table + k] += 1.0;
+            out[base + k] += 1.0;
         }
     }
 }
@@ -227,10 +231,10 @@ mod tests {
 
     /// The distinct square sets among a tuple encoding's images.
     fn sets(enc: &NTuples<Board>) -> std::collections::HashSet<Vec<u8>> {
-        enc.tuples
-            .iter()
-            .map(|(_, bits)| {
-                let mut set = bits.clone();
+        enc.squares
+            .chunks_exact(enc.n)
+            .map(|bits| {
+                let mut set = bits.to_vec();
                 set.sort_unstable();
                 set
             })
@@ -279,7 +283,11 @@ mod tests {
         // One own piece in a corner: an image holding the corner reads
         // (own, empty) = 1 when it starts there and (empty, own) = 3 when
         // it ends there. The corner lies on 3 runs (across, down, diagonal).
-        let with_corner = enc.tuples.iter().filter(|(_, b)| b.contains(&0)).count();
+        let with_corner = enc
+            .squares
+            .chunks_exact(2)
+            .filter(|b| b.contains(&0))
+            .count();
         assert!(with_corner >= 3);
         enc.encode(&Board([1, 0], 0), &mut out);
         assert_eq!(out.iter().sum::<f32>() as usize, enc.images());
