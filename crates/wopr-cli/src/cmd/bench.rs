@@ -175,13 +175,7 @@ fn generation(path: &Path, repeat: usize) -> anyhow::Result<()> {
     if !(1..=100).contains(&repeat) {
         anyhow::bail!("--repeat must be in 1..=100");
     }
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read config {}", path.display()))?;
-    let mut config: EvolveConfig = toml::from_str(&text)
-        .map_err(|e| anyhow::anyhow!("bad config {}: {}", path.display(), e.message()))?;
-    config
-        .check()
-        .map_err(|e| anyhow::anyhow!("bad config {}: {e}", path.display()))?;
+    let mut config = super::evolve::load_config(path, &[])?;
     config.yardsticks = None;
     config.stop.generations = 1;
     let game = super::parse_game(&config.game)?;

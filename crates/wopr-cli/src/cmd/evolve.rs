@@ -60,28 +60,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             (cp, dir.clone())
         }
         (None, Some(path)) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read config {}", path.display()))?;
-            let text =
-                with_settings(&text, &args.set).map_err(|e| anyhow::anyhow!("bad --set: {e}"))?;
-            let mut config: EvolveConfig = toml::from_str(&text).map_err(|e| {
-                // Lines of the file mean nothing once --set rewrote it.
-                let line = match e.span() {
-                    Some(s) if args.set.is_empty() => {
-                        format!(" line {}:", text[..s.start].lines().count().max(1))
-                    }
-                    _ if !args.set.is_empty() => " (with --set)".to_string(),
-                    _ => String::new(),
-                };
-                anyhow::anyhow!(
-                    "bad config {}:{line} {}",
-                    path.display(),
-                    e.message().replace("expected one of", "accepted:")
-                )
-            })?;
-            config
-                .check()
-                .map_err(|e| anyhow::anyhow!("bad config {}: {e}", path.display()))?;
+            let mut config = load_config(path, &args.set)?;
             if let Some(s) = args.seed {
                 config.seed = s;
             }
@@ -309,4 +288,32 @@ fn draw(cp: &Checkpoint, dir: &Path) -> anyhow::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// Reads, applies the `--set` settings to, parses and checks the config at
+/// `path`: a one-line error naming the file (and the line, without
+/// settings) for anything wrong.
+pub fn load_config(path: &std::path::Path, set: &[String]) -> anyhow::Result<EvolveConfig> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read config {}", path.display()))?;
+    let text = with_settings(&text, set).map_err(|e| anyhow::anyhow!("bad --set: {e}"))?;
+    let config: EvolveConfig = toml::from_str(&text).map_err(|e| {
+        // Lines of the file mean nothing once --set rewrote it.
+        let line = match e.span() {
+            Some(s) if set.is_empty() => {
+                format!(" line {}:", text[..s.start].lines().count().max(1))
+            }
+            _ if !set.is_empty() => " (with --set)".to_string(),
+            _ => String::new(),
+        };
+        anyhow::anyhow!(
+            "bad config {}:{line} {}",
+            path.display(),
+            e.message().replace("expected one of", "accepted:")
+        )
+    })?;
+    config
+        .check()
+        .map_err(|e| anyhow::anyhow!("bad config {}: {e}", path.display()))?;
+    Ok(config)
 }
