@@ -48,6 +48,8 @@ enum Command {
     Pretrain(cmd::pretrain::Args),
     /// Evolve players from a config file.
     Evolve(cmd::evolve::Args),
+    /// Learn a linear value net (an n-tuple network) by TD self-play.
+    Td(cmd::td::Args),
     /// Draw CSV logs (loss curves, generations.csv) as lines, PNG and SVG.
     Plot(cmd::plot::Args),
     /// Turn a recorded game into music (MIDI, optionally WAV).
@@ -97,6 +99,7 @@ fn main() -> ExitCode {
         Command::Train(a) => cmd::train::run(a),
         Command::Pretrain(a) => cmd::pretrain::run(a),
         Command::Evolve(a) => cmd::evolve::run(a),
+        Command::Td(a) => cmd::td::run(a),
         Command::Plot(a) => cmd::plot::run(a),
         Command::Music(a) => cmd::music::run(a),
         Command::Serve(a) => serve::run(a),

@@ -14,6 +14,7 @@ pub mod position;
 pub mod pretrain;
 pub mod report;
 pub mod solve;
+pub mod td;
 pub mod tournament;
 pub mod train;
 

@@ -27,6 +27,24 @@ pub trait Encoding<S>: Send + Sync {
     fn size(&self) -> usize;
     /// Writes the inputs for `state` into `out` (`out.len() == size()`).
     fn encode(&self, state: &S, out: &mut [f32]);
+    /// The nonzero inputs for `state` as `(input, value)` pairs, replacing
+    /// `out`'s contents; an input may appear more than once, and its value
+    /// is then the sum of its pairs. A linear net reads a position through
+    /// these in time proportional to the pairs, not to [`Encoding::size`]
+    /// (the n-tuple encodings list one pair per tuple image). The default
+    /// encodes densely and keeps the nonzero inputs.
+    fn encode_sparse(&self, state: &S, out: &mut Vec<(u32, f32)>) {
+        let mut dense = vec![0.0; self.size()];
+        self.encode(state, &mut dense);
+        out.clear();
+        out.extend(
+            dense
+                .iter()
+                .enumerate()
+                .filter(|(_, &x)| x != 0.0)
+                .map(|(i, &x)| (i as u32, x)),
+        );
+    }
     /// `Some(seat)`: the inputs show every position from this fixed seat's
     /// view, whoever is to move, and a value net reading them values
     /// positions for that seat (Naveed & Cowling's absolute Virus input,

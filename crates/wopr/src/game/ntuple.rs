@@ -186,15 +186,11 @@ impl<S> NTuples<S> {
     }
 }
 
-impl<S: Send + Sync> Encoding<S> for NTuples<S> {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-    fn size(&self) -> usize {
-        self.classes * 3usize.pow(self.n as u32)
-    }
-    fn encode(&self, state: &S, out: &mut [f32]) {
-        out.fill(0.0);
+impl<S> NTuples<S> {
+    /// Calls `f` with the input each tuple image of `state` counts in
+    /// (its table's start plus the configuration it reads).
+    #[inline]
+    fn for_each_image(&self, state: &S, mut f: impl FnMut(usize)) {
         let me = (self.to_move)(state).unwrap_or(0) & 1;
         let seats = (self.seats)(state);
         let (own, other) = (seats[me], seats[1 - me]);
@@ -204,8 +200,25 @@ impl<S: Send + Sync> Encoding<S> for NTuples<S> {
                 let digit = ((own >> b) & 1) + 2 * ((other >> b) & 1);
                 k = k * 3 + digit as usize;
             }
-            out[base + k] += 1.0;
+            f(base + k);
         }
+    }
+}
+
+impl<S: Send + Sync> Encoding<S> for NTuples<S> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn size(&self) -> usize {
+        self.classes * 3usize.pow(self.n as u32)
+    }
+    fn encode(&self, state: &S, out: &mut [f32]) {
+        out.fill(0.0);
+        self.for_each_image(state, |i| out[i] += 1.0);
+    }
+    fn encode_sparse(&self, state: &S, out: &mut Vec<(u32, f32)>) {
+        out.clear();
+        self.for_each_image(state, |i| out.push((i as u32, 1.0)));
     }
 }
 
@@ -298,6 +311,23 @@ mod tests {
         // (2 first, 6 second).
         enc.encode(&Board([1, 0], 1), &mut out);
         assert_eq!((at(&out, 2) + at(&out, 6)) as usize, with_corner);
+    }
+
+    #[test]
+    fn sparse_pairs_add_up_to_the_dense_inputs() {
+        let enc = tuples(3, 6, Symmetry::Dihedral);
+        let board = Board([0b1011 | 1 << 21, 1 << 7 | 1 << 30], 1);
+        let mut dense = vec![0.0; enc.size()];
+        enc.encode(&board, &mut dense);
+        let mut pairs = Vec::new();
+        enc.encode_sparse(&board, &mut pairs);
+        // One pair per image, each adding 1 to its input.
+        assert_eq!(pairs.len(), enc.images());
+        let mut summed = vec![0.0; enc.size()];
+        for (i, x) in pairs {
+            summed[i as usize] += x;
+        }
+        assert_eq!(summed, dense);
     }
 
     #[test]

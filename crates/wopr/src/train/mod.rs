@@ -25,6 +25,7 @@ mod dataset;
 mod loss;
 mod optim;
 pub mod oracle;
+pub mod td;
 
 use std::ops::ControlFlow;
 

@@ -1,0 +1,410 @@
+//! `wopr td`: learn a linear value net (an n-tuple network, a weighted
+//! piece counter, …) by temporal-difference self-play
+//! ([`wopr::train::td`]), measured against yardstick players as it learns,
+//! checkpointed and resumable.
+//!
+//! Files in `--out DIR`:
+//! - `td.json`: the settings and how many games are learned (the
+//!   checkpoint); running the same command again resumes from it, and a
+//!   larger `--games` extends the run; the games learned are the same
+//!   whether a run stops and resumes or not;
+//! - `net.json`: the net after the last checkpoint (`net:DIR/net.json`
+//!   plays it greedily at 1 ply);
+//! - `best.json`: the net with the best mean yardstick score so far;
+//! - `progress.csv`: one row per checkpoint and yardstick (`games,opponent,
+//!   played,wins,draws,losses,score`), and `learning.csv` (`games,
+//!   mean_abs_error,first_seat_score,mean_plies` over the games since the
+//!   last checkpoint);
+//! - `progress.png` / `.svg`: the yardstick scores against games learned.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::{Deserialize, Serialize};
+use wopr::eval::matches::play_match_from;
+use wopr::eval::{match_stats, MatchStats};
+use wopr::experiment::write_atomic;
+use wopr::game::driver::seats_swapped;
+use wopr::game::encode::Encodable;
+use wopr::nn::{Activation, NetFile};
+use wopr::players::{parse_player, Roster};
+use wopr::train::td::{TdLearner, TdOptions};
+use wopr::with_board_game;
+
+use super::OpeningArgs;
+use crate::plot::{self, Series};
+
+/// Arguments of `wopr td`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Game spec (a board game, e.g. reversi:6x6, connect4:6x6, virus).
+    #[arg(long)]
+    game: String,
+    /// Input encoding (e.g. ntuple2, ntuple4, raw): the net is linear over
+    /// it.
+    #[arg(long, default_value = "ntuple2")]
+    encoding: String,
+    /// Output activation: tanh or linear.
+    #[arg(long, default_value = "tanh")]
+    output: String,
+    /// Games of self-play to learn from, in all (a resumed run continues
+    /// to this count).
+    #[arg(long, default_value_t = 100_000)]
+    games: u64,
+    /// Step size on every weight.
+    #[arg(long, default_value_t = 0.001)]
+    alpha: f32,
+    /// Trace decay (0: TD(0)).
+    #[arg(long, default_value_t = 0.0)]
+    lambda: f32,
+    /// Chance of a random move at each position.
+    #[arg(long, default_value_t = 0.1)]
+    epsilon: f64,
+    /// Random plies at the start of every learning game.
+    #[arg(long, default_value_t = 0)]
+    random_plies: usize,
+    /// Seed of the learning games (and of the yardstick games).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Start from this net file's weights (a linear net over the encoding)
+    /// instead of zeros.
+    #[arg(long)]
+    init: Option<PathBuf>,
+    /// Checkpoint, and play the yardsticks, every this many games.
+    #[arg(long, default_value_t = 10_000)]
+    every: u64,
+    /// Yardstick opponents, separated by commas (none: no yardsticks).
+    #[arg(long, value_delimiter = ',')]
+    against: Vec<String>,
+    /// Games against each yardstick (half from each seat).
+    #[arg(long, default_value_t = 200)]
+    eval_games: usize,
+    /// Where yardstick games start.
+    #[command(flatten)]
+    openings: OpeningArgs,
+    /// The run folder.
+    #[arg(long)]
+    out: PathBuf,
+    /// No progress bar.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// What `td.json` holds: the settings a resumed run must share, and the
+/// games learned.
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Checkpoint {
+    game: String,
+    encoding: String,
+    output: String,
+    alpha: f32,
+    lambda: f32,
+    epsilon: f64,
+    random_plies: usize,
+    seed: u64,
+    /// The net the run started from, if not zeros.
+    init: Option<String>,
+    /// Games learned so far.
+    games_done: u64,
+    /// The best mean yardstick score so far and when (`best.json`).
+    best_score: Option<f64>,
+    best_games: Option<u64>,
+}
+
+impl Checkpoint {
+    /// Whether `other` is the same run (all but the counters equal).
+    fn same_run(&self, other: &Checkpoint) -> bool {
+        let strip = |c: &Checkpoint| Checkpoint {
+            games_done: 0,
+            best_score: None,
+            best_games: None,
+            ..c.clone()
+        };
+        strip(self) == strip(other)
+    }
+}
+
+/// Learns, checkpoints and measures.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let game = super::parse_game(&args.game)?;
+    with_board_game!(&game, g => learn(g, args),
+        anyhow::bail!("TD learning needs a board game, not {}", game.spec()))
+}
+
+fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
+    let output: Activation = args.output.parse().map_err(anyhow::Error::msg)?;
+    anyhow::ensure!(args.every > 0, "--every must be at least 1");
+    let options = TdOptions {
+        alpha: args.alpha,
+        lambda: args.lambda,
+        epsilon: args.epsilon,
+        openings: args.random_plies,
+        seed: args.seed,
+    };
+    let mut learner = TdLearner::new(game.clone(), &args.encoding, output, options)
+        .map_err(anyhow::Error::msg)?;
+    for o in &args.against {
+        parse_player(game, o).map_err(|e| anyhow::anyhow!("bad --against '{o}': {e}"))?;
+    }
+    let openings = args.openings.resolve(game)?;
+    let mut state = Checkpoint {
+        game: game.spec(),
+        encoding: args.encoding.clone(),
+        output: output.name().to_string(),
+        alpha: args.alpha,
+        lambda: args.lambda,
+        epsilon: args.epsilon,
+        random_plies: args.random_plies,
+        seed: args.seed,
+        init: args.init.as_ref().map(|p| p.display().to_string()),
+        games_done: 0,
+        best_score: None,
+        best_games: None,
+    };
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let checkpoint_path = args.out.join("td.json");
+    let net_path = args.out.join("net.json");
+    if checkpoint_path.exists() {
+        let text = std::fs::read_to_string(&checkpoint_path)
+            .with_context(|| format!("cannot read {}", checkpoint_path.display()))?;
+        let saved: Checkpoint = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a TD checkpoint", checkpoint_path.display()))?;
+        anyhow::ensure!(
+            saved.same_run(&state),
+            "{} holds a run with other settings ({}); give another --out",
+            args.out.display(),
+            describe(&saved)
+        );
+        let file = NetFile::load(&net_path).map_err(anyhow::Error::msg)?;
+        learner = learner.with_net(&file.net).map_err(anyhow::Error::msg)?;
+        state = saved;
+        eprintln!(
+            "resuming {} at game {}",
+            args.out.display(),
+            state.games_done
+        );
+    } else {
+        if let Some(init) = &args.init {
+            let file = NetFile::load(init).map_err(anyhow::Error::msg)?;
+            learner = learner.with_net(&file.net).map_err(anyhow::Error::msg)?;
+        }
+        std::fs::write(
+            args.out.join("progress.csv"),
+            "games,opponent,played,wins,draws,losses,score\n",
+        )?;
+        std::fs::write(
+            args.out.join("learning.csv"),
+            "games,mean_abs_error,first_seat_score,mean_plies\n",
+        )?;
+        save(&learner, game, &net_path)?;
+        measure(game, args, &openings, &mut state, &learner)?;
+        write_state(&checkpoint_path, &state)?;
+    }
+    if state.games_done >= args.games {
+        println!(
+            "{} has learned {} games already (--games {}): nothing to do",
+            args.out.display(),
+            state.games_done,
+            args.games
+        );
+        return Ok(());
+    }
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        let b = ProgressBar::new(args.games);
+        b.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, ETA {eta} {msg}")
+                .expect("a valid template"),
+        );
+        b.set_position(state.games_done);
+        b
+    };
+    let start = Instant::now();
+    while state.games_done < args.games {
+        let stop = (state.games_done / args.every + 1) * args.every;
+        let stop = stop.min(args.games);
+        let (mut error, mut first, mut plies) = (0.0, 0.0, 0usize);
+        let count = stop - state.games_done;
+        for i in state.games_done..stop {
+            let g = learner.learn_game(i);
+            error += g.mean_abs_error;
+            first += (g.first_return + 1.0) / 2.0;
+            plies += g.plies;
+            bar.inc(1);
+        }
+        state.games_done = stop;
+        append(
+            &args.out.join("learning.csv"),
+            &format!(
+                "{stop},{:.6},{:.4},{:.2}\n",
+                error / count as f64,
+                first / count as f64,
+                plies as f64 / count as f64
+            ),
+        )?;
+        save(&learner, game, &net_path)?;
+        bar.suspend(|| measure(game, args, &openings, &mut state, &learner))?;
+        write_state(&checkpoint_path, &state)?;
+    }
+    bar.finish_and_clear();
+    draw(&args.out)?;
+    println!(
+        "learned {} games in {:.1} s; net {}{}",
+        state.games_done,
+        start.elapsed().as_secs_f64(),
+        net_path.display(),
+        match (state.best_score, state.best_games) {
+            (Some(s), Some(g)) => format!(
+                "; best {} (mean yardstick score {:.1}% at game {g})",
+                args.out.join("best.json").display(),
+                100.0 * s
+            ),
+            _ => String::new(),
+        }
+    );
+    Ok(())
+}
+
+/// The settings of a checkpoint, for an error message.
+fn describe(c: &Checkpoint) -> String {
+    format!(
+        "game {}, encoding {}, output {}, alpha {}, lambda {}, epsilon {}, random plies {}, seed {}",
+        c.game, c.encoding, c.output, c.alpha, c.lambda, c.epsilon, c.random_plies, c.seed
+    )
+}
+
+/// Writes the learner's net as a greedy player's file.
+fn save<G: Encodable>(learner: &TdLearner<G>, game: &G, path: &Path) -> anyhow::Result<()> {
+    let mut file = NetFile::new(learner.to_net());
+    file.game = Some(game.spec());
+    file.encoding = Some(learner.encoding_name().to_string());
+    file.player = Some("greedy".to_string());
+    write_atomic(path, &file.to_json()).map_err(anyhow::Error::msg)
+}
+
+fn write_state(path: &Path, state: &Checkpoint) -> anyhow::Result<()> {
+    write_atomic(path, &serde_json::to_string_pretty(state)?).map_err(anyhow::Error::msg)
+}
+
+fn append(path: &Path, line: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot append to {}", path.display()))?;
+    f.write_all(line.as_bytes())?;
+    Ok(())
+}
+
+/// Plays the yardsticks with the net just saved, logs them, and keeps the
+/// net as `best.json` if its mean score is the best yet.
+fn measure<G: Encodable + Roster>(
+    game: &G,
+    args: &Args,
+    openings: &wopr::eval::openings::Openings,
+    state: &mut Checkpoint,
+    learner: &TdLearner<G>,
+) -> anyhow::Result<()> {
+    if args.against.is_empty() {
+        return Ok(());
+    }
+    let player = format!("net:{}", args.out.join("net.json").display());
+    let mut stats: Vec<MatchStats> = Vec::new();
+    for (j, opp) in args.against.iter().enumerate() {
+        let seed = args.seed.wrapping_mul(1000).wrapping_add(j as u64);
+        let records = play_match_from(game, &player, opp, args.eval_games, seed, openings, &|| {})
+            .map_err(anyhow::Error::msg)?;
+        stats.push(match_stats(&player, opp, &records, |i| {
+            usize::from(seats_swapped(i))
+        }));
+    }
+    let mut lines = String::new();
+    for s in &stats {
+        lines.push_str(&format!(
+            "{},{},{},{},{},{},{:.4}\n",
+            state.games_done,
+            csv_field(&s.opponent),
+            s.games,
+            s.as_first.wins + s.as_second.wins,
+            s.as_first.draws + s.as_second.draws,
+            s.as_first.losses + s.as_second.losses,
+            s.score
+        ));
+    }
+    append(&args.out.join("progress.csv"), &lines)?;
+    let mean = stats.iter().map(|s| s.score).sum::<f64>() / stats.len() as f64;
+    let scores: Vec<String> = stats
+        .iter()
+        .map(|s| format!("{} {:.1}%", s.opponent, 100.0 * s.score))
+        .collect();
+    if !args.quiet {
+        eprintln!("game {:>9}: {}", state.games_done, scores.join(", "));
+    }
+    if state.best_score.is_none_or(|b| mean > b) {
+        state.best_score = Some(mean);
+        state.best_games = Some(state.games_done);
+        save(learner, game, &args.out.join("best.json"))?;
+    }
+    Ok(())
+}
+
+/// A CSV field, quoted when it holds a comma or a quote.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// Draws `progress.png` / `.svg` from `progress.csv`.
+fn draw(dir: &Path) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(dir.join("progress.csv"))?;
+    let mut series: Vec<Series> = Vec::new();
+    for line in text.lines().skip(1) {
+        let Some((games, rest)) = line.split_once(',') else {
+            continue;
+        };
+        let Some((opponent, numbers)) = split_last_fields(rest, 5) else {
+            continue;
+        };
+        let (Ok(x), Some(Ok(score))) = (
+            games.parse::<f64>(),
+            numbers.last().map(|s| s.parse::<f64>()),
+        ) else {
+            continue;
+        };
+        let opponent = opponent.trim_matches('"').replace("\"\"", "\"");
+        match series.iter_mut().find(|s| s.name == opponent) {
+            Some(s) => s.points.push((x, 100.0 * score)),
+            None => series.push(Series {
+                name: opponent,
+                points: vec![(x, 100.0 * score)],
+            }),
+        }
+    }
+    if series.is_empty() {
+        return Ok(());
+    }
+    plot::lines(
+        &dir.join("progress"),
+        "TD self-play: score against the yardsticks",
+        "games learned",
+        "score %",
+        &series,
+    )
+}
+
+/// Splits `text` into everything before its last `n` comma-separated
+/// fields, and those fields.
+fn split_last_fields(text: &str, n: usize) -> Option<(&str, Vec<&str>)> {
+    let mut cut = text.len();
+    for _ in 0..n {
+        cut = text[..cut].rfind(',')?;
+    }
+    Some((&text[..cut], text[cut + 1..].split(',').collect()))
+}

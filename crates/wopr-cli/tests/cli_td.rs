@@ -1,0 +1,157 @@
+//! `wopr td` end to end through the built binary: a run stopped and resumed
+//! learns exactly what one straight run learns, the yardsticks are logged,
+//! the net plays through `net:PATH`, and bad settings give one-line errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn wopr(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wopr"))
+        .args(args)
+        .output()
+        .expect("the wopr binary runs")
+}
+
+/// A fresh directory for one test, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("wopr-cli-td-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// Fails with exit code != 0 and exactly one line on stderr containing `want`.
+fn fails_with(out: &Output, want: &str) {
+    assert!(!out.status.success(), "should fail");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(err.contains(want), "'{want}' not in: {err}");
+}
+
+/// `wopr td` on Tic-Tac-Toe with a `raw` linear net, yardstick `random`.
+fn td(out: &Path, games: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "td",
+        "--game",
+        "tictactoe",
+        "--encoding",
+        "raw",
+        "--games",
+        games,
+        "--every",
+        "1000",
+        "--alpha",
+        "0.01",
+        "--against",
+        "random",
+        "--eval-games",
+        "100",
+        "--out",
+        s(out),
+        "-q",
+    ];
+    args.extend_from_slice(extra);
+    wopr(&args)
+}
+
+#[test]
+fn a_resumed_run_learns_what_a_straight_run_learns() {
+    let dir = Scratch::new("resume");
+    let straight = dir.0.join("straight");
+    let split = dir.0.join("split");
+    ok(&td(&straight, "3000", &[]));
+    ok(&td(&split, "1000", &[]));
+    // Asking for fewer games than learned changes nothing.
+    let again = ok(&td(&split, "1000", &[]));
+    assert!(again.contains("nothing to do"), "{again}");
+    ok(&td(&split, "3000", &[]));
+    let read = |d: &Path, f: &str| std::fs::read_to_string(d.join(f)).unwrap();
+    assert_eq!(read(&straight, "net.json"), read(&split, "net.json"));
+    assert_eq!(
+        read(&straight, "progress.csv"),
+        read(&split, "progress.csv")
+    );
+    assert!(read(&split, "td.json").contains("\"games_done\": 3000"));
+    // A yardstick row at games 0, 1000, 2000 and 3000.
+    let progress = read(&straight, "progress.csv");
+    let rows: Vec<&str> = progress.lines().skip(1).collect();
+    assert_eq!(rows.len(), 4, "{progress}");
+    let score = |row: &str| -> f64 { row.rsplit(',').next().unwrap().parse().unwrap() };
+    // The zero net plays the first legal move among equal values; learning
+    // from 3,000 games must beat it against random.
+    assert!(
+        score(rows[3]) > score(rows[0]),
+        "no progress against random: {progress}"
+    );
+    assert!(straight.join("progress.png").exists());
+    // The net plays as a greedy net player.
+    let net = format!("net:{}", s(&straight.join("best.json")));
+    let eval = ok(&wopr(&[
+        "eval",
+        "--game",
+        "tictactoe",
+        "--player",
+        &net,
+        "--against",
+        "random",
+        "--games",
+        "20",
+    ]));
+    assert!(eval.contains("random"), "{eval}");
+}
+
+#[test]
+fn bad_settings_are_one_line_errors() {
+    let dir = Scratch::new("errors");
+    let out = dir.0.join("run");
+    fails_with(
+        &td(&out, "10", &["--lambda", "2"]),
+        "lambda must be in [0, 1]",
+    );
+    fails_with(&td(&out, "10", &["--output", "sigmoid"]), "tanh or linear");
+    let ntuple9 = wopr(&[
+        "td",
+        "--game",
+        "reversi:6x6",
+        "--encoding",
+        "ntuple9",
+        "--out",
+        s(&out),
+    ]);
+    fails_with(&ntuple9, "unknown encoding 'ntuple9'");
+    fails_with(
+        &td(&out, "10", &["--against", "nobody"]),
+        "bad --against 'nobody'",
+    );
+    ok(&td(&out, "10", &[]));
+    fails_with(
+        &td(&out, "20", &["--epsilon", "0.2"]),
+        "holds a run with other settings",
+    );
+    let kuhn = wopr(&["td", "--game", "kuhn", "--out", s(&out)]);
+    fails_with(&kuhn, "needs a board game");
+}

@@ -1,0 +1,446 @@
+//! Temporal-difference learning of a linear value net by self-play:
+//! TD(λ) as Szubert, Jaśkowski & Krawiec (2011) train n-tuple networks for
+//! Othello and Thill, Koch & Konen (2014) for Connect-4.
+//!
+//! The net is linear: `V(s) = f(b + Σᵢ wᵢ·xᵢ(s))` over an encoding's inputs
+//! `x(s)` (read sparsely through [`Encoding::encode_sparse`], so an n-tuple
+//! network costs one table look-up per tuple), with `f` = tanh or the
+//! identity. As everywhere in wopr, `V(s)` is the value of `s` for its
+//! player to move; a finished game is worth +1, 0 or −1 to a seat.
+//!
+//! One game of learning, from game `i`'s own random stream (so a run is
+//! the same game by game whatever stops and resumes it):
+//! 1. `openings` random plies, not learned from;
+//! 2. then at every position `sₜ` the mover values each legal move by the
+//!    position it leads to, `σ·V(s')` (`σ` = +1 if the mover of `s'` is the
+//!    same seat, −1 if not; a finished `s'` by its result), and plays the
+//!    best (ties broken at random) or, with probability ε, a random move;
+//! 3. after a greedy move the target of `sₜ` is the chosen move's value:
+//!    `δ = target − V(sₜ)`, the eligibility trace `e ← σ·λ·e + ∇V(sₜ)`
+//!    (`σ` as above, between `sₜ₋₁` and `sₜ`), and `w ← w + α·δ·e`. An
+//!    exploratory move is not learned from and restarts the trace (Sutton
+//!    & Barto's Tic-Tac-Toe learner).
+//!
+//! Games of one run are played one after another: TD learns from the
+//! weights the last game left, so one thread plays them and the thread
+//! count never changes a result.
+
+use rand::RngExt;
+
+use crate::game::encode::{Encodable, EncodingOf};
+use crate::game::rng::{stream, WoprRng};
+use crate::game::{mover, ActionList, State, Turn};
+use crate::nn::{Activation, AnyNet, Architecture, Network};
+
+use super::TrainError;
+
+/// The settings of a TD run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TdOptions {
+    /// The step size α on every weight.
+    pub alpha: f32,
+    /// The trace decay λ (0: TD(0)).
+    pub lambda: f32,
+    /// The chance of a random move at each position.
+    pub epsilon: f64,
+    /// Random plies at the start of every game, not learned from.
+    pub openings: usize,
+    /// The seed of every game's stream.
+    pub seed: u64,
+}
+
+impl Default for TdOptions {
+    /// TD(0), α = 0.001, ε = 0.1, no random openings, seed 1.
+    fn default() -> Self {
+        TdOptions {
+            alpha: 0.001,
+            lambda: 0.0,
+            epsilon: 0.1,
+            openings: 0,
+            seed: 1,
+        }
+    }
+}
+
+impl TdOptions {
+    /// Checks the ranges: α > 0, λ and ε in [0, 1].
+    pub fn check(&self) -> Result<(), TrainError> {
+        if !(self.alpha > 0.0 && self.alpha.is_finite()) {
+            return Err(TrainError(format!(
+                "alpha must be a positive number, got {}",
+                self.alpha
+            )));
+        }
+        if !(0.0..=1.0).contains(&self.lambda) {
+            return Err(TrainError(format!(
+                "lambda must be in [0, 1], got {}",
+                self.lambda
+            )));
+        }
+        if !(0.0..=1.0).contains(&self.epsilon) {
+            return Err(TrainError(format!(
+                "epsilon must be in [0, 1], got {}",
+                self.epsilon
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// What one game of learning did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TdGame {
+    /// Plies played, openings included.
+    pub plies: usize,
+    /// The first seat's return (+1, 0, −1).
+    pub first_return: f64,
+    /// Greedy positions learned from.
+    pub updates: usize,
+    /// The mean of |δ| over those updates (0 if none).
+    pub mean_abs_error: f64,
+}
+
+/// A linear value net learning by TD(λ) from self-play (see the module
+/// docs).
+pub struct TdLearner<G: Encodable> {
+    game: G,
+    encoding: EncodingOf<G>,
+    /// The input weights, then the bias.
+    weights: Vec<f32>,
+    output: Activation,
+    options: TdOptions,
+    /// Working memory: the inputs of the position being learned, of a
+    /// candidate move, and the trace.
+    inputs: Vec<(u32, f32)>,
+    candidate: Vec<(u32, f32)>,
+    trace: Vec<f32>,
+}
+
+impl<G: Encodable> TdLearner<G> {
+    /// A learner with all weights zero for `encoding` (a name
+    /// [`Encodable::encoding_names`] lists) with output `output` (tanh or
+    /// linear). Fails on an unknown encoding, on one with a fixed view
+    /// (values must be the mover's), on another output, on bad options, or
+    /// on a game that is not turn by turn.
+    pub fn new(
+        game: G,
+        encoding: &str,
+        output: Activation,
+        options: TdOptions,
+    ) -> Result<Self, TrainError> {
+        options.check()?;
+        let encoding = game
+            .encoding(encoding)
+            .map_err(|e| TrainError(e.to_string()))?;
+        if encoding.view().is_some() {
+            return Err(TrainError(format!(
+                "TD learns values for the player to move; encoding '{}' has a fixed view",
+                encoding.name()
+            )));
+        }
+        if !matches!(output, Activation::Tanh | Activation::Linear) {
+            return Err(TrainError(format!(
+                "TD output must be tanh or linear, got {}",
+                output.name()
+            )));
+        }
+        let start = game.initial_state();
+        if !matches!(start.turn(), Turn::Player(_)) {
+            return Err(TrainError(format!(
+                "TD self-play needs a turn-by-turn game; {} is not",
+                game.spec()
+            )));
+        }
+        let n = encoding.size() + 1;
+        Ok(TdLearner {
+            game,
+            encoding,
+            weights: vec![0.0; n],
+            output,
+            options,
+            inputs: Vec::new(),
+            candidate: Vec::new(),
+            trace: vec![0.0; n],
+        })
+    }
+
+    /// Starts from `net`'s weights instead of zeros: `net` must be a
+    /// linear layered net (no hidden layer, one output) over this encoding,
+    /// with this learner's output activation.
+    pub fn with_net(mut self, net: &AnyNet) -> Result<Self, TrainError> {
+        let inputs = self.encoding.size();
+        let want = Architecture::Mlp {
+            layers: vec![inputs, 1],
+        };
+        if net.architecture() != want || net.activations() != [self.output] {
+            return Err(TrainError(format!(
+                "TD starts from a linear net {inputs}-1 with a {} output; this net is {} ({})",
+                self.output.name(),
+                net.architecture(),
+                net.activations()
+                    .iter()
+                    .map(|a| a.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        // A linear layered net stores its weights source by source, then
+        // the bias: the learner's layout.
+        self.weights.copy_from_slice(net.params());
+        Ok(self)
+    }
+
+    /// The settings.
+    pub fn options(&self) -> &TdOptions {
+        &self.options
+    }
+
+    /// The weights (the inputs', then the bias).
+    pub fn weights(&self) -> &[f32] {
+        &self.weights
+    }
+
+    /// The net the learner holds, as a layered net `inputs-1` that the net
+    /// players read (`net:FILE` in `greedy` mode plays as the learner's
+    /// greedy policy).
+    pub fn to_net(&self) -> AnyNet {
+        let arch = Architecture::Mlp {
+            layers: vec![self.encoding.size(), 1],
+        };
+        let mut net = AnyNet::new(&arch, &[self.output]).expect("a linear net is valid");
+        net.set_params(&self.weights)
+            .expect("the learner holds every weight");
+        net
+    }
+
+    /// The encoding's name.
+    pub fn encoding_name(&self) -> &'static str {
+        self.encoding.name()
+    }
+
+    /// The weighted sum for the inputs `x`.
+    fn sum(weights: &[f32], x: &[(u32, f32)]) -> f32 {
+        let bias = weights[weights.len() - 1];
+        x.iter()
+            .fold(bias, |a, &(i, v)| a + weights[i as usize] * v)
+    }
+
+    /// The value of `state` for its player to move.
+    pub fn value(&mut self, state: &G::State) -> f32 {
+        self.encoding.encode_sparse(state, &mut self.candidate);
+        self.output.apply(Self::sum(&self.weights, &self.candidate))
+    }
+
+    /// The value for `me` of the position a move leads to.
+    fn value_for(&mut self, child: &G::State, me: usize) -> f32 {
+        match child.turn() {
+            Turn::Terminal => child.returns(me).signum() as f32,
+            _ => {
+                let sign = if mover(child) == Some(me) { 1.0 } else { -1.0 };
+                sign * self.value(child)
+            }
+        }
+    }
+
+    /// Plays and learns game `index` of the run (its randomness from
+    /// `stream(seed, &[index])`).
+    pub fn learn_game(&mut self, index: u64) -> TdGame {
+        let mut rng = stream(self.options.seed, &[index]);
+        let mut state = self.game.initial_state();
+        let mut plies = 0;
+        for _ in 0..self.options.openings {
+            if state.is_terminal() {
+                break;
+            }
+            let a = state.random_action(&mut rng);
+            state.apply(a);
+            plies += 1;
+        }
+        self.trace.fill(0.0);
+        // The mover of the last position learned from, for the trace's sign.
+        let mut last_mover: Option<usize> = None;
+        let (mut updates, mut error) = (0usize, 0.0f64);
+        let mut legal = ActionList::new();
+        while let Turn::Player(me) = state.turn() {
+            legal.clear();
+            state.legal_actions(&mut legal);
+            let explore = rng.random_bool(self.options.epsilon);
+            let (action, target) = if explore {
+                let a = legal[rng.random_range(0..legal.len())];
+                (a, None)
+            } else {
+                let (a, v) = self.best_move(&state, me, &legal, &mut rng);
+                (a, Some(v))
+            };
+            match target {
+                Some(target) => {
+                    let sign = match last_mover {
+                        Some(m) if m == me => 1.0,
+                        Some(_) => -1.0,
+                        None => 0.0,
+                    };
+                    error += self.update(&state, target, sign).abs() as f64;
+                    updates += 1;
+                    last_mover = Some(me);
+                }
+                None => last_mover = None,
+            }
+            state.apply(action);
+            plies += 1;
+        }
+        TdGame {
+            plies,
+            first_return: state.returns(0),
+            updates,
+            mean_abs_error: if updates > 0 {
+                error / updates as f64
+            } else {
+                0.0
+            },
+        }
+    }
+
+    /// The greedy move for `me` and its value, ties broken at random.
+    fn best_move(
+        &mut self,
+        state: &G::State,
+        me: usize,
+        legal: &ActionList,
+        rng: &mut WoprRng,
+    ) -> (crate::game::Action, f32) {
+        let (mut best, mut best_value, mut ties) = (legal[0], f32::NEG_INFINITY, 0u32);
+        for &a in legal.iter() {
+            let mut child = state.clone();
+            child.apply(a);
+            let v = self.value_for(&child, me);
+            if v > best_value {
+                (best, best_value, ties) = (a, v, 1);
+            } else if v == best_value {
+                ties += 1;
+                if rng.random_range(0..ties) == 0 {
+                    best = a;
+                }
+            }
+        }
+        (best, best_value)
+    }
+
+    /// One TD step on `state` towards `target`, the trace first decayed by
+    /// `sign·λ` (`sign` 0 restarts it); returns δ.
+    fn update(&mut self, state: &G::State, target: f32, sign: f32) -> f32 {
+        self.encoding.encode_sparse(state, &mut self.inputs);
+        let y = self.output.apply(Self::sum(&self.weights, &self.inputs));
+        let delta = target - y;
+        let slope = self.output.derivative_from_output(y);
+        let bias = self.weights.len() - 1;
+        let step = self.options.alpha * delta;
+        if self.options.lambda == 0.0 {
+            for &(i, x) in &self.inputs {
+                self.weights[i as usize] += step * slope * x;
+            }
+            self.weights[bias] += step * slope;
+            return delta;
+        }
+        let decay = sign * self.options.lambda;
+        self.trace.iter_mut().for_each(|e| *e *= decay);
+        for &(i, x) in &self.inputs {
+            self.trace[i as usize] += slope * x;
+        }
+        self.trace[bias] += slope;
+        for (w, &e) in self.weights.iter_mut().zip(&self.trace) {
+            *w += step * e;
+        }
+        delta
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::games::tictactoe::TicTacToe;
+
+    fn learner(options: TdOptions) -> TdLearner<TicTacToe> {
+        TdLearner::new(TicTacToe, "raw", Activation::Tanh, options).unwrap()
+    }
+
+    #[test]
+    fn the_same_index_plays_and_learns_the_same_game() {
+        let mut a = learner(TdOptions::default());
+        let mut b = learner(TdOptions::default());
+        for i in 0..50 {
+            assert_eq!(a.learn_game(i), b.learn_game(i));
+        }
+        assert_eq!(a.weights(), b.weights());
+        assert!(a.weights().iter().any(|&w| w != 0.0));
+    }
+
+    #[test]
+    fn a_win_in_one_pulls_the_value_of_its_position_up() {
+        // X (to move) has a1 and b1: c1 wins at once. With all weights zero
+        // and ε = 0 the greedy move is the win (value +1 beats every 0),
+        // and the one update moves V(s) from 0 towards +1:
+        // w ← w + α·(1 − 0)·f'(0)·x with tanh' (0) = 1.
+        let options = TdOptions {
+            alpha: 0.1,
+            epsilon: 0.0,
+            ..TdOptions::default()
+        };
+        let mut l = learner(options);
+        let mut s = TicTacToe.initial_state();
+        for m in ["a1", "a2", "b1", "b2"] {
+            s.apply(s.parse_action(m).unwrap());
+        }
+        let mut legal = ActionList::new();
+        s.legal_actions(&mut legal);
+        let mut rng = stream(1, &[0]);
+        let (a, v) = l.best_move(&s, 0, &legal, &mut rng);
+        assert_eq!((s.action_to_string(a).as_str(), v), ("c1", 1.0));
+        let delta = l.update(&s, v, 0.0);
+        assert_eq!(delta, 1.0);
+        // `raw` reads +1 on X's two squares and −1 on O's: 4 inputs moved
+        // by ±0.1, and the bias by 0.1; V(s) = tanh(0.1·(4 + 1)).
+        let moved = l.weights().iter().filter(|&&w| w != 0.0).count();
+        assert_eq!(moved, 5);
+        assert!((l.value(&s) - 0.5f32.tanh()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_net_it_writes_values_positions_as_it_does() {
+        let mut l = learner(TdOptions::default());
+        for i in 0..200 {
+            l.learn_game(i);
+        }
+        let net = l.to_net();
+        let mut s = TicTacToe.initial_state();
+        s.apply(s.parse_action("b2").unwrap());
+        let mut x = vec![0.0; 9];
+        TicTacToe.encoding("raw").unwrap().encode(&s, &mut x);
+        let mut out = [0.0];
+        net.forward(&x, &mut out, &mut crate::nn::Scratch::new());
+        assert!((out[0] - l.value(&s)).abs() < 1e-6);
+        // And a learner started from that net holds the same weights.
+        let again = learner(TdOptions::default()).with_net(&net).unwrap();
+        assert_eq!(again.weights(), l.weights());
+    }
+
+    #[test]
+    fn bad_settings_are_refused_with_what_is_accepted() {
+        let bad = TdOptions {
+            lambda: 1.5,
+            ..TdOptions::default()
+        };
+        let e = TdLearner::new(TicTacToe, "raw", Activation::Tanh, bad)
+            .err()
+            .unwrap();
+        assert!(e.0.contains("lambda must be in [0, 1]"), "{e}");
+        let e = TdLearner::new(TicTacToe, "raw", Activation::Sigmoid, TdOptions::default())
+            .err()
+            .unwrap();
+        assert!(e.0.contains("tanh or linear"), "{e}");
+        let e = TdLearner::new(TicTacToe, "nope", Activation::Tanh, TdOptions::default())
+            .err()
+            .unwrap();
+        assert!(e.0.contains("unknown encoding"), "{e}");
+    }
+}
