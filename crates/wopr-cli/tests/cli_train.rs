@@ -184,6 +184,68 @@ fn dataset_then_train_gives_a_net_that_plays() {
 }
 
 #[test]
+fn dataset_oracle_strategy_lists_the_444_boards_of_the_thesis_set() {
+    // The count is derived in crates/wopr/src/train/oracle/strategy.rs:
+    // 444 symmetry-reduced boards, 210 to accept (target 0), 234 to reject.
+    let dir = scratch("strategy");
+    let csv = dir.join("thesis.csv");
+    let out = ok(&wopr(&[
+        "dataset",
+        "--game",
+        "tictactoe",
+        "--oracle",
+        "strategy",
+        "--encoding",
+        "planes",
+        "--out",
+        s(&csv),
+    ]));
+    assert!(out.contains("listed 444 boards"), "{out}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().ends_with(",x19,y0"));
+    let targets: Vec<&str> = lines.map(|l| l.rsplit(',').next().unwrap()).collect();
+    assert_eq!(targets.len(), 444);
+    assert_eq!(targets.iter().filter(|&&t| t == "0").count(), 210);
+    let info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("thesis.csv.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        (info["oracle"].as_str(), info["kind"].as_str()),
+        (Some("strategy"), Some("value"))
+    );
+
+    let with = |extra: &[&str]| {
+        let mut a = vec!["dataset", "--game", "tictactoe", "--out", s(&csv)];
+        a.extend_from_slice(extra);
+        wopr(&a)
+    };
+    fails_with(
+        &with(&["--oracle", "strategy", "--positions", "5"]),
+        "--positions does not apply to --oracle strategy",
+    );
+    fails_with(
+        &with(&["--oracle", "strategy", "--play", "random"]),
+        "do not apply to --oracle strategy",
+    );
+    fails_with(&with(&["--oracle", "perfect"]), "--positions is needed");
+    fails_with(&with(&["--oracle", "strategy:x=1"]), "bad --oracle");
+    fails_with(
+        &wopr(&[
+            "dataset",
+            "--game",
+            "connect4",
+            "--oracle",
+            "strategy",
+            "--out",
+            s(&csv),
+        ]),
+        "oracle 'strategy' does not apply to connect4",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn training_errors_are_one_line() {
     let dir = scratch("errors");
     let out_net = dir.join("n.json");

@@ -20,12 +20,13 @@ pub struct Args {
     /// The oracle: `perfect[:moves=best|value]` (games with a solver),
     /// `level1[:quiet=keep|drop]` (dots-and-boxes),
     /// `alphabeta:depth=D[,scale=S]` (any board game), `ai:K[,scale=S]`
-    /// (virus).
+    /// (virus), `strategy` (tictactoe: every board a perfect strategy's
+    /// player judges, the thesis's §4.5 set; no play, so no --positions).
     #[arg(long)]
     oracle: String,
-    /// Number of positions (rows) to record.
+    /// Number of positions (rows) to record (every oracle but `strategy`).
     #[arg(long)]
-    positions: usize,
+    positions: Option<usize>,
     /// Seed of the games and of the oracle's random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -59,18 +60,29 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 }
 
 fn make<G: OracleGame>(game: &G, oracle: &Oracle, args: &Args) -> anyhow::Result<()> {
-    if args.positions == 0 {
-        anyhow::bail!("--positions must be at least 1");
+    let positions = match (oracle, args.positions) {
+        (Oracle::Strategy, None) => 0,
+        (Oracle::Strategy, Some(_)) => anyhow::bail!(
+            "--positions does not apply to --oracle strategy (it lists every board of the strategy)"
+        ),
+        (_, None) => anyhow::bail!("--positions is needed: the number of positions to record"),
+        (_, Some(0)) => anyhow::bail!("--positions must be at least 1"),
+        (_, Some(n)) => n,
+    };
+    if *oracle == Oracle::Strategy && (!args.play.is_empty() || args.only_player.is_some()) {
+        anyhow::bail!(
+            "--play and --only-player do not apply to --oracle strategy (no games are played)"
+        );
     }
     let options = DatasetOptions {
-        positions: args.positions,
+        positions,
         seed: args.seed,
         encoding: args.encoding.clone(),
         players: args.play.clone(),
         unique: args.unique,
         only_player: args.only_player.map(|p| usize::from(p) - 1),
     };
-    let bar = ProgressBar::new(args.positions as u64);
+    let bar = ProgressBar::new(positions as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} positions, ETA {eta}")
             .expect("a valid template"),
@@ -84,6 +96,20 @@ fn make<G: OracleGame>(game: &G, oracle: &Oracle, args: &Args) -> anyhow::Result
     let sidecar = DatasetInfo::sidecar_path(&args.out);
     made.info.save(&sidecar).map_err(|e| anyhow::anyhow!(e))?;
     let info = &made.info;
+    if info.games == 0 {
+        println!(
+            "listed {} boards of {}, oracle {} ({}), encoding {}: {} inputs, {} target",
+            info.positions,
+            info.game,
+            info.oracle,
+            info.kind,
+            info.encoding,
+            made.data.num_inputs(),
+            made.data.num_outputs()
+        );
+        println!("wrote {} and {}", args.out.display(), sidecar.display());
+        return Ok(());
+    }
     println!(
         "recorded {} positions of {} from {} games ({} vs {}), oracle {} ({}), encoding {}: {} inputs, {} targets{}",
         info.positions,
@@ -105,7 +131,7 @@ fn make<G: OracleGame>(game: &G, oracle: &Oracle, args: &Args) -> anyhow::Result
     if made.exhausted {
         println!(
             "play stopped finding new positions before {} (fewer distinct positions exist, or the oracle leaves them out)",
-            args.positions
+            positions
         );
     }
     println!("wrote {} and {}", args.out.display(), sidecar.display());

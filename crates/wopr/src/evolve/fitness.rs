@@ -131,6 +131,10 @@ pub struct Statistics {
     pub mean: f64,
     /// Lowest fitness.
     pub min: f64,
+    /// Median fitness: the middle value, or the mean of the two middle
+    /// values for an even population (NaN counts as worst).
+    #[serde(default = "f64_nan")]
+    pub median: f64,
     /// [`Genome::diversity`] of the population.
     pub diversity: f64,
     /// Fitness evaluations in the run so far, this generation's included.
@@ -168,6 +172,7 @@ impl Statistics {
             best: f.get(best_index).copied().unwrap_or(f64::NAN),
             mean: f.iter().sum::<f64>() / n,
             min: f.iter().copied().fold(f64::INFINITY, f64::min),
+            median: median(&f),
             diversity: G::diversity(population),
             evaluations,
             best_index,
@@ -191,9 +196,39 @@ impl Statistics {
     }
 }
 
+/// NaN, for statistics missing from older checkpoints.
+fn f64_nan() -> f64 {
+    f64::NAN
+}
+
+/// The median of `values`: the middle one, or the mean of the two middle
+/// ones for an even count; NaN for none.
+fn median(values: &[f64]) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn median_is_the_middle_value_or_the_mean_of_the_middle_two() {
+        // Sorted: -3, 1, 4, 10 -> (1 + 4) / 2; with 7 added: 4.
+        assert_eq!(median(&[4.0, -3.0, 10.0, 1.0]), 2.5);
+        assert_eq!(median(&[4.0, -3.0, 10.0, 1.0, 7.0]), 4.0);
+        assert!(median(&[]).is_nan());
+        // A NaN fitness counts as worst, so it sorts first.
+        let pop = vec![crate::evolve::RealGenome::new(vec![0.0]); 3];
+        let s = Statistics::of(&pop, &[f64::NAN, 2.0, 5.0], 0, 3);
+        assert_eq!((s.best, s.median), (5.0, 2.0));
+        assert_eq!(s.min, f64::NEG_INFINITY);
+    }
 
     #[test]
     fn tally_error_is_the_normal_interval_of_a_sum() {

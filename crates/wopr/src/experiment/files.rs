@@ -31,6 +31,9 @@ pub struct GenerationRow {
     pub mean: f64,
     /// Lowest fitness.
     pub min: f64,
+    /// Median fitness (NaN in rows written before the column existed).
+    #[serde(default = "f64_nan")]
+    pub median: f64,
     /// Population diversity.
     pub diversity: f64,
     /// Games played this generation.
@@ -234,19 +237,27 @@ pub fn load_checkpoint(dir: &Path) -> Result<Checkpoint, RunError> {
 /// Runs written before the error columns existed lack `best_error` and
 /// `mean_error`; they are read back as 0.
 /// `pruned` lists the champion's zero weights per layer, `;`-separated.
+/// Runs written before the `median` column existed read back with a NaN
+/// median.
 const GENERATIONS_HEADER: &str =
-    "generation,best,mean,min,diversity,games,best_error,mean_error,pruned,seconds";
+    "generation,best,mean,min,median,diversity,games,best_error,mean_error,pruned,seconds";
+
+/// NaN, for a `median` missing from older rows.
+fn f64_nan() -> f64 {
+    f64::NAN
+}
 
 /// The header of `yardsticks.csv`.
 const YARDSTICKS_HEADER: &str = "generation,opponent,games,wins,draws,losses,win_rate";
 
 fn generation_line(r: &GenerationRow) -> String {
     let mut line = format!(
-        "{},{},{},{},{},{},{},{},{},{:.3}",
+        "{},{},{},{},{},{},{},{},{},{},{:.3}",
         r.generation,
         r.best,
         r.mean,
         r.min,
+        r.median,
         r.diversity,
         r.games,
         r.best_error,
@@ -318,6 +329,7 @@ fn parse_generation(header: &[String], f: &[String]) -> Option<GenerationRow> {
         best: x("best")?,
         mean: x("mean")?,
         min: x("min")?,
+        median: at("median").map_or(Some(f64::NAN), |_| x("median"))?,
         diversity: x("diversity")?,
         games: f.get(at("games")?)?.parse().ok()?,
         best_error: at("best_error").map_or(Some(0.0), |_| x("best_error"))?,
@@ -523,6 +535,7 @@ mod tests {
             best: 16.0,
             mean: 9.5,
             min: 4.0,
+            median: 8.5,
             diversity: 0.5,
             games: 2000,
             best_error: 3.5,
@@ -548,6 +561,7 @@ mod tests {
             .expect("an old row");
         assert_eq!((row.best, row.games, row.seconds), (110.0, 39800, 74.053));
         assert_eq!((row.best_error, row.mean_error), (0.0, 0.0));
+        assert!(row.median.is_nan(), "no median column: NaN");
         assert_eq!(row.second, Some((1.0, 2.0, 3.0)));
         // A row missing a column of its header is not a row of the log.
         assert_eq!(parse_generation(&header, &fields("0,110,0")), None);

@@ -344,6 +344,7 @@ where
             best: stats.best,
             mean: stats.mean,
             min: stats.min,
+            median: stats.median,
             diversity: stats.diversity,
             games,
             best_error: stats.best_error,

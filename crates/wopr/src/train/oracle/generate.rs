@@ -139,7 +139,9 @@ pub(super) struct Judged {
 
 /// Plays games and records `options.positions` positions judged by
 /// `oracle`; `progress` is called with the number of rows so far after each
-/// window of games.
+/// window of games. An oracle that lists its own rows
+/// ([`OracleGame::own_dataset`]: `strategy`) plays no games and reads only
+/// `options.encoding`.
 pub fn generate<G: OracleGame>(
     game: &G,
     oracle: &Oracle,
@@ -148,11 +150,14 @@ pub fn generate<G: OracleGame>(
 ) -> Result<Generated, OracleError> {
     let oracle = oracle.resolved(game);
     let kind = oracle.kind();
-    judge_for(game, &oracle)?;
     let encoding_name = options
         .encoding
         .clone()
         .unwrap_or_else(|| game.encoding_names()[0].to_string());
+    if let Some(made) = game.own_dataset(&oracle, &encoding_name) {
+        return made;
+    }
+    judge_for(game, &oracle)?;
     let encoding = game.encoding(&encoding_name)?;
     let view = encoding.view();
     let players: Vec<String> = match options.players.len() {

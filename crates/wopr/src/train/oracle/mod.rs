@@ -30,6 +30,11 @@
 //!     boxes each move completes (0, 1 or 2). The paper drops positions where
 //!     no move completes a box ("training on these positions gives no
 //!     benefit"); `level1:quiet=drop` does the same, the default keeps them.
+//! - **the boards of a strategy** (`strategy`, tictactoe): not positions
+//!   from play but every board a player following a perfect strategy is
+//!   asked to judge, 0 to accept and 1 to reject (the thesis's §4.5 set of
+//!   319 boards, rebuilt as 444: see [`strategy`](self::strategy_boards)'s
+//!   rules); `--positions`, seeds and players do not apply.
 //! - **position evaluations** ([`OracleKind::Value`]): one target, the value
 //!   of the position for its player to move, in [−1, 1], for value nets
 //!   (`greedy`, `alphabeta`, `softmax` modes);
@@ -76,6 +81,7 @@ mod alphabeta;
 mod generate;
 mod level1;
 mod perfect;
+mod strategy;
 
 use ai::AiJudge;
 use alphabeta::{SearchJudge, SEARCH_TT_BITS};
@@ -83,6 +89,7 @@ use level1::Level1Judge;
 use perfect::PerfectJudge;
 
 pub use generate::{generate, DatasetInfo, DatasetOptions, Generated};
+pub use strategy::{strategy_boards, strategy_dataset, StrategyBoard};
 
 /// Why a dataset could not be made (one line).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -162,6 +169,9 @@ pub enum Oracle {
         /// Heuristic units per tanh unit; `None` = the game's default.
         scale: Option<f32>,
     },
+    /// `strategy` (tictactoe): every board a perfect strategy's player
+    /// judges, accept 0 / reject 1 ([`strategy_boards`]).
+    Strategy,
     /// `ai:K[,scale=S]` (virus): hand-crafted player `K`'s evaluation.
     Ai {
         /// The player, 1..=20.
@@ -175,9 +185,16 @@ const PERFECT_SPEC: &str = "perfect[:moves=best|value][,unsolved=fail|skip]";
 const LEVEL1_SPEC: &str = "level1[:quiet=keep|drop] (dots-and-boxes)";
 const ALPHABETA_SPEC: &str = "alphabeta:depth=D[,scale=S]";
 const AI_SPEC: &str = "ai:K[,scale=S] (virus)";
+const STRATEGY_SPEC: &str = "strategy (tictactoe)";
 
 /// The oracle specs, for help texts and error messages.
-pub const ORACLE_NAMES: &[&str] = &[PERFECT_SPEC, LEVEL1_SPEC, ALPHABETA_SPEC, AI_SPEC];
+pub const ORACLE_NAMES: &[&str] = &[
+    PERFECT_SPEC,
+    LEVEL1_SPEC,
+    ALPHABETA_SPEC,
+    AI_SPEC,
+    STRATEGY_SPEC,
+];
 
 /// The default scale of `ai:K` values: ten pieces' worth is tanh(1) ≈ 0.76.
 pub const AI_SCALE: f32 = 10.0;
@@ -256,6 +273,10 @@ impl Oracle {
                     scale: parse_scale(&spec)?,
                 })
             }
+            "strategy" => {
+                spec.check_keys(&[])?;
+                Ok(Oracle::Strategy)
+            }
             "ai" => {
                 spec.check_keys(&["", "scale"])?;
                 let k = spec
@@ -286,7 +307,7 @@ impl Oracle {
     pub fn kind(&self) -> OracleKind {
         match self {
             Oracle::Perfect { .. } | Oracle::Level1 { .. } => OracleKind::Policy,
-            Oracle::AlphaBeta { .. } | Oracle::Ai { .. } => OracleKind::Value,
+            Oracle::AlphaBeta { .. } | Oracle::Ai { .. } | Oracle::Strategy => OracleKind::Value,
         }
     }
 
@@ -341,6 +362,7 @@ impl fmt::Display for Oracle {
                 }
             }
             Oracle::Ai { k, scale } => write!(f, "ai:{k},scale={scale}"),
+            Oracle::Strategy => f.write_str("strategy"),
         }
     }
 }
@@ -373,6 +395,18 @@ pub trait OracleGame: Roster + Encodable<State: Searchable> {
         None
     }
 
+    /// The whole dataset for `oracle` in `encoding`, where the game lists
+    /// its rows itself instead of recording positions from play
+    /// (`strategy` on tictactoe), or `None`.
+    fn own_dataset(
+        &self,
+        oracle: &Oracle,
+        encoding: &str,
+    ) -> Option<Result<Generated, OracleError>> {
+        let _ = (oracle, encoding);
+        None
+    }
+
     /// The oracle specs that apply to this game.
     fn oracle_names(&self) -> Vec<&'static str> {
         let mut names = Vec::new();
@@ -389,6 +423,37 @@ impl OracleGame for TicTacToe {
     /// opponent is tanh(1).
     fn value_scale(&self) -> f32 {
         4.0
+    }
+
+    fn oracle_names(&self) -> Vec<&'static str> {
+        vec![PERFECT_SPEC, ALPHABETA_SPEC, STRATEGY_SPEC]
+    }
+
+    fn own_dataset(
+        &self,
+        oracle: &Oracle,
+        encoding: &str,
+    ) -> Option<Result<Generated, OracleError>> {
+        (*oracle == Oracle::Strategy).then(|| {
+            let data = strategy_dataset(&self.encoding(encoding)?)?;
+            let info = DatasetInfo {
+                game: self.spec(),
+                encoding: encoding.to_string(),
+                oracle: oracle.to_string(),
+                kind: OracleKind::Value,
+                positions: data.len(),
+                games: 0,
+                seed: 0,
+                play: Vec::new(),
+                unique: true,
+                only_player: None,
+            };
+            Ok(Generated {
+                data,
+                info,
+                exhausted: false,
+            })
+        })
     }
 }
 
