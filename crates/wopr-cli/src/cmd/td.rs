@@ -68,6 +68,10 @@ pub struct Args {
     /// Seed of the learning games (and of the yardstick games).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Learn against these players, one per game in turn, from both seats,
+    /// instead of by self-play (separated by commas).
+    #[arg(long, value_delimiter = ',')]
+    opponents: Vec<String>,
     /// Start from this net file's weights (a linear net over the encoding)
     /// instead of zeros.
     #[arg(long)]
@@ -104,6 +108,9 @@ struct Checkpoint {
     epsilon: f64,
     random_plies: usize,
     seed: u64,
+    /// The opponents learned against (none: self-play).
+    #[serde(default)]
+    opponents: Vec<String>,
     /// The net the run started from, if not zeros.
     init: Option<String>,
     /// Games learned so far.
@@ -148,6 +155,12 @@ fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
     for o in &args.against {
         parse_player(game, o).map_err(|e| anyhow::anyhow!("bad --against '{o}': {e}"))?;
     }
+    let opponents = args
+        .opponents
+        .iter()
+        .map(|o| parse_player(game, o).map_err(|e| anyhow::anyhow!("bad --opponents '{o}': {e}")))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    learner = learner.with_opponents(opponents);
     let openings = args.openings.resolve(game)?;
     let mut state = Checkpoint {
         game: game.spec(),
@@ -158,6 +171,7 @@ fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
         epsilon: args.epsilon,
         random_plies: args.random_plies,
         seed: args.seed,
+        opponents: args.opponents.clone(),
         init: args.init.as_ref().map(|p| p.display().to_string()),
         games_done: 0,
         best_score: None,
@@ -197,7 +211,7 @@ fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
         )?;
         std::fs::write(
             args.out.join("learning.csv"),
-            "games,mean_abs_error,first_seat_score,mean_plies\n",
+            "games,mean_abs_error,first_seat_score,mean_plies,learner_score\n",
         )?;
         save(&learner, game, &net_path)?;
         measure(game, args, &openings, &mut state, &learner)?;
@@ -227,23 +241,27 @@ fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
     while state.games_done < args.games {
         let stop = (state.games_done / args.every + 1) * args.every;
         let stop = stop.min(args.games);
-        let (mut error, mut first, mut plies) = (0.0, 0.0, 0usize);
+        let (mut error, mut first, mut plies, mut own) = (0.0, 0.0, 0usize, None);
         let count = stop - state.games_done;
         for i in state.games_done..stop {
             let g = learner.learn_game(i);
             error += g.mean_abs_error;
             first += (g.first_return + 1.0) / 2.0;
             plies += g.plies;
+            if let Some(r) = g.learner_return {
+                *own.get_or_insert(0.0) += (r + 1.0) / 2.0;
+            }
             bar.inc(1);
         }
         state.games_done = stop;
         append(
             &args.out.join("learning.csv"),
             &format!(
-                "{stop},{:.6},{:.4},{:.2}\n",
+                "{stop},{:.6},{:.4},{:.2},{}\n",
                 error / count as f64,
                 first / count as f64,
-                plies as f64 / count as f64
+                plies as f64 / count as f64,
+                own.map_or(String::new(), |o: f64| format!("{:.4}", o / count as f64))
             ),
         )?;
         save(&learner, game, &net_path)?;
@@ -272,8 +290,16 @@ fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
 /// The settings of a checkpoint, for an error message.
 fn describe(c: &Checkpoint) -> String {
     format!(
-        "game {}, encoding {}, output {}, alpha {}, lambda {}, epsilon {}, random plies {}, seed {}",
-        c.game, c.encoding, c.output, c.alpha, c.lambda, c.epsilon, c.random_plies, c.seed
+        "game {}, encoding {}, output {}, alpha {}, lambda {}, epsilon {}, random plies {}, seed {}, opponents [{}]",
+        c.game,
+        c.encoding,
+        c.output,
+        c.alpha,
+        c.lambda,
+        c.epsilon,
+        c.random_plies,
+        c.seed,
+        c.opponents.join(", ")
     )
 }
 

@@ -21,6 +21,11 @@
 //!    exploratory move is not learned from and restarts the trace (Sutton
 //!    & Barto's Tic-Tac-Toe learner).
 //!
+//! Instead of itself, the learner can meet fixed opponents (any
+//! [`Player`]), one per game in turn, from both seats: it then learns from
+//! every move of the game, its own and the opponent's, so that its values
+//! stay those of the position for whoever is to move.
+//!
 //! Games of one run are played one after another: TD learns from the
 //! weights the last game left, so one thread plays them and the thread
 //! count never changes a result.
@@ -29,7 +34,7 @@ use rand::RngExt;
 
 use crate::game::encode::{Encodable, EncodingOf};
 use crate::game::rng::{stream, WoprRng};
-use crate::game::{mover, ActionList, State, Turn};
+use crate::game::{mover, ActionList, Player, State, Turn};
 use crate::nn::{Activation, AnyNet, Architecture, Network};
 
 use super::TrainError;
@@ -94,6 +99,8 @@ pub struct TdGame {
     pub plies: usize,
     /// The first seat's return (+1, 0, −1).
     pub first_return: f64,
+    /// Against opponents, the learner's return; `None` in self-play.
+    pub learner_return: Option<f64>,
     /// Greedy positions learned from.
     pub updates: usize,
     /// The mean of |δ| over those updates (0 if none).
@@ -114,6 +121,8 @@ pub struct TdLearner<G: Encodable> {
     inputs: Vec<(u32, f32)>,
     candidate: Vec<(u32, f32)>,
     trace: Vec<f32>,
+    /// The opponents games are played against (none: self-play).
+    opponents: Vec<Box<dyn Player<G>>>,
 }
 
 impl<G: Encodable> TdLearner<G> {
@@ -161,6 +170,7 @@ impl<G: Encodable> TdLearner<G> {
             inputs: Vec::new(),
             candidate: Vec::new(),
             trace: vec![0.0; n],
+            opponents: Vec::new(),
         })
     }
 
@@ -188,6 +198,13 @@ impl<G: Encodable> TdLearner<G> {
         // the bias: the learner's layout.
         self.weights.copy_from_slice(net.params());
         Ok(self)
+    }
+
+    /// Plays every game against one of `opponents` in turn instead of
+    /// against itself (see [`TdLearner::learn_game`]).
+    pub fn with_opponents(mut self, opponents: Vec<Box<dyn Player<G>>>) -> Self {
+        self.opponents = opponents;
+        self
     }
 
     /// The settings.
@@ -244,6 +261,13 @@ impl<G: Encodable> TdLearner<G> {
 
     /// Plays and learns game `index` of the run (its randomness from
     /// `stream(seed, &[index])`).
+    ///
+    /// In self-play the learner moves for both seats. With opponents
+    /// ([`TdLearner::with_opponents`]), game `i` is against opponent
+    /// `i mod k` with the learner in seat `(i div k) mod 2`; the learner
+    /// then also learns from the opponent's moves (the target of a
+    /// position is the value, for its mover, of the position the move
+    /// played leads to), and only its own moves explore.
     pub fn learn_game(&mut self, index: u64) -> TdGame {
         let mut rng = stream(self.options.seed, &[index]);
         let mut state = self.game.initial_state();
@@ -256,6 +280,14 @@ impl<G: Encodable> TdLearner<G> {
             state.apply(a);
             plies += 1;
         }
+        let k = self.opponents.len() as u64;
+        let (opponent, seat) = match k {
+            0 => (None, None),
+            _ => (Some((index % k) as usize), Some(((index / k) % 2) as usize)),
+        };
+        if let Some(o) = opponent {
+            self.opponents[o].new_game();
+        }
         self.trace.fill(0.0);
         // The mover of the last position learned from, for the trace's sign.
         let mut last_mover: Option<usize> = None;
@@ -264,13 +296,20 @@ impl<G: Encodable> TdLearner<G> {
         while let Turn::Player(me) = state.turn() {
             legal.clear();
             state.legal_actions(&mut legal);
-            let explore = rng.random_bool(self.options.epsilon);
-            let (action, target) = if explore {
-                let a = legal[rng.random_range(0..legal.len())];
-                (a, None)
-            } else {
-                let (a, v) = self.best_move(&state, me, &legal, &mut rng);
-                (a, Some(v))
+            let (action, target) = match opponent {
+                Some(o) if seat != Some(me) => {
+                    let a = self.opponents[o].choose(&state.view(me), &legal, &mut rng);
+                    let mut child = state.clone();
+                    child.apply(a);
+                    (a, Some(self.value_for(&child, me)))
+                }
+                _ if rng.random_bool(self.options.epsilon) => {
+                    (legal[rng.random_range(0..legal.len())], None)
+                }
+                _ => {
+                    let (a, v) = self.best_move(&state, me, &legal, &mut rng);
+                    (a, Some(v))
+                }
             };
             match target {
                 Some(target) => {
@@ -291,6 +330,7 @@ impl<G: Encodable> TdLearner<G> {
         TdGame {
             plies,
             first_return: state.returns(0),
+            learner_return: seat.map(|p| state.returns(p)),
             updates,
             mean_abs_error: if updates > 0 {
                 error / updates as f64
@@ -422,6 +462,31 @@ mod tests {
         // And a learner started from that net holds the same weights.
         let again = learner(TdOptions::default()).with_net(&net).unwrap();
         assert_eq!(again.weights(), l.weights());
+    }
+
+    #[test]
+    fn against_opponents_the_learner_takes_both_seats_in_turn() {
+        use crate::players::RandomPlayer;
+        let opponents: Vec<Box<dyn Player<TicTacToe>>> =
+            vec![Box::new(RandomPlayer), Box::new(RandomPlayer)];
+        let mut l = learner(TdOptions::default()).with_opponents(opponents);
+        // Games 0, 1: opponents 0 and 1 with the learner first; games 2, 3:
+        // the learner second. A learner that moves once in two plies makes
+        // fewer updates than the plies only through exploration, and its
+        // seat decides the sign of its return.
+        for i in 0..4 {
+            let g = l.learn_game(i);
+            let r = g.learner_return.expect("a learner's return");
+            let seat = (i / 2) % 2;
+            let first = if seat == 0 { r } else { -r };
+            assert_eq!(first, g.first_return, "game {i}");
+            assert!(g.updates <= g.plies);
+        }
+        assert!(l.learn_game(9).learner_return.is_some());
+        assert!(learner(TdOptions::default())
+            .learn_game(0)
+            .learner_return
+            .is_none());
     }
 
     #[test]
