@@ -45,6 +45,13 @@ pub trait Encoding<S>: Send + Sync {
                 .map(|(i, &x)| (i as u32, x)),
         );
     }
+    /// Whether a linear net should read this encoding through
+    /// [`Encoding::encode_sparse`] rather than a dense product (large,
+    /// sparse encodings; the default is dense, whose sums the existing
+    /// results were measured with).
+    fn prefers_sparse(&self) -> bool {
+        false
+    }
     /// `Some(seat)`: the inputs show every position from this fixed seat's
     /// view, whoever is to move, and a value net reading them values
     /// positions for that seat (Naveed & Cowling's absolute Virus input,

@@ -38,19 +38,26 @@ pub enum Symmetry {
     Mirror,
 }
 
-/// The straight n-tuple encoding of a grid whose state keeps one bitboard
-/// per seat (see the module docs).
+/// An n-tuple encoding of a grid whose state keeps one bitboard per seat
+/// (see the module docs): the straight runs of [`NTuples::new`], or random
+/// walks ([`NTuples::walks`]).
 pub struct NTuples<S> {
     name: &'static str,
     n: usize,
     classes: usize,
+    /// Values a square reads: 3 (empty, own, opponent) or 4 (and empty
+    /// squares `reachable` marks).
+    states: usize,
     /// For every tuple image: the input where its class's table starts
-    /// (`class · 3ⁿ`).
+    /// (`class · statesⁿ`).
     bases: Vec<usize>,
     /// For every tuple image, `n` bits: its squares in the bitboards.
     squares: Vec<u8>,
     seats: fn(&S) -> [u64; 2],
     to_move: fn(&S) -> Option<usize>,
+    /// The empty squares that read 3 instead of 0 (Connect-4: the cells a
+    /// disc can drop into next).
+    reachable: Option<fn(&S) -> u64>,
 }
 
 /// A square as (column, row).
@@ -103,6 +110,55 @@ fn straight_runs(n: usize, width: usize, height: usize) -> Vec<Vec<Square>> {
     runs
 }
 
+/// `count` random walks of `n` distinct squares, none an image of another
+/// under `symmetry` (see [`NTuples::walks`]).
+fn random_walks(
+    n: usize,
+    count: usize,
+    (width, height): (usize, usize),
+    symmetry: Symmetry,
+    seed: u64,
+) -> Vec<Vec<Square>> {
+    use rand::RngExt;
+    let mut rng = super::rng::stream(seed, &[0x7475_706c_6573]);
+    let maps = images(symmetry, width, height);
+    let mut seen = std::collections::HashSet::new();
+    let mut walks = Vec::with_capacity(count);
+    while walks.len() < count {
+        let mut walk = vec![(rng.random_range(0..width), rng.random_range(0..height))];
+        while walk.len() < n {
+            let &(c, r) = walk.last().expect("a walk has a square");
+            let next: Vec<Square> = (-1isize..=1)
+                .flat_map(|dc| (-1isize..=1).map(move |dr| (dc, dr)))
+                .filter_map(|(dc, dr)| {
+                    let (cc, rr) = (c as isize + dc, r as isize + dr);
+                    let inside =
+                        (0..width as isize).contains(&cc) && (0..height as isize).contains(&rr);
+                    inside.then_some((cc as usize, rr as usize))
+                })
+                .filter(|s| !walk.contains(s))
+                .collect();
+            if next.is_empty() {
+                walk.truncate(1); // boxed in: walk again from the start
+                continue;
+            }
+            walk.push(next[rng.random_range(0..next.len())]);
+        }
+        let mut key = walk.clone();
+        key.sort_unstable();
+        if seen.contains(&key) {
+            continue;
+        }
+        for map in &maps {
+            let mut set: Vec<Square> = walk.iter().map(|&s| map(s)).collect();
+            set.sort_unstable();
+            seen.insert(set);
+        }
+        walks.push(walk);
+    }
+    walks
+}
+
 impl<S> NTuples<S> {
     /// The straight `n`-tuples of a `width × height` grid shared under
     /// `symmetry`. `index[row * width + col]` is the bit of that square in
@@ -118,13 +174,65 @@ impl<S> NTuples<S> {
         to_move: fn(&S) -> Option<usize>,
     ) -> NTuples<S> {
         assert!((1..=6).contains(&n), "tuples of 1 to 6 squares");
+        NTuples::from_tuples(
+            name,
+            straight_runs(n, width, height),
+            (width, height),
+            symmetry,
+            index,
+            seats,
+            to_move,
+        )
+    }
+
+    /// `count` tuples of `n` squares, each a random walk over neighbouring
+    /// squares (diagonals included) drawn from `seed`, shared under
+    /// `symmetry` as [`NTuples::new`]'s are: Thill, Koch & Konen's
+    /// Connect-4 network (70 walks of 8 squares). Walks that are images of
+    /// one already drawn are drawn again, so there are `count` classes.
+    #[allow(clippy::too_many_arguments)]
+    pub fn walks(
+        name: &'static str,
+        (n, count, seed): (usize, usize, u64),
+        (width, height): (usize, usize),
+        symmetry: Symmetry,
+        index: &[u8],
+        seats: fn(&S) -> [u64; 2],
+        to_move: fn(&S) -> Option<usize>,
+    ) -> NTuples<S> {
+        assert!(
+            n <= width * height,
+            "a walk cannot hold more squares than the board"
+        );
+        let walks = random_walks(n, count, (width, height), symmetry, seed);
+        NTuples::from_tuples(
+            name,
+            walks,
+            (width, height),
+            symmetry,
+            index,
+            seats,
+            to_move,
+        )
+    }
+
+    /// The encoding of the classes `tuples` (and their images) make.
+    fn from_tuples(
+        name: &'static str,
+        tuples: Vec<Vec<Square>>,
+        (width, height): (usize, usize),
+        symmetry: Symmetry,
+        index: &[u8],
+        seats: fn(&S) -> [u64; 2],
+        to_move: fn(&S) -> Option<usize>,
+    ) -> NTuples<S> {
         assert_eq!(index.len(), width * height, "one bit per square");
+        let n = tuples.first().map_or(1, Vec::len);
         let maps = images(symmetry, width, height);
         let mut seen = std::collections::HashSet::new();
-        let table = 3usize.pow(n as u32);
-        let (mut bases, mut squares) = (Vec::new(), Vec::new());
+        let (mut classes_of, mut squares) = (Vec::new(), Vec::new());
         let mut classes = 0;
-        for run in straight_runs(n, width, height) {
+        for run in tuples {
             let mut key = run.clone();
             key.sort_unstable();
             if seen.contains(&key) {
@@ -139,20 +247,34 @@ impl<S> NTuples<S> {
                 ordered.insert(image);
             }
             for image in ordered {
-                bases.push(classes * table);
+                classes_of.push(classes);
                 squares.extend(image.iter().map(|&(c, r)| index[r * width + c]));
             }
             classes += 1;
         }
+        let table = 3usize.pow(n as u32);
         NTuples {
             name,
             n,
             classes,
-            bases,
+            states: 3,
+            bases: classes_of.iter().map(|&c| c * table).collect(),
             squares,
             seats,
             to_move,
+            reachable: None,
         }
+    }
+
+    /// Reads a fourth value, 3, on the empty squares `reachable(state)`
+    /// marks (Thill et al.'s "empty and playable next" Connect-4 cells):
+    /// tables grow from 3ⁿ to 4ⁿ entries.
+    pub fn with_reachable(mut self, reachable: fn(&S) -> u64) -> NTuples<S> {
+        let (old, new) = (3usize.pow(self.n as u32), 4usize.pow(self.n as u32));
+        self.bases.iter_mut().for_each(|b| *b = *b / old * new);
+        self.states = 4;
+        self.reachable = Some(reachable);
+        self
     }
 
     /// `ntuple{n}` on a square board of side `side` whose bitboards hold
@@ -175,7 +297,7 @@ impl<S> NTuples<S> {
     }
 
     /// The number of tuple classes (tables); the encoding has `classes ·
-    /// 3ⁿ` inputs.
+    /// statesⁿ` inputs.
     pub fn classes(&self) -> usize {
         self.classes
     }
@@ -194,13 +316,30 @@ impl<S> NTuples<S> {
         let me = (self.to_move)(state).unwrap_or(0) & 1;
         let seats = (self.seats)(state);
         let (own, other) = (seats[me], seats[1 - me]);
-        for (&base, bits) in self.bases.iter().zip(self.squares.chunks_exact(self.n)) {
-            let mut k = 0;
-            for &b in bits.iter().rev() {
-                let digit = ((own >> b) & 1) + 2 * ((other >> b) & 1);
-                k = k * 3 + digit as usize;
+        let images = self.bases.iter().zip(self.squares.chunks_exact(self.n));
+        match self.reachable {
+            None => {
+                for (&base, bits) in images {
+                    let mut k = 0;
+                    for &b in bits.iter().rev() {
+                        let digit = ((own >> b) & 1) + 2 * ((other >> b) & 1);
+                        k = k * 3 + digit as usize;
+                    }
+                    f(base + k);
+                }
             }
-            f(base + k);
+            Some(reachable) => {
+                let next = reachable(state) & !(own | other);
+                for (&base, bits) in images {
+                    let mut k = 0;
+                    for &b in bits.iter().rev() {
+                        let digit =
+                            ((own >> b) & 1) + 2 * ((other >> b) & 1) + 3 * ((next >> b) & 1);
+                        k = k * 4 + digit as usize;
+                    }
+                    f(base + k);
+                }
+            }
         }
     }
 }
@@ -210,7 +349,7 @@ impl<S: Send + Sync> Encoding<S> for NTuples<S> {
         self.name
     }
     fn size(&self) -> usize {
-        self.classes * 3usize.pow(self.n as u32)
+        self.classes * self.states.pow(self.n as u32)
     }
     fn encode(&self, state: &S, out: &mut [f32]) {
         out.fill(0.0);
@@ -219,6 +358,11 @@ impl<S: Send + Sync> Encoding<S> for NTuples<S> {
     fn encode_sparse(&self, state: &S, out: &mut Vec<(u32, f32)>) {
         out.clear();
         self.for_each_image(state, |i| out.push((i as u32, 1.0)));
+    }
+    fn prefers_sparse(&self) -> bool {
+        // Random-walk tables are large (Connect-4 `walk8`: 459,270 inputs):
+        // a linear net reads them by look-up, not by a dense product.
+        self.n > 4
     }
 }
 

@@ -56,7 +56,7 @@ use crate::game::encode::{Encodable, EncodingOf};
 use crate::game::player::ValuePlayer;
 use crate::game::rng::WoprRng;
 use crate::game::{mover, Action, ActionList, GameSpec, Searchable, SpecError, State};
-use crate::nn::{Activation, AnyNet, NetFile, Network, Scratch};
+use crate::nn::{Activation, AnyNet, Architecture, NetFile, Network, Scratch};
 use crate::search::{AlphaBeta, Evaluator, Limits};
 
 /// How a net chooses moves; see the module docs.
@@ -210,6 +210,11 @@ pub struct NetEval<G: Encodable> {
     /// The seat whose view a fixed-view encoding gives (values are that
     /// seat's); `None`: the player to move's.
     view: Option<usize>,
+    /// For a linear one-output net over an encoding that prefers sparse
+    /// reading: its output activation (the net is then run by look-up).
+    sparse: Option<Activation>,
+    /// The sparse inputs of one position.
+    pairs: Vec<(u32, f32)>,
 }
 
 impl<G: Encodable> NetEval<G> {
@@ -230,8 +235,12 @@ impl<G: Encodable> NetEval<G> {
         };
         let bounded = matches!(output, Some(Activation::Sigmoid | Activation::Tanh));
         let view = encoding.view();
+        let linear = matches!(net.architecture(), Architecture::Mlp { ref layers } if layers.len() == 2 && layers[1] == 1);
+        let sparse = (linear && encoding.prefers_sparse()).then(|| net.activations()[0]);
         Ok(NetEval {
             view,
+            sparse,
+            pairs: Vec::new(),
             net,
             encoding,
             scratch: Scratch::new(),
@@ -263,6 +272,22 @@ impl<G: Encodable> NetEval<G> {
     /// Runs the net on every state; returns the outputs, `num_outputs` per
     /// state, row by row.
     pub fn run(&mut self, states: &[G::State]) -> &[f32] {
+        if let Some(output) = self.sparse {
+            // A linear net: the bias plus the weights of the inputs that
+            // are on, by look-up.
+            let w = self.net.params();
+            let bias = w[w.len() - 1];
+            self.outputs.clear();
+            for s in states {
+                self.encoding.encode_sparse(s, &mut self.pairs);
+                let sum = self
+                    .pairs
+                    .iter()
+                    .fold(bias, |a, &(i, x)| a + w[i as usize] * x);
+                self.outputs.push(output.apply(sum));
+            }
+            return &self.outputs;
+        }
         let n_in = self.encoding.size();
         self.inputs.resize(states.len() * n_in, 0.0);
         for (s, row) in states.iter().zip(self.inputs.chunks_exact_mut(n_in)) {

@@ -19,7 +19,11 @@
 //!    `δ = target − V(sₜ)`, the eligibility trace `e ← σ·λ·e + ∇V(sₜ)`
 //!    (`σ` as above, between `sₜ₋₁` and `sₜ`), and `w ← w + α·δ·e`. An
 //!    exploratory move is not learned from and restarts the trace (Sutton
-//!    & Barto's Tic-Tac-Toe learner).
+//!    & Barto's Tic-Tac-Toe learner). The trace is kept as the sparse
+//!    gradients of the positions still in it, each with its factor
+//!    `Π σ·λ`; a gradient whose factor falls below 10⁻⁶ leaves it (λ = 0.5:
+//!    after 20 positions), so a step costs the inputs of about
+//!    `log 10⁻⁶ / log λ` positions, not the size of the net.
 //!
 //! Instead of itself, the learner can meet fixed opponents (any
 //! [`Player`]), one per game in turn, from both seats: it then learns from
@@ -38,6 +42,9 @@ use crate::game::{mover, ActionList, Player, State, Turn};
 use crate::nn::{Activation, AnyNet, Architecture, Network};
 
 use super::TrainError;
+
+/// A trace factor below this drops its gradient from the trace.
+const TRACE_FLOOR: f32 = 1e-6;
 
 /// The settings of a TD run.
 #[derive(Clone, Debug, PartialEq)]
@@ -117,10 +124,13 @@ pub struct TdLearner<G: Encodable> {
     output: Activation,
     options: TdOptions,
     /// Working memory: the inputs of the position being learned, of a
-    /// candidate move, and the trace.
+    /// candidate move, and the trace: the gradients (`(input, slope·x)`
+    /// pairs and the bias's slope) of the positions in it, oldest first,
+    /// with their factors; `spare` keeps emptied buffers for reuse.
     inputs: Vec<(u32, f32)>,
     candidate: Vec<(u32, f32)>,
-    trace: Vec<f32>,
+    trace: std::collections::VecDeque<(f32, f32, Vec<(u32, f32)>)>,
+    spare: Vec<Vec<(u32, f32)>>,
     /// The opponents games are played against (none: self-play).
     opponents: Vec<Box<dyn Player<G>>>,
 }
@@ -169,7 +179,8 @@ impl<G: Encodable> TdLearner<G> {
             options,
             inputs: Vec::new(),
             candidate: Vec::new(),
-            trace: vec![0.0; n],
+            trace: std::collections::VecDeque::new(),
+            spare: Vec::new(),
             opponents: Vec::new(),
         })
     }
@@ -288,7 +299,7 @@ impl<G: Encodable> TdLearner<G> {
         if let Some(o) = opponent {
             self.opponents[o].new_game();
         }
-        self.trace.fill(0.0);
+        self.clear_trace();
         // The mover of the last position learned from, for the trace's sign.
         let mut last_mover: Option<usize> = None;
         let (mut updates, mut error) = (0usize, 0.0f64);
@@ -365,6 +376,13 @@ impl<G: Encodable> TdLearner<G> {
         (best, best_value)
     }
 
+    /// Empties the trace, keeping its buffers.
+    fn clear_trace(&mut self) {
+        while let Some((_, _, old)) = self.trace.pop_front() {
+            self.spare.push(old);
+        }
+    }
+
     /// One TD step on `state` towards `target`, the trace first decayed by
     /// `sign·λ` (`sign` 0 restarts it); returns δ.
     fn update(&mut self, state: &G::State, target: f32, sign: f32) -> f32 {
@@ -382,13 +400,26 @@ impl<G: Encodable> TdLearner<G> {
             return delta;
         }
         let decay = sign * self.options.lambda;
-        self.trace.iter_mut().for_each(|e| *e *= decay);
-        for &(i, x) in &self.inputs {
-            self.trace[i as usize] += slope * x;
+        if decay == 0.0 {
+            self.clear_trace();
         }
-        self.trace[bias] += slope;
-        for (w, &e) in self.weights.iter_mut().zip(&self.trace) {
-            *w += step * e;
+        for entry in self.trace.iter_mut() {
+            entry.0 *= decay;
+        }
+        while self.trace.front().is_some_and(|e| e.0.abs() < TRACE_FLOOR) {
+            let (_, _, old) = self.trace.pop_front().expect("a front entry");
+            self.spare.push(old);
+        }
+        let mut gradient = self.spare.pop().unwrap_or_default();
+        gradient.clear();
+        gradient.extend(self.inputs.iter().map(|&(i, x)| (i, slope * x)));
+        self.trace.push_back((1.0, slope, gradient));
+        for (factor, bias_slope, gradient) in &self.trace {
+            let step = step * factor;
+            for &(i, g) in gradient {
+                self.weights[i as usize] += step * g;
+            }
+            self.weights[bias] += step * bias_slope;
         }
         delta
     }
@@ -443,6 +474,46 @@ mod tests {
         let moved = l.weights().iter().filter(|&&w| w != 0.0).count();
         assert_eq!(moved, 5);
         assert!((l.value(&s) - 0.5f32.tanh()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_trace_carries_the_last_gradient_with_the_sign_and_lambda() {
+        // Two steps by hand: s1 (O to move after b2) towards +1 with an
+        // empty trace, then s2 (X to move after b2 a1; another mover, so
+        // σ = −1) towards 0. With tanh and weights starting at 0:
+        // step 1: δ₁ = 1, g₁ = x(s1) (and 1 for the bias), w = α·g₁;
+        // step 2: δ₂ = 0 − tanh(w·x(s2) + b), e = −λ·g₁ + f'·g₂,
+        // w += α·δ₂·e.
+        let (alpha, lambda) = (0.1f32, 0.5f32);
+        let options = TdOptions {
+            alpha,
+            lambda,
+            epsilon: 0.0,
+            ..TdOptions::default()
+        };
+        let mut l = learner(options);
+        let enc = TicTacToe.encoding("raw").unwrap();
+        let mut s1 = TicTacToe.initial_state();
+        s1.apply(s1.parse_action("b2").unwrap());
+        let mut s2 = s1.clone();
+        s2.apply(s2.parse_action("a1").unwrap());
+        let (mut x1, mut x2) = (vec![0.0f32; 9], vec![0.0f32; 9]);
+        enc.encode(&s1, &mut x1);
+        enc.encode(&s2, &mut x2);
+        x1.push(1.0); // the bias's input
+        x2.push(1.0);
+        assert_eq!(l.update(&s1, 1.0, 0.0), 1.0);
+        let w1: Vec<f32> = x1.iter().map(|x| alpha * x).collect();
+        assert_eq!(l.weights(), &w1[..]);
+        let y2 = w1.iter().zip(&x2).map(|(w, x)| w * x).sum::<f32>().tanh();
+        let delta = l.update(&s2, 0.0, -1.0);
+        assert!((delta + y2).abs() < 1e-6);
+        let slope = 1.0 - y2 * y2;
+        for i in 0..10 {
+            let e = -lambda * x1[i] + slope * x2[i];
+            let want = w1[i] + alpha * delta * e;
+            assert!((l.weights()[i] - want).abs() < 1e-6, "weight {i}");
+        }
     }
 
     #[test]

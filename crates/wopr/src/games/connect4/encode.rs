@@ -1,16 +1,29 @@
 //! Connect-4's encodings for nets: `raw` (MIDI-Connect4's 36 inputs on 6x6)
-//! `planes`, and the straight n-tuples `ntuple1` to `ntuple4` shared under
+//! `planes`, the straight n-tuples `ntuple1` to `ntuple4` shared under
 //! the left-right mirror ([`crate::game::ntuple`]; `ntuple4` tables every
-//! line a four can be made on).
+//! line a four can be made on), and Thill, Koch & Konen's random-walk
+//! n-tuples, also mirror-shared: `walk8`, 70 walks of 8 cells reading
+//! empty / own / opponent (70 · 3⁸ = 459,270 inputs), and `walk6r`, 70
+//! walks of 6 cells that also tell the empty cells a disc can drop into
+//! next (70 · 4⁶ = 286,720 inputs). The walks are drawn from a fixed seed,
+//! so a name always means the same tuples on a board size.
 
 use super::{Connect4, Connect4State};
 use crate::game::encode::{bit_grid, mover, unknown, Encodable, EncodingOf};
 use crate::game::ntuple::{ntuple_length, NTuples, Symmetry, NTUPLE_NAMES};
 use crate::game::{Game, SpecError};
 
+/// Random-walk tuples per walk encoding (Thill, Koch & Konen's 70).
+const WALKS: usize = 70;
+/// The seed the walks are drawn from (fixed: the encoding names stand for
+/// these tuples).
+const WALK_SEED: u64 = 2012;
+
 impl Encodable for Connect4 {
     fn encoding_names(&self) -> &'static [&'static str] {
-        &["raw", "planes", "ntuple1", "ntuple2", "ntuple3", "ntuple4"]
+        &[
+            "raw", "planes", "ntuple1", "ntuple2", "ntuple3", "ntuple4", "walk8", "walk6r",
+        ]
     }
     fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError> {
         // Square i is row-major from the top (as `Connect4State::at` reads
@@ -31,6 +44,25 @@ impl Encodable for Connect4 {
                 mover,
             )));
         }
+        let walks = |name, n| {
+            NTuples::walks(
+                name,
+                (n, WALKS, WALK_SEED),
+                (columns, rows),
+                Symmetry::Mirror,
+                &index,
+                Connect4State::seat_bitboards,
+                mover,
+            )
+        };
+        match name {
+            "walk8" => return Ok(Box::new(walks("walk8", 8))),
+            "walk6r" => {
+                let tuples = walks("walk6r", 6).with_reachable(Connect4State::playable_cells);
+                return Ok(Box::new(tuples));
+            }
+            _ => {}
+        }
         bit_grid(name, index, Connect4State::seat_bitboards, mover)
             .ok_or_else(|| unknown(&self.spec(), name, self.encoding_names()))
     }
@@ -40,6 +72,50 @@ impl Encodable for Connect4 {
 mod tests {
     use super::*;
     use crate::game::State;
+
+    /// The walk encodings' sizes: 70 classes of 3⁸ or 4⁶ entries (the
+    /// module docs), the same tuples each time they are built, and one
+    /// image per walk and mirror image at most.
+    #[test]
+    fn walk_encodings_have_seventy_tables() {
+        let game = Connect4::new(6, 6).unwrap();
+        let w8 = game.encoding("walk8").unwrap();
+        assert_eq!(w8.size(), 70 * 6561);
+        let w6 = game.encoding("walk6r").unwrap();
+        assert_eq!(w6.size(), 70 * 4096);
+        assert!(w8.prefers_sparse() && !game.encoding("ntuple4").unwrap().prefers_sparse());
+        let s = game.initial_state();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        w8.encode_sparse(&s, &mut a);
+        game.encoding("walk8").unwrap().encode_sparse(&s, &mut b);
+        assert_eq!(a, b);
+        assert!((70..=140).contains(&a.len()), "{} images", a.len());
+    }
+
+    /// On the empty board only the bottom row is playable: `walk6r` reads
+    /// 3 there and 0 on the other empty cells, so a position and the same
+    /// discs with the bottom cells read as plain empty differ.
+    #[test]
+    fn walk6r_tells_playable_cells() {
+        let game = Connect4::new(6, 6).unwrap();
+        let s = game.initial_state();
+        // Bottom row: column c's bit c · 7 (height 0).
+        let bottom: u64 = (0..6).map(|c| 1u64 << (c * 7)).sum();
+        assert_eq!(s.playable_cells(), bottom);
+        let mut t = s.clone();
+        t.apply(2);
+        assert_eq!(t.playable_cells(), bottom ^ (1 << 14) | 1 << 15);
+        let enc = game.encoding("walk6r").unwrap();
+        let mut pairs = Vec::new();
+        enc.encode_sparse(&s, &mut pairs);
+        // Every configuration index is a base-4 number of 6 digits, and
+        // some tuple holds a bottom cell, so some digit is 3.
+        let digits = |i: u32| (0..6).map(move |j| (i % 4096) / 4u32.pow(j) % 4);
+        assert!(pairs.iter().any(|&(i, _)| digits(i).any(|d| d == 3)));
+        assert!(pairs
+            .iter()
+            .all(|&(i, _)| digits(i).all(|d| d == 0 || d == 3)));
+    }
 
     /// `ntuple4` tables the lines a four can be made on: a position and its
     /// left-right mirror image (every move played in the mirrored column)

@@ -229,6 +229,14 @@ impl Connect4State {
         (0..self.columns()).fold(0, |b, c| b | self.column_mask(c))
     }
 
+    /// The empty cells a disc can drop into now: the lowest free cell of
+    /// every column that is not full.
+    pub fn playable_cells(&self) -> u64 {
+        let bottom =
+            (0..self.columns()).fold(0u64, |b, c| b | 1u64 << (c as u32 * self.height_bits()));
+        (self.mask + bottom) & self.board_mask()
+    }
+
     /// The discs of seat `seat`.
     pub fn discs(&self, seat: usize) -> u64 {
         if seat == self.to_move() {
