@@ -43,6 +43,10 @@ use crate::nn::{Activation, AnyNet, Architecture, Network};
 
 use super::TrainError;
 
+/// One position in the trace: its factor, its bias slope and its input
+/// gradient as `(input, slope·x)` pairs.
+type TraceEntry = (f32, f32, Vec<(u32, f32)>);
+
 /// A trace factor below this drops its gradient from the trace.
 const TRACE_FLOOR: f32 = 1e-6;
 
@@ -129,7 +133,7 @@ pub struct TdLearner<G: Encodable> {
     /// with their factors; `spare` keeps emptied buffers for reuse.
     inputs: Vec<(u32, f32)>,
     candidate: Vec<(u32, f32)>,
-    trace: std::collections::VecDeque<(f32, f32, Vec<(u32, f32)>)>,
+    trace: std::collections::VecDeque<TraceEntry>,
     spare: Vec<Vec<(u32, f32)>>,
     /// The opponents games are played against (none: self-play).
     opponents: Vec<Box<dyn Player<G>>>,

@@ -102,7 +102,7 @@ mod tests {
         // Bottom row: column c's bit c · 7 (height 0).
         let bottom: u64 = (0..6).map(|c| 1u64 << (c * 7)).sum();
         assert_eq!(s.playable_cells(), bottom);
-        let mut t = s.clone();
+        let mut t = s;
         t.apply(2);
         assert_eq!(t.playable_cells(), bottom ^ (1 << 14) | 1 << 15);
         let enc = game.encoding("walk6r").unwrap();
