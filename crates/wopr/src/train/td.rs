@@ -499,7 +499,7 @@ mod tests {
         let enc = TicTacToe.encoding("raw").unwrap();
         let mut s1 = TicTacToe.initial_state();
         s1.apply(s1.parse_action("b2").unwrap());
-        let mut s2 = s1.clone();
+        let mut s2 = s1;
         s2.apply(s2.parse_action("a1").unwrap());
         let (mut x1, mut x2) = (vec![0.0f32; 9], vec![0.0f32; 9]);
         enc.encode(&s1, &mut x1);
