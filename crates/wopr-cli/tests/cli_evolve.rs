@@ -27,10 +27,38 @@ fn wopr() -> Command {
     Command::new(env!("CARGO_BIN_EXE_wopr"))
 }
 
-fn dir(name: &str) -> PathBuf {
+/// A scratch folder, removed with everything in it when dropped.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn dir(name: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("wopr-cli-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
-    d
+    Scratch(d)
 }
 
 fn generations_done(d: &Path) -> usize {
@@ -41,7 +69,9 @@ fn generations_done(d: &Path) -> usize {
 
 #[test]
 fn killed_and_resumed_run_matches_a_straight_run() {
-    let cfg = dir("cfg").with_extension("toml");
+    let cfg_dir = dir("cfg");
+    std::fs::create_dir_all(&*cfg_dir).unwrap();
+    let cfg = cfg_dir.join("config.toml");
     std::fs::write(&cfg, CONFIG).unwrap();
 
     let straight = dir("straight");
@@ -89,7 +119,9 @@ fn killed_and_resumed_run_matches_a_straight_run() {
 
 #[test]
 fn a_bad_config_is_a_one_line_error() {
-    let cfg = dir("bad").with_extension("toml");
+    let cfg_dir = dir("bad");
+    std::fs::create_dir_all(&*cfg_dir).unwrap();
+    let cfg = cfg_dir.join("config.toml");
     std::fs::write(
         &cfg,
         "game = \"tictactoe\"\n[fitness]\nscheme = \"telepathy\"\n",
@@ -114,7 +146,9 @@ fn a_bad_config_is_a_one_line_error() {
 /// is a one-line error.
 #[test]
 fn set_overrides_config_keys() {
-    let cfg = dir("set").with_extension("toml");
+    let cfg_dir = dir("set");
+    std::fs::create_dir_all(&*cfg_dir).unwrap();
+    let cfg = cfg_dir.join("config.toml");
     std::fs::write(&cfg, CONFIG).unwrap();
     let run = dir("setrun");
     let ok = wopr()

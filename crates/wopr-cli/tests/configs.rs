@@ -76,6 +76,7 @@ fn every_paper_config_starts() {
             String::from_utf8_lossy(&out.stderr)
         );
         assert!(out_dir.join("config.toml").exists());
+        let _ = std::fs::remove_dir_all(&out_dir);
         seen += 1;
     }
     assert!(seen >= 8, "only {seen} configs");
