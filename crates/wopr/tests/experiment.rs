@@ -239,7 +239,7 @@ fn the_checkpoint_is_compact_and_the_logs_grow_by_appending() {
     // reached: that row is dropped when the run goes on.
     let log = dir.join("generations.csv");
     let mut text = std::fs::read_to_string(&log).unwrap();
-    text.push_str("3,9,9,9,0,0,0,0,,0.000\n");
+    text.push_str("3,9,9,9,9,0,0,0,0,,0.000\n");
     std::fs::write(&log, text).unwrap();
     let cp = resume(&dir, 5).unwrap();
     assert_eq!(cp.history.len(), 5);
