@@ -1,9 +1,13 @@
 //! `wopr evolve` killed in the middle of a run and resumed with `--resume`
 //! finishes with exactly the champion of an uninterrupted run.
 
-use std::path::{Path, PathBuf};
+mod cli_common;
+
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
+
+use cli_common::Scratch;
 
 const CONFIG: &str = r#"
 game = "tictactoe"
@@ -27,38 +31,8 @@ fn wopr() -> Command {
     Command::new(env!("CARGO_BIN_EXE_wopr"))
 }
 
-/// A scratch folder, removed with everything in it when dropped.
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = PathBuf;
-    fn deref(&self) -> &PathBuf {
-        &self.0
-    }
-}
-
-impl AsRef<std::ffi::OsStr> for Scratch {
-    fn as_ref(&self) -> &std::ffi::OsStr {
-        self.0.as_os_str()
-    }
-}
-
-impl AsRef<Path> for Scratch {
-    fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn dir(name: &str) -> Scratch {
-    let d = std::env::temp_dir().join(format!("wopr-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    Scratch(d)
+    Scratch::new("wopr-cli", name, false)
 }
 
 fn generations_done(d: &Path) -> usize {

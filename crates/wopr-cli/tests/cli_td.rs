@@ -2,55 +2,12 @@
 //! learns exactly what one straight run learns, the yardsticks are logged,
 //! the net plays through `net:PATH`, and bad settings give one-line errors.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod cli_common;
 
-fn wopr(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wopr"))
-        .args(args)
-        .output()
-        .expect("the wopr binary runs")
-}
+use std::path::Path;
+use std::process::Output;
 
-/// A fresh directory for one test, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("wopr-cli-td-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "failed: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-/// Fails with exit code != 0 and exactly one line on stderr containing `want`.
-fn fails_with(out: &Output, want: &str) {
-    assert!(!out.status.success(), "should fail");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-    assert!(err.contains(want), "'{want}' not in: {err}");
-}
+use cli_common::{fails_with, ok, s, wopr, Scratch};
 
 /// `wopr td` on Tic-Tac-Toe with a `raw` linear net, yardstick `random`.
 fn td(out: &Path, games: &str, extra: &[&str]) -> Output {
@@ -80,9 +37,9 @@ fn td(out: &Path, games: &str, extra: &[&str]) -> Output {
 
 #[test]
 fn a_resumed_run_learns_what_a_straight_run_learns() {
-    let dir = Scratch::new("resume");
-    let straight = dir.0.join("straight");
-    let split = dir.0.join("split");
+    let dir = Scratch::new("wopr-cli-td", "resume", true);
+    let straight = dir.join("straight");
+    let split = dir.join("split");
     ok(&td(&straight, "3000", &[]));
     ok(&td(&split, "1000", &[]));
     // Asking for fewer games than learned changes nothing.
@@ -126,8 +83,8 @@ fn a_resumed_run_learns_what_a_straight_run_learns() {
 
 #[test]
 fn bad_settings_are_one_line_errors() {
-    let dir = Scratch::new("errors");
-    let out = dir.0.join("run");
+    let dir = Scratch::new("wopr-cli-td", "errors", true);
+    let out = dir.join("run");
     fails_with(
         &td(&out, "10", &["--lambda", "2"]),
         "lambda must be in [0, 1]",

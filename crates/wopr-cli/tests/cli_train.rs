@@ -2,72 +2,12 @@
 //! files they write, a trained net playing through `net:PATH`, and one-line
 //! errors with a failing exit code.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod cli_common;
 
-fn wopr(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wopr"))
-        .args(args)
-        .output()
-        .expect("the wopr binary runs")
-}
-
-/// A fresh directory for one test.
-/// A scratch folder, removed with everything in it when dropped.
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = PathBuf;
-    fn deref(&self) -> &PathBuf {
-        &self.0
-    }
-}
-
-impl AsRef<std::ffi::OsStr> for Scratch {
-    fn as_ref(&self) -> &std::ffi::OsStr {
-        self.0.as_os_str()
-    }
-}
-
-impl AsRef<Path> for Scratch {
-    fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use cli_common::{fails_with, ok, s, wopr, Scratch};
 
 fn scratch(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("wopr-cli-train-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "failed: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-/// Fails with exit code != 0 and exactly one line on stderr containing `want`.
-fn fails_with(out: &Output, want: &str) {
-    assert!(!out.status.success(), "should fail");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-    assert!(err.contains(want), "'{want}' not in: {err}");
+    Scratch::new("wopr-cli-train", name, true)
 }
 
 #[test]

@@ -8,8 +8,12 @@
 //! Timings (games per second, seconds per run) are machine-dependent and not
 //! asserted anywhere.
 
-use std::path::{Path, PathBuf};
+mod cli_common;
+
+use std::path::Path;
 use std::process::Command;
+
+use cli_common::Scratch;
 
 /// Runs `wopr ARGS`, asserts success, returns stdout.
 fn wopr(args: &[&str]) -> String {
@@ -28,39 +32,8 @@ fn wopr(args: &[&str]) -> String {
 }
 
 /// A fresh directory for one test.
-/// A scratch folder, removed with everything in it when dropped.
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = PathBuf;
-    fn deref(&self) -> &PathBuf {
-        &self.0
-    }
-}
-
-impl AsRef<std::ffi::OsStr> for Scratch {
-    fn as_ref(&self) -> &std::ffi::OsStr {
-        self.0.as_os_str()
-    }
-}
-
-impl AsRef<Path> for Scratch {
-    fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn scratch(name: &str) -> Scratch {
-    let d = std::env::temp_dir().join(format!("wopr-readme-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    Scratch(d)
+    Scratch::new("wopr-readme", name, true)
 }
 
 fn s(p: &Path) -> &str {

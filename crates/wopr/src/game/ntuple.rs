@@ -159,76 +159,60 @@ fn random_walks(
     walks
 }
 
+/// The board an n-tuple encoding reads: its size, the symmetries its
+/// tuples are shared under, where each square lives in the bitboards, and
+/// how to read them.
+pub struct TupleBoard<'a, S> {
+    /// Columns and rows.
+    pub size: (usize, usize),
+    /// The symmetries tuples are shared under.
+    pub symmetry: Symmetry,
+    /// `index[row * width + col]`: that square's bit in `seats(state)`.
+    pub index: &'a [u8],
+    /// Each seat's pieces as a bitboard.
+    pub seats: fn(&S) -> [u64; 2],
+    /// The player to move, whose pieces read 1 (the opponent's read 2).
+    pub to_move: fn(&S) -> Option<usize>,
+}
+
 impl<S> NTuples<S> {
-    /// The straight `n`-tuples of a `width × height` grid shared under
-    /// `symmetry`. `index[row * width + col]` is the bit of that square in
-    /// the bitboards `seats(state)`; `to_move(state)` is the mover, whose
-    /// pieces read 1 (the opponent's read 2).
-    pub fn new(
-        name: &'static str,
-        n: usize,
-        (width, height): (usize, usize),
-        symmetry: Symmetry,
-        index: &[u8],
-        seats: fn(&S) -> [u64; 2],
-        to_move: fn(&S) -> Option<usize>,
-    ) -> NTuples<S> {
+    /// The straight `n`-tuples of `board`, shared under its symmetry.
+    pub fn new(name: &'static str, n: usize, board: &TupleBoard<'_, S>) -> NTuples<S> {
         assert!((1..=6).contains(&n), "tuples of 1 to 6 squares");
-        NTuples::from_tuples(
-            name,
-            straight_runs(n, width, height),
-            (width, height),
-            symmetry,
-            index,
-            seats,
-            to_move,
-        )
+        let (width, height) = board.size;
+        NTuples::from_tuples(name, straight_runs(n, width, height), board)
     }
 
     /// `count` tuples of `n` squares, each a random walk over neighbouring
-    /// squares (diagonals included) drawn from `seed`, shared under
-    /// `symmetry` as [`NTuples::new`]'s are: Thill, Koch & Konen's
+    /// squares (diagonals included) drawn from `seed`, shared under the
+    /// board's symmetry as [`NTuples::new`]'s are: Thill, Koch & Konen's
     /// Connect-4 network (70 walks of 8 squares). Walks that are images of
     /// one already drawn are drawn again, so there are `count` classes.
-    #[allow(clippy::too_many_arguments)]
     pub fn walks(
         name: &'static str,
         (n, count, seed): (usize, usize, u64),
-        (width, height): (usize, usize),
-        symmetry: Symmetry,
-        index: &[u8],
-        seats: fn(&S) -> [u64; 2],
-        to_move: fn(&S) -> Option<usize>,
+        board: &TupleBoard<'_, S>,
     ) -> NTuples<S> {
+        let (width, height) = board.size;
         assert!(
             n <= width * height,
             "a walk cannot hold more squares than the board"
         );
-        let walks = random_walks(n, count, (width, height), symmetry, seed);
-        NTuples::from_tuples(
-            name,
-            walks,
-            (width, height),
-            symmetry,
-            index,
-            seats,
-            to_move,
-        )
+        let walks = random_walks(n, count, board.size, board.symmetry, seed);
+        NTuples::from_tuples(name, walks, board)
     }
 
     /// The encoding of the classes `tuples` (and their images) make.
     fn from_tuples(
         name: &'static str,
         tuples: Vec<Vec<Square>>,
-        (width, height): (usize, usize),
-        symmetry: Symmetry,
-        index: &[u8],
-        seats: fn(&S) -> [u64; 2],
-        to_move: fn(&S) -> Option<usize>,
+        board: &TupleBoard<'_, S>,
     ) -> NTuples<S> {
+        let (width, height) = board.size;
+        let index = board.index;
         assert_eq!(index.len(), width * height, "one bit per square");
         let n = tuples.first().map_or(1, Vec::len);
-        let maps = images(symmetry, width, height);
+        let maps = images(board.symmetry, width, height);
         let mut seen = std::collections::HashSet::new();
         let (mut classes_of, mut squares) = (Vec::new(), Vec::new());
         let mut classes = 0;
@@ -260,8 +244,8 @@ impl<S> NTuples<S> {
             states: 3,
             bases: classes_of.iter().map(|&c| c * table).collect(),
             squares,
-            seats,
-            to_move,
+            seats: board.seats,
+            to_move: board.to_move,
             reachable: None,
         }
     }
@@ -285,15 +269,14 @@ impl<S> NTuples<S> {
         S: crate::game::State,
     {
         let index: Vec<u8> = (0..(side * side) as u8).collect();
-        NTuples::new(
-            NTUPLE_NAMES[n - 1],
-            n,
-            (side, side),
-            Symmetry::Dihedral,
-            &index,
+        let board = TupleBoard {
+            size: (side, side),
+            symmetry: Symmetry::Dihedral,
+            index: &index,
             seats,
-            super::encode::mover,
-        )
+            to_move: super::encode::mover,
+        };
+        NTuples::new(NTUPLE_NAMES[n - 1], n, &board)
     }
 
     /// The number of tuple classes (tables); the encoding has `classes ·
@@ -375,15 +358,14 @@ mod tests {
 
     fn tuples(n: usize, side: usize, symmetry: Symmetry) -> NTuples<Board> {
         let index: Vec<u8> = (0..(side * side) as u8).collect();
-        NTuples::new(
-            "t",
-            n,
-            (side, side),
+        let board = TupleBoard {
+            size: (side, side),
             symmetry,
-            &index,
-            |b: &Board| b.0,
-            |b: &Board| Some(b.1),
-        )
+            index: &index,
+            seats: |b: &Board| b.0,
+            to_move: |b: &Board| Some(b.1),
+        };
+        NTuples::new("t", n, &board)
     }
 
     /// The distinct square sets among a tuple encoding's images.

@@ -10,7 +10,7 @@
 
 use super::{Connect4, Connect4State};
 use crate::game::encode::{bit_grid, mover, unknown, Encodable, EncodingOf};
-use crate::game::ntuple::{ntuple_length, NTuples, Symmetry, NTUPLE_NAMES};
+use crate::game::ntuple::{ntuple_length, NTuples, Symmetry, TupleBoard, NTUPLE_NAMES};
 use crate::game::{Game, SpecError};
 
 /// Random-walk tuples per walk encoding (Thill, Koch & Konen's 70).
@@ -33,28 +33,17 @@ impl Encodable for Connect4 {
         let index: Vec<u8> = (0..columns * rows)
             .map(|i| ((i % columns) * (rows + 1) + (rows - 1 - i / columns)) as u8)
             .collect();
-        if let Some(n) = ntuple_length(name) {
-            return Ok(Box::new(NTuples::new(
-                NTUPLE_NAMES[n - 1],
-                n,
-                (columns, rows),
-                Symmetry::Mirror,
-                &index,
-                Connect4State::seat_bitboards,
-                mover,
-            )));
-        }
-        let walks = |name, n| {
-            NTuples::walks(
-                name,
-                (n, WALKS, WALK_SEED),
-                (columns, rows),
-                Symmetry::Mirror,
-                &index,
-                Connect4State::seat_bitboards,
-                mover,
-            )
+        let board = TupleBoard {
+            size: (columns, rows),
+            symmetry: Symmetry::Mirror,
+            index: &index,
+            seats: Connect4State::seat_bitboards,
+            to_move: mover,
         };
+        if let Some(n) = ntuple_length(name) {
+            return Ok(Box::new(NTuples::new(NTUPLE_NAMES[n - 1], n, &board)));
+        }
+        let walks = |name, n| NTuples::walks(name, (n, WALKS, WALK_SEED), &board);
         match name {
             "walk8" => return Ok(Box::new(walks("walk8", 8))),
             "walk6r" => {
