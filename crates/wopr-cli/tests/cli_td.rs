@@ -90,6 +90,10 @@ fn bad_settings_are_one_line_errors() {
         "lambda must be in [0, 1]",
     );
     fails_with(&td(&out, "10", &["--output", "sigmoid"]), "tanh or linear");
+    fails_with(
+        &td(&out, "10", &["--alpha-final", "0.0001"]),
+        "decay games > 0",
+    );
     let ntuple9 = wopr(&[
         "td",
         "--game",

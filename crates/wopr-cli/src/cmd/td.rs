@@ -62,6 +62,15 @@ pub struct Args {
     /// Chance of a random move at each position.
     #[arg(long, default_value_t = 0.1)]
     epsilon: f64,
+    /// Anneal alpha to this value over --decay-games games (geometrically).
+    #[arg(long)]
+    alpha_final: Option<f32>,
+    /// Anneal epsilon to this value over --decay-games games (linearly).
+    #[arg(long)]
+    epsilon_final: Option<f64>,
+    /// Games over which alpha and epsilon reach their final values.
+    #[arg(long, default_value_t = 0)]
+    decay_games: u64,
     /// Random plies at the start of every learning game.
     #[arg(long, default_value_t = 0)]
     random_plies: usize,
@@ -111,6 +120,13 @@ struct Checkpoint {
     /// The opponents learned against (none: self-play).
     #[serde(default)]
     opponents: Vec<String>,
+    /// The annealing of alpha and epsilon, if any.
+    #[serde(default)]
+    alpha_final: Option<f32>,
+    #[serde(default)]
+    epsilon_final: Option<f64>,
+    #[serde(default)]
+    decay_games: u64,
     /// The net the run started from, if not zeros.
     init: Option<String>,
     /// Games learned so far.
@@ -149,6 +165,9 @@ fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
         epsilon: args.epsilon,
         openings: args.random_plies,
         seed: args.seed,
+        alpha_final: args.alpha_final,
+        epsilon_final: args.epsilon_final,
+        decay_games: args.decay_games,
     };
     let mut learner = TdLearner::new(game.clone(), &args.encoding, output, options)
         .map_err(anyhow::Error::msg)?;
@@ -172,6 +191,9 @@ fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
         random_plies: args.random_plies,
         seed: args.seed,
         opponents: args.opponents.clone(),
+        alpha_final: args.alpha_final,
+        epsilon_final: args.epsilon_final,
+        decay_games: args.decay_games,
         init: args.init.as_ref().map(|p| p.display().to_string()),
         games_done: 0,
         best_score: None,

@@ -30,6 +30,9 @@
 //! every move of the game, its own and the opponent's, so that its values
 //! stay those of the position for whoever is to move.
 //!
+//! α and ε may be annealed over the first games of a run
+//! ([`TdOptions::schedule`]), as Thill, Koch & Konen do.
+//!
 //! Games of one run are played one after another: TD learns from the
 //! weights the last game left, so one thread plays them and the thread
 //! count never changes a result.
@@ -63,6 +66,14 @@ pub struct TdOptions {
     pub openings: usize,
     /// The seed of every game's stream.
     pub seed: u64,
+    /// Where α ends after `decay_games` games (geometric from `alpha`;
+    /// `None`: constant), as Thill, Koch & Konen anneal it.
+    pub alpha_final: Option<f32>,
+    /// Where ε ends after `decay_games` games (linear from `epsilon`;
+    /// `None`: constant).
+    pub epsilon_final: Option<f64>,
+    /// Games over which α and ε move to their final values (then stay).
+    pub decay_games: u64,
 }
 
 impl Default for TdOptions {
@@ -74,11 +85,33 @@ impl Default for TdOptions {
             epsilon: 0.1,
             openings: 0,
             seed: 1,
+            alpha_final: None,
+            epsilon_final: None,
+            decay_games: 0,
         }
     }
 }
 
 impl TdOptions {
+    /// α and ε for game `index`: the start values moved a fraction
+    /// `min(index, decay_games) / decay_games` of the way to the final
+    /// ones (α geometrically, ε linearly).
+    pub fn schedule(&self, index: u64) -> (f32, f64) {
+        if self.decay_games == 0 {
+            return (self.alpha, self.epsilon);
+        }
+        let f = index.min(self.decay_games) as f64 / self.decay_games as f64;
+        let alpha = match self.alpha_final {
+            Some(a) => (self.alpha as f64 * (a as f64 / self.alpha as f64).powf(f)) as f32,
+            None => self.alpha,
+        };
+        let epsilon = match self.epsilon_final {
+            Some(e) => self.epsilon + (e - self.epsilon) * f,
+            None => self.epsilon,
+        };
+        (alpha, epsilon)
+    }
+
     /// Checks the ranges: α > 0, λ and ε in [0, 1].
     pub fn check(&self) -> Result<(), TrainError> {
         if !(self.alpha > 0.0 && self.alpha.is_finite()) {
@@ -92,6 +125,26 @@ impl TdOptions {
                 "lambda must be in [0, 1], got {}",
                 self.lambda
             )));
+        }
+        if let Some(a) = self.alpha_final {
+            if !(a > 0.0 && a.is_finite()) {
+                return Err(TrainError(format!(
+                    "the final alpha must be a positive number, got {a}"
+                )));
+            }
+        }
+        if let Some(e) = self.epsilon_final {
+            if !(0.0..=1.0).contains(&e) {
+                return Err(TrainError(format!(
+                    "the final epsilon must be in [0, 1], got {e}"
+                )));
+            }
+        }
+        if (self.alpha_final.is_some() || self.epsilon_final.is_some()) && self.decay_games == 0 {
+            return Err(TrainError(
+                "a final alpha or epsilon needs the number of games to reach it (decay games > 0)"
+                    .into(),
+            ));
         }
         if !(0.0..=1.0).contains(&self.epsilon) {
             return Err(TrainError(format!(
@@ -135,6 +188,9 @@ pub struct TdLearner<G: Encodable> {
     candidate: Vec<(u32, f32)>,
     trace: std::collections::VecDeque<TraceEntry>,
     spare: Vec<Vec<(u32, f32)>>,
+    /// α and ε of the game being learned ([`TdOptions::schedule`]).
+    alpha: f32,
+    epsilon: f64,
     /// The opponents games are played against (none: self-play).
     opponents: Vec<Box<dyn Player<G>>>,
 }
@@ -175,6 +231,7 @@ impl<G: Encodable> TdLearner<G> {
             )));
         }
         let n = encoding.size() + 1;
+        let (alpha, epsilon) = (options.alpha, options.epsilon);
         Ok(TdLearner {
             game,
             encoding,
@@ -186,6 +243,8 @@ impl<G: Encodable> TdLearner<G> {
             trace: std::collections::VecDeque::new(),
             spare: Vec::new(),
             opponents: Vec::new(),
+            alpha,
+            epsilon,
         })
     }
 
@@ -285,6 +344,7 @@ impl<G: Encodable> TdLearner<G> {
     /// played leads to), and only its own moves explore.
     pub fn learn_game(&mut self, index: u64) -> TdGame {
         let mut rng = stream(self.options.seed, &[index]);
+        (self.alpha, self.epsilon) = self.options.schedule(index);
         let mut state = self.game.initial_state();
         let mut plies = 0;
         for _ in 0..self.options.openings {
@@ -318,7 +378,7 @@ impl<G: Encodable> TdLearner<G> {
                     child.apply(a);
                     (a, Some(self.value_for(&child, me)))
                 }
-                _ if rng.random_bool(self.options.epsilon) => {
+                _ if rng.random_bool(self.epsilon) => {
                     (legal[rng.random_range(0..legal.len())], None)
                 }
                 _ => {
@@ -395,7 +455,7 @@ impl<G: Encodable> TdLearner<G> {
         let delta = target - y;
         let slope = self.output.derivative_from_output(y);
         let bias = self.weights.len() - 1;
-        let step = self.options.alpha * delta;
+        let step = self.alpha * delta;
         if self.options.lambda == 0.0 {
             for &(i, x) in &self.inputs {
                 self.weights[i as usize] += step * slope * x;
@@ -562,6 +622,36 @@ mod tests {
             .learn_game(0)
             .learner_return
             .is_none());
+    }
+
+    #[test]
+    fn the_schedule_moves_alpha_geometrically_and_epsilon_linearly() {
+        let options = TdOptions {
+            alpha: 0.01,
+            epsilon: 0.2,
+            alpha_final: Some(0.0001),
+            epsilon_final: Some(0.0),
+            decay_games: 1000,
+            ..TdOptions::default()
+        };
+        // Halfway: √(0.01 · 0.0001) = 0.001 and (0.2 + 0) / 2 = 0.1.
+        let (a, e) = options.schedule(500);
+        assert!((a - 0.001).abs() < 1e-7 && (e - 0.1).abs() < 1e-12);
+        assert_eq!(options.schedule(0), (0.01, 0.2));
+        let (a, e) = options.schedule(5000);
+        assert!((a - 0.0001).abs() < 1e-8 && e.abs() < 1e-12);
+        let e = TdLearner::new(
+            TicTacToe,
+            "raw",
+            Activation::Tanh,
+            TdOptions {
+                decay_games: 0,
+                ..options
+            },
+        )
+        .err()
+        .unwrap();
+        assert!(e.0.contains("decay games > 0"), "{e}");
     }
 
     #[test]
