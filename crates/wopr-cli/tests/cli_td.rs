@@ -45,8 +45,22 @@ fn a_resumed_run_learns_what_a_straight_run_learns() {
     // Asking for fewer games than learned changes nothing.
     let again = ok(&td(&split, "1000", &[]));
     assert!(again.contains("nothing to do"), "{again}");
+    // Killed while saving the next checkpoint: `net.json` already holds
+    // other weights and the logs a row past `td.json`'s count. The resume
+    // reads the checkpoint's own `net-1000.json` and drops the row.
+    assert!(split.join("net-1000.json").exists());
+    std::fs::write(split.join("net.json"), "not a net").unwrap();
+    let log = split.join("learning.csv");
+    let mut text = std::fs::read_to_string(&log).unwrap();
+    text.push_str("2000,9,9,9,\n");
+    std::fs::write(&log, text).unwrap();
     ok(&td(&split, "3000", &[]));
+    assert!(!split.join("net-1000.json").exists() && split.join("net-3000.json").exists());
     let read = |d: &Path, f: &str| std::fs::read_to_string(d.join(f)).unwrap();
+    assert_eq!(
+        read(&straight, "learning.csv"),
+        read(&split, "learning.csv")
+    );
     assert_eq!(read(&straight, "net.json"), read(&split, "net.json"));
     assert_eq!(
         read(&straight, "progress.csv"),

@@ -5,9 +5,11 @@
 //!
 //! Files in `--out DIR`:
 //! - `td.json`: the settings and how many games are learned (the
-//!   checkpoint); running the same command again resumes from it, and a
-//!   larger `--games` extends the run; the games learned are the same
-//!   whether a run stops and resumes or not;
+//!   checkpoint), naming `net-GAMES.json`, the weights at that count;
+//!   running the same command again resumes from them (dropping log rows
+//!   a killed run wrote past the checkpoint), and a larger `--games`
+//!   extends the run; the games learned are the same whether a run stops
+//!   and resumes or not;
 //! - `net.json`: the net after the last checkpoint (`net:DIR/net.json`
 //!   plays it greedily at 1 ply);
 //! - `best.json`: the net with the best mean yardstick score so far;
@@ -134,6 +136,12 @@ struct Checkpoint {
     /// The best mean yardstick score so far and when (`best.json`).
     best_score: Option<f64>,
     best_games: Option<u64>,
+    /// The net file of this checkpoint (`net-GAMES.json`): written before
+    /// the checkpoint that names it, removed after the next one, so a run
+    /// killed at any moment resumes from weights and a game count that
+    /// belong together.
+    #[serde(default)]
+    net_file: Option<String>,
 }
 
 impl Checkpoint {
@@ -143,6 +151,7 @@ impl Checkpoint {
             games_done: 0,
             best_score: None,
             best_games: None,
+            net_file: None,
             ..c.clone()
         };
         strip(self) == strip(other)
@@ -198,6 +207,7 @@ fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
         games_done: 0,
         best_score: None,
         best_games: None,
+        net_file: None,
     };
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
@@ -214,9 +224,15 @@ fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
             args.out.display(),
             describe(&saved)
         );
-        let file = NetFile::load(&net_path).map_err(anyhow::Error::msg)?;
+        let weights = args
+            .out
+            .join(saved.net_file.as_deref().unwrap_or("net.json"));
+        let file = NetFile::load(&weights).map_err(anyhow::Error::msg)?;
         learner = learner.with_net(&file.net).map_err(anyhow::Error::msg)?;
         state = saved;
+        // Rows a killed run logged past its checkpoint are learned again.
+        trim_log(&args.out.join("learning.csv"), state.games_done)?;
+        trim_log(&args.out.join("progress.csv"), state.games_done)?;
         eprintln!(
             "resuming {} at game {}",
             args.out.display(),
@@ -235,7 +251,7 @@ fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
             args.out.join("learning.csv"),
             "games,mean_abs_error,first_seat_score,mean_plies,learner_score\n",
         )?;
-        save(&learner, game, &net_path)?;
+        checkpoint(&learner, game, &args.out, &mut state)?;
         measure(game, args, &openings, &mut state, &learner)?;
         write_state(&checkpoint_path, &state)?;
     }
@@ -286,7 +302,7 @@ fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
                 own.map_or(String::new(), |o: f64| format!("{:.4}", o / count as f64))
             ),
         )?;
-        save(&learner, game, &net_path)?;
+        checkpoint(&learner, game, &args.out, &mut state)?;
         bar.suspend(|| measure(game, args, &openings, &mut state, &learner))?;
         write_state(&checkpoint_path, &state)?;
     }
@@ -332,6 +348,50 @@ fn save<G: Encodable>(learner: &TdLearner<G>, game: &G, path: &Path) -> anyhow::
     file.encoding = Some(learner.encoding_name().to_string());
     file.player = Some("greedy".to_string());
     write_atomic(path, &file.to_json()).map_err(anyhow::Error::msg)
+}
+
+/// Saves the learner as `net-GAMES.json`, points `td.json` at it, copies
+/// it to `net.json` and removes the previous checkpoint's file (see
+/// [`Checkpoint::net_file`]).
+fn checkpoint<G: Encodable>(
+    learner: &TdLearner<G>,
+    game: &G,
+    dir: &Path,
+    state: &mut Checkpoint,
+) -> anyhow::Result<()> {
+    let name = format!("net-{}.json", state.games_done);
+    save(learner, game, &dir.join(&name))?;
+    let previous = state.net_file.replace(name.clone());
+    write_state(&dir.join("td.json"), state)?;
+    save(learner, game, &dir.join("net.json"))?;
+    if let Some(old) = previous.filter(|old| *old != name) {
+        let _ = std::fs::remove_file(dir.join(old));
+    }
+    Ok(())
+}
+
+/// Drops the rows of a log whose games count is past `games_done`.
+fn trim_log(path: &Path, games_done: u64) -> anyhow::Result<()> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(());
+    };
+    let kept: String = text
+        .lines()
+        .enumerate()
+        .filter(|(i, line)| {
+            *i == 0
+                || line
+                    .split(',')
+                    .next()
+                    .and_then(|g| g.parse::<u64>().ok())
+                    .is_some_and(|g| g <= games_done)
+        })
+        .map(|(_, line)| format!("{line}\n"))
+        .collect();
+    if kept != text {
+        write_atomic(path, &kept).map_err(anyhow::Error::msg)?;
+    }
+    Ok(())
 }
 
 fn write_state(path: &Path, state: &Checkpoint) -> anyhow::Result<()> {
