@@ -1,6 +1,8 @@
 //! Bad input to `wopr evolve` and `wopr eval` (issue 11): a one-line error,
 //! a non-zero exit, and nothing left behind.
 
+mod cli_common;
+
 use std::process::{Command, Output};
 
 fn wopr(args: &[&str]) -> Output {
@@ -21,7 +23,7 @@ fn one_line_error(out: &Output, says: &[&str]) {
 
 #[test]
 fn bad_configs_stop_before_a_run_folder_exists() {
-    let base = std::env::temp_dir().join(format!("wopr-cli-errors-{}", std::process::id()));
+    let base = cli_common::Scratch::new("wopr-cli", "errors", true);
     std::fs::create_dir_all(&base).unwrap();
     for (i, (text, says)) in [
         (

@@ -1,6 +1,8 @@
 //! `wopr tournament`, `wopr eval --sprt` and openings from the command line
 //! (issue 12): rankings, reproducibility at any thread count, one-line errors.
 
+mod cli_common;
+
 use std::process::{Command, Output};
 
 fn wopr(args: &[&str], threads: &str) -> Output {
@@ -90,7 +92,7 @@ fn an_sprt_decides_a_clear_case_quickly() {
 
 #[test]
 fn bad_measurement_options_are_one_line_errors() {
-    let dir = std::env::temp_dir().join(format!("wopr-cli-measure-{}", std::process::id()));
+    let dir = cli_common::Scratch::new("wopr-cli", "measure", true);
     std::fs::create_dir_all(&dir).unwrap();
     let empty = dir.join("empty.txt");
     std::fs::write(&empty, "\n# nothing\n").unwrap();
@@ -229,7 +231,7 @@ fn bad_measurement_options_are_one_line_errors() {
 
 #[test]
 fn a_report_covers_runs_of_one_config_and_refuses_mixed_ones() {
-    let dir = std::env::temp_dir().join(format!("wopr-cli-report-{}", std::process::id()));
+    let dir = cli_common::Scratch::new("wopr-cli", "report", true);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let config = dir.join("c.toml");
