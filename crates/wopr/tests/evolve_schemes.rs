@@ -2,6 +2,9 @@
 //! about: nine weights, one per Tic-Tac-Toe square; the player takes the legal
 //! square with the highest weight.
 
+mod common;
+
+use common::on_threads;
 use wopr::eval::openings::Openings;
 use wopr::evolve::schemes::{
     ExhaustiveLosses, FixedOpponents, ImplicitSharing, Opponent, Points, RoundRobin,
@@ -38,14 +41,6 @@ fn population(n: usize) -> Vec<RealGenome> {
             RealGenome::new(genes)
         })
         .collect()
-}
-
-fn on_threads<T: Send>(n: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .build()
-        .unwrap()
-        .install(f)
 }
 
 #[test]

@@ -3,6 +3,9 @@
 //! fitness of the same games played one by one through the driver: the same
 //! games, the same random tie-breaks, at any number of threads.
 
+mod common;
+
+use common::on_threads;
 use rand::RngExt;
 use wopr::eval::openings::Openings;
 use wopr::evolve::schemes::{Phenotype, RoundRobin, RoundRobinScoring};
@@ -55,14 +58,6 @@ fn round_robin<'a, P: Phenotype<Connect4>>(
         scoring: RoundRobinScoring::PerGame,
         openings: openings.clone(),
     }
-}
-
-fn on_threads<T: Send>(n: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .build()
-        .unwrap()
-        .install(f)
 }
 
 /// Lockstep and one-by-one scores of `pop`, on `threads` threads.

@@ -299,30 +299,16 @@ impl<S> NTuples<S> {
         let me = (self.to_move)(state).unwrap_or(0) & 1;
         let seats = (self.seats)(state);
         let (own, other) = (seats[me], seats[1 - me]);
-        let images = self.bases.iter().zip(self.squares.chunks_exact(self.n));
-        match self.reachable {
-            None => {
-                for (&base, bits) in images {
-                    let mut k = 0;
-                    for &b in bits.iter().rev() {
-                        let digit = ((own >> b) & 1) + 2 * ((other >> b) & 1);
-                        k = k * 3 + digit as usize;
-                    }
-                    f(base + k);
-                }
+        // Empty squares that read 3 (none unless `reachable` is given).
+        let next = self.reachable.map_or(0, |r| r(state) & !(own | other));
+        let states = self.states;
+        for (&base, bits) in self.bases.iter().zip(self.squares.chunks_exact(self.n)) {
+            let mut k = 0;
+            for &b in bits.iter().rev() {
+                let digit = ((own >> b) & 1) + 2 * ((other >> b) & 1) + 3 * ((next >> b) & 1);
+                k = k * states + digit as usize;
             }
-            Some(reachable) => {
-                let next = reachable(state) & !(own | other);
-                for (&base, bits) in images {
-                    let mut k = 0;
-                    for &b in bits.iter().rev() {
-                        let digit =
-                            ((own >> b) & 1) + 2 * ((other >> b) & 1) + 3 * ((next >> b) & 1);
-                        k = k * 4 + digit as usize;
-                    }
-                    f(base + k);
-                }
-            }
+            f(base + k);
         }
     }
 }

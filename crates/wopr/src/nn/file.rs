@@ -190,6 +190,28 @@ impl AnyNet {
             AnyNet::Complete(c) => vec![c.hidden_activation(), c.output_activation()],
         }
     }
+
+    /// For a linear value net (a layered net with no hidden layer and one
+    /// output, `f(b + Σ wᵢ·xᵢ)`), its output activation `f`; its
+    /// parameters are then the input weights followed by the bias, as
+    /// [`sparse_sum`] reads them. `None` for any other net.
+    pub fn linear_value_output(&self) -> Option<Activation> {
+        match self {
+            AnyNet::Mlp(m) if m.sizes().len() == 2 && m.sizes()[1] == 1 => Some(m.activations()[0]),
+            _ => None,
+        }
+    }
+}
+
+/// The weighted sum `b + Σ wᵢ·xᵢ` of a linear value net whose `params` are
+/// the input weights followed by the bias, over inputs given as
+/// `(input, value)` pairs (an input may appear more than once).
+#[inline]
+pub fn sparse_sum(params: &[f32], pairs: &[(u32, f32)]) -> f32 {
+    let bias = params[params.len() - 1];
+    pairs
+        .iter()
+        .fold(bias, |a, &(i, x)| a + params[i as usize] * x)
 }
 
 macro_rules! both {

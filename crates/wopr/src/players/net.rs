@@ -56,7 +56,7 @@ use crate::game::encode::{Encodable, EncodingOf};
 use crate::game::player::ValuePlayer;
 use crate::game::rng::WoprRng;
 use crate::game::{mover, Action, ActionList, GameSpec, Searchable, SpecError, State};
-use crate::nn::{Activation, AnyNet, Architecture, NetFile, Network, Scratch};
+use crate::nn::{sparse_sum, Activation, AnyNet, NetFile, Network, Scratch};
 use crate::search::{AlphaBeta, Evaluator, Limits};
 
 /// How a net chooses moves; see the module docs.
@@ -235,8 +235,9 @@ impl<G: Encodable> NetEval<G> {
         };
         let bounded = matches!(output, Some(Activation::Sigmoid | Activation::Tanh));
         let view = encoding.view();
-        let linear = matches!(net.architecture(), Architecture::Mlp { ref layers } if layers.len() == 2 && layers[1] == 1);
-        let sparse = (linear && encoding.prefers_sparse()).then(|| net.activations()[0]);
+        let sparse = net
+            .linear_value_output()
+            .filter(|_| encoding.prefers_sparse());
         Ok(NetEval {
             view,
             sparse,
@@ -275,15 +276,10 @@ impl<G: Encodable> NetEval<G> {
         if let Some(output) = self.sparse {
             // A linear net: the bias plus the weights of the inputs that
             // are on, by look-up.
-            let w = self.net.params();
-            let bias = w[w.len() - 1];
             self.outputs.clear();
             for s in states {
                 self.encoding.encode_sparse(s, &mut self.pairs);
-                let sum = self
-                    .pairs
-                    .iter()
-                    .fold(bias, |a, &(i, x)| a + w[i as usize] * x);
+                let sum = sparse_sum(self.net.params(), &self.pairs);
                 self.outputs.push(output.apply(sum));
             }
             return &self.outputs;

@@ -42,7 +42,7 @@ use rand::RngExt;
 use crate::game::encode::{Encodable, EncodingOf};
 use crate::game::rng::{stream, WoprRng};
 use crate::game::{mover, ActionList, Player, State, Turn};
-use crate::nn::{Activation, AnyNet, Architecture, Network};
+use crate::nn::{sparse_sum, Activation, AnyNet, Architecture, Network};
 
 use super::TrainError;
 
@@ -253,10 +253,7 @@ impl<G: Encodable> TdLearner<G> {
     /// with this learner's output activation.
     pub fn with_net(mut self, net: &AnyNet) -> Result<Self, TrainError> {
         let inputs = self.encoding.size();
-        let want = Architecture::Mlp {
-            layers: vec![inputs, 1],
-        };
-        if net.architecture() != want || net.activations() != [self.output] {
+        if net.num_inputs() != inputs || net.linear_value_output() != Some(self.output) {
             return Err(TrainError(format!(
                 "TD starts from a linear net {inputs}-1 with a {} output; this net is {} ({})",
                 self.output.name(),
@@ -268,8 +265,7 @@ impl<G: Encodable> TdLearner<G> {
                     .join(", ")
             )));
         }
-        // A linear layered net stores its weights source by source, then
-        // the bias: the learner's layout.
+        // A linear value net's parameters are the learner's layout.
         self.weights.copy_from_slice(net.params());
         Ok(self)
     }
@@ -309,17 +305,11 @@ impl<G: Encodable> TdLearner<G> {
         self.encoding.name()
     }
 
-    /// The weighted sum for the inputs `x`.
-    fn sum(weights: &[f32], x: &[(u32, f32)]) -> f32 {
-        let bias = weights[weights.len() - 1];
-        x.iter()
-            .fold(bias, |a, &(i, v)| a + weights[i as usize] * v)
-    }
-
     /// The value of `state` for its player to move.
     pub fn value(&mut self, state: &G::State) -> f32 {
         self.encoding.encode_sparse(state, &mut self.candidate);
-        self.output.apply(Self::sum(&self.weights, &self.candidate))
+        self.output
+            .apply(sparse_sum(&self.weights, &self.candidate))
     }
 
     /// The value for `me` of the position a move leads to.
@@ -451,7 +441,7 @@ impl<G: Encodable> TdLearner<G> {
     /// `sign·λ` (`sign` 0 restarts it); returns δ.
     fn update(&mut self, state: &G::State, target: f32, sign: f32) -> f32 {
         self.encoding.encode_sparse(state, &mut self.inputs);
-        let y = self.output.apply(Self::sum(&self.weights, &self.inputs));
+        let y = self.output.apply(sparse_sum(&self.weights, &self.inputs));
         let delta = target - y;
         let slope = self.output.derivative_from_output(y);
         let bias = self.weights.len() - 1;
