@@ -15,6 +15,8 @@
 //! | tictactoe | `handa` | 7 | Handa & Horiuchi's attributes (our reading, the paper names only the first three): 0 marginals (edge-middle squares, own − opponent, /4), 1 corners (own − opponent, /4), 2 centre (+1 own, −1 opponent), 3 own lines with two marks and no opponent mark (/3), 4 the same for the opponent (/3), 5 own lines with one mark and no opponent mark (/8), 6 the same for the opponent (/8) |
 //! | reversi, connect4, virus | `ntuple1` … `ntuple4` (virus: to `ntuple3`) | classes · 3ⁿ | systematic straight n-tuples ([`super::ntuple`]): input `c·3ⁿ + k` counts the tuples of symmetry class `c` reading configuration `k` (0 empty, 1 own, 2 opponent per square); a linear net over it is an n-tuple network (Reversi 8x8 `ntuple2`: 32 classes, 288 inputs) |
 //! | reversi | `handa+raw` | 9 + N² | the nine `handa` features, then the `raw` board (likewise `handa+ntuple2`, `handa+ntuple3`: the features, then the tuple counts) |
+//! | virus | `features` | 20 | the hand-crafted players' ten features (pieces, grows, jumps, exposed, safe, edges, corners, centre, cluster, threat) counted for the mover (0–9) then the opponent (10–19); counts over N², cluster over 4N², threat over 8 |
+//! | virus | `features+ntuple2` | 20 + 288 | `features`, then the `ntuple2` tuple counts |
 //! | reversi | `handa` | 9 | Handa & Horiuchi's Reversi features: 0–4 own − opponent discs over the partition's size for five partitions (corners; X-squares, diagonal to a corner; C-squares, edge next to a corner; the rest of the edges; the inner squares), 5 disc difference over N², 6 game phase (discs on board over N²), 7 own mobility, 8 opponent mobility (legal placements over N²) |
 
 use super::{Game, SpecError, State};

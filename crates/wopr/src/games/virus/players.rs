@@ -219,6 +219,15 @@ fn side_features(state: &VirusState, seat: usize, reach: [u64; 2], grows: [u64; 
 /// The ten features of `state` for `seat`: its count minus the opponent's,
 /// in [`FEATURE_NAMES`] order.
 pub fn features(state: &VirusState, seat: usize) -> [f32; NUM_FEATURES] {
+    let counts = side_counts(state);
+    let (a, b) = (counts[seat], counts[1 - seat]);
+    std::array::from_fn(|i| (a[i] - b[i]) as f32)
+}
+
+/// Each seat's own counts of the ten features (not differenced), in
+/// [`FEATURE_NAMES`] order: `side_counts(s)[seat][i]` is seat's count of
+/// feature `i`, and [`features`] is the difference of the two rows.
+pub fn side_counts(state: &VirusState) -> [[i32; NUM_FEATURES]; 2] {
     let empty = state.empty();
     let grows = [state.grows(0), state.grows(1)];
     // Grow destinations and, one step further through them, jump destinations.
@@ -226,9 +235,10 @@ pub fn features(state: &VirusState, seat: usize) -> [f32; NUM_FEATURES] {
         state.around(grows[0]) & empty,
         state.around(grows[1]) & empty,
     ];
-    let a = side_features(state, seat, reach, grows);
-    let b = side_features(state, 1 - seat, reach, grows);
-    std::array::from_fn(|i| (a[i] - b[i]) as f32)
+    [
+        side_features(state, 0, reach, grows),
+        side_features(state, 1, reach, grows),
+    ]
 }
 
 /// The profile of `ai:k` (`k` in 1..=20).
