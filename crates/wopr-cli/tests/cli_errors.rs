@@ -69,3 +69,24 @@ fn exhaustive_evaluation_gives_up_on_large_games() {
     ]);
     one_line_error(&out, &["gave up", "connect4:6x6", "tictactoe"]);
 }
+
+/// `wopr pretrain --hidden 0` means a linear net and must stand alone.
+#[test]
+fn pretrain_hidden_zero_stands_alone() {
+    let base = cli_common::Scratch::new("wopr-cli", "pretrain-hidden", false);
+    let out = wopr(&[
+        "pretrain",
+        "--game",
+        "virus",
+        "--teachers",
+        "ai:1",
+        "--hidden",
+        "0",
+        "--hidden",
+        "5",
+        "--out",
+        base.to_str().unwrap(),
+    ]);
+    one_line_error(&out, &["--hidden 0", "stands alone", "[0, 5]"]);
+    assert!(!base.exists(), "nothing written");
+}

@@ -13,30 +13,41 @@ fn every_paper_config_starts() {
     let work = std::env::temp_dir().join(format!("wopr-config-pool-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).unwrap();
-    let pool = Command::new(env!("CARGO_BIN_EXE_wopr"))
-        .current_dir(&work)
-        .args([
-            "pretrain",
-            "--game",
-            "virus",
-            "--teachers",
-            "ai:1,ai:2,ai:3,ai:4,ai:5,ai:6,ai:7,ai:8,ai:9,ai:10",
-            "--per-teacher",
-            "5",
-            "--positions",
-            "20",
-            "--epochs",
-            "1",
-            "--out",
-            "pretrained/virus-naveed",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        pool.status.success(),
-        "{}",
-        String::from_utf8_lossy(&pool.stderr)
-    );
+    // The paper's 64-58-27-1 nets over the board, and linear nets over the
+    // players' features (`--hidden 0`).
+    for (out, extra) in [
+        ("pretrained/virus-naveed", &[][..]),
+        (
+            "pretrained/virus-features",
+            &["--encoding", "features", "--hidden", "0"][..],
+        ),
+    ] {
+        let pool = Command::new(env!("CARGO_BIN_EXE_wopr"))
+            .current_dir(&work)
+            .args([
+                "pretrain",
+                "--game",
+                "virus",
+                "--teachers",
+                "ai:1,ai:2,ai:3,ai:4,ai:5,ai:6,ai:7,ai:8,ai:9,ai:10",
+                "--per-teacher",
+                "5",
+                "--positions",
+                "20",
+                "--epochs",
+                "1",
+                "--out",
+                out,
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            pool.status.success(),
+            "{}",
+            String::from_utf8_lossy(&pool.stderr)
+        );
+    }
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().and_then(|e| e.to_str()) != Some("toml") {

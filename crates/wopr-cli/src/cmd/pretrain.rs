@@ -35,7 +35,8 @@ pub struct Args {
     #[arg(long, default_value_t = 16)]
     bp_batch: usize,
     /// Units of a hidden layer; repeat for more (default: 58 and 27, the
-    /// paper's 64-58-27-1).
+    /// paper's 64-58-27-1); `--hidden 0` alone: no hidden layer (a linear
+    /// net).
     #[arg(long)]
     hidden: Vec<usize>,
     /// Hidden activation.
@@ -59,6 +60,19 @@ pub struct Args {
     out: PathBuf,
 }
 
+/// The hidden layers `--hidden` asks for: none given, the paper's 58 and
+/// 27; `0` alone, none (a linear net); else the sizes given, none zero.
+fn hidden_layers(given: &[usize]) -> anyhow::Result<Vec<usize>> {
+    match given {
+        [] => Ok(vec![58, 27]),
+        [0] => Ok(vec![]),
+        sizes if sizes.contains(&0) => anyhow::bail!(
+            "--hidden 0 means no hidden layer and stands alone; got {sizes:?}: give layer sizes of 1 or more, or 0 once"
+        ),
+        sizes => Ok(sizes.to_vec()),
+    }
+}
+
 /// Trains the pool and writes it.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let game = super::parse_game(&args.game)?;
@@ -68,11 +82,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         positions: args.positions,
         epochs: args.epochs,
         bp_batch: args.bp_batch.max(1),
-        hidden: if args.hidden.is_empty() {
-            vec![58, 27]
-        } else {
-            args.hidden.clone()
-        },
+        hidden: hidden_layers(&args.hidden)?,
         activation: args
             .activation
             .parse::<Activation>()
