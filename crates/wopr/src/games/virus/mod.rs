@@ -89,7 +89,7 @@ use crate::game::{
 };
 use crate::games::bitboard::{bits, parse_square, select_bit, square_name};
 pub use tables::JUMP_OFFSETS;
-use tables::{dilate, jump_origins, Tables, OFFSET_INDEX, OFF_BOARD, TABLES};
+use tables::{back, dilate, jump_origins, Tables, OFFSET_INDEX, OFF_BOARD, TABLES};
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -282,6 +282,50 @@ impl VirusState {
     /// The (up to eight) squares adjacent to square `sq`.
     pub fn neighbours(&self, sq: usize) -> u64 {
         self.tables().adjacent[sq]
+    }
+
+    /// The pairs of adjacent squares (king steps) both in `set`, each pair
+    /// once: four shifted copies of the set (east, south, south-east,
+    /// south-west) and four popcounts, no loop over squares.
+    pub fn adjacent_pairs(&self, set: u64) -> u32 {
+        let (n, t) = (self.size(), self.tables());
+        [(0, 1), (1, 0), (1, 1), (1, -1)]
+            .iter()
+            .map(|&(dy, dx)| (back(set, dy, dx, n, t) & set).count_ones())
+            .sum()
+    }
+
+    /// The most squares of `of` adjacent to one square of `targets` (0 if
+    /// `targets` is empty): the eight shifted copies of `of` summed square
+    /// by square, bit-sliced, then the largest count found among
+    /// `targets` bit by bit from the top, no loop over squares.
+    pub fn max_adjacent(&self, targets: u64, of: u64) -> u32 {
+        let (n, t) = (self.size(), self.tables());
+        let mut w = [0u64; 16];
+        let steps = [
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+            (0, -1),
+            (0, 1),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+        ];
+        for (k, &(dy, dx)) in steps.iter().enumerate() {
+            w[k] = back(of, dy, dx, n, t);
+        }
+        // Counts are at most 8: slices ones, twos, fours, eights.
+        let slices = bit_sliced_count(&w);
+        let (mut alive, mut best) = (targets, 0);
+        for b in (0..4).rev() {
+            let with = alive & slices[b];
+            if with != 0 {
+                alive = with;
+                best |= 1 << b;
+            }
+        }
+        best
     }
 
     /// Empty squares next to a piece of `seat`: its grow moves.
@@ -690,6 +734,36 @@ mod tests {
         ] {
             let e = Virus::from_spec(&GameSpec::parse(bad).unwrap()).unwrap_err();
             assert!(e.0.contains(says), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn adjacency_counts_match_square_loops() {
+        // Along random games on every size: the shift-and-slice counts
+        // equal the loops over squares they replace.
+        for n in 4..=8 {
+            let game =
+                Virus::from_spec(&GameSpec::parse(&format!("virus:{n}x{n}")).unwrap()).unwrap();
+            let mut s = game.initial_state();
+            let mut rng = crate::game::rng::stream(n as u64, &[]);
+            while !s.is_terminal() {
+                for set in [s.pieces()[0], s.pieces()[1], s.empty(), s.board()] {
+                    let pairs: u32 = bits(set)
+                        .map(|q| (s.neighbours(q) & set).count_ones())
+                        .sum::<u32>()
+                        / 2;
+                    assert_eq!(s.adjacent_pairs(set), pairs);
+                    for of in [s.pieces()[0], s.pieces()[1]] {
+                        let most = bits(set)
+                            .map(|q| (s.neighbours(q) & of).count_ones())
+                            .max()
+                            .unwrap_or(0);
+                        assert_eq!(s.max_adjacent(set, of), most);
+                    }
+                }
+                let a = s.random_action(&mut rng);
+                s.apply(a);
+            }
         }
     }
 

@@ -69,7 +69,6 @@ use rand::RngExt;
 use super::{Virus, VirusState};
 use crate::game::rng::WoprRng;
 use crate::game::{Action, ActionList, GameSpec, Player, SpecError, State, ViewOf, WIN_SCORE};
-use crate::games::bitboard::bits;
 use crate::players::{board_player, Roster};
 
 /// The number of evaluation features.
@@ -194,14 +193,8 @@ fn side_features(state: &VirusState, seat: usize, reach: [u64; 2], grows: [u64; 
     let opp = state.pieces()[1 - seat];
     let empty = state.empty();
     let reg = &REGIONS[state.size()];
-    let cluster: u32 = bits(own)
-        .map(|s| (state.neighbours(s) & own).count_ones())
-        .sum::<u32>()
-        / 2;
-    let threat = bits(reach[seat])
-        .map(|t| (state.neighbours(t) & opp).count_ones())
-        .max()
-        .unwrap_or(0);
+    let cluster = state.adjacent_pairs(own);
+    let threat = state.max_adjacent(reach[seat], opp);
     [
         own.count_ones() as i32,
         grows[seat].count_ones() as i32,
