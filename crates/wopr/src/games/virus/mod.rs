@@ -264,6 +264,7 @@ impl VirusState {
     }
 
     /// The empty squares (bit `row × N + col`).
+    #[inline(always)]
     pub fn empty(&self) -> u64 {
         self.tables().full & !(self.pieces[0] | self.pieces[1])
     }
@@ -275,11 +276,13 @@ impl VirusState {
 
     /// `set` and every square adjacent (sides or corners) to one of its
     /// squares.
+    #[inline(always)]
     pub fn around(&self, set: u64) -> u64 {
         dilate(set, self.size(), self.tables())
     }
 
     /// The (up to eight) squares adjacent to square `sq`.
+    #[inline(always)]
     pub fn neighbours(&self, sq: usize) -> u64 {
         self.tables().adjacent[sq]
     }
@@ -287,6 +290,7 @@ impl VirusState {
     /// The pairs of adjacent squares (king steps) both in `set`, each pair
     /// once: four shifted copies of the set (east, south, south-east,
     /// south-west) and four popcounts, no loop over squares.
+    #[inline(always)]
     pub fn adjacent_pairs(&self, set: u64) -> u32 {
         let (n, t) = (self.size(), self.tables());
         [(0, 1), (1, 0), (1, 1), (1, -1)]
@@ -299,6 +303,7 @@ impl VirusState {
     /// `targets` is empty): the eight shifted copies of `of` summed square
     /// by square, bit-sliced, then the largest count found among
     /// `targets` bit by bit from the top, no loop over squares.
+    #[inline(always)]
     pub fn max_adjacent(&self, targets: u64, of: u64) -> u32 {
         let (n, t) = (self.size(), self.tables());
         let mut w = [0u64; 16];
@@ -329,6 +334,7 @@ impl VirusState {
     }
 
     /// Empty squares next to a piece of `seat`: its grow moves.
+    #[inline(always)]
     pub fn grows(&self, seat: usize) -> u64 {
         dilate(self.pieces[seat], self.size(), self.tables()) & self.empty()
     }
