@@ -8,7 +8,7 @@
 
 use super::players::{side_counts, NUM_FEATURES};
 use super::{Virus, VirusState};
-use crate::game::encode::{grid, mover, unknown, Encodable, Encoding, EncodingOf};
+use crate::game::encode::{bit_grid, mover, unknown, Encodable, Encoding, EncodingOf};
 use crate::game::ntuple::{ntuple_length, NTuples};
 use crate::game::{Game, SpecError};
 
@@ -49,13 +49,10 @@ impl Encodable for Virus {
                 squares: self.size() * self.size(),
             }));
         }
-        grid(
-            name,
-            self.size() * self.size(),
-            |s: &VirusState, i| s.at(i % s.size(), i / s.size()),
-            mover,
-        )
-        .ok_or_else(|| unknown(&self.spec(), name, self.encoding_names()))
+        // Square i (row-major from the top-left) is bit i of the bitboards.
+        let index = (0..self.size() * self.size()).map(|i| i as u8).collect();
+        bit_grid(name, index, VirusState::pieces, mover)
+            .ok_or_else(|| unknown(&self.spec(), name, self.encoding_names()))
     }
 }
 
@@ -158,6 +155,41 @@ mod tests {
     use crate::game::encode::Encodable;
     use crate::game::{GameSpec, State};
     use crate::games::virus::players::{ai_evaluation, AI_PLAYERS};
+
+    /// `raw` and `planes` read from the bitboards give the inputs the
+    /// square-by-square reading gives, on every board size, along random
+    /// games to the end (the finished position included).
+    #[test]
+    fn bitboard_grids_equal_square_reading() {
+        for n in 4..=8 {
+            let game =
+                Virus::from_spec(&GameSpec::parse(&format!("virus:{n}x{n}")).unwrap()).unwrap();
+            for name in ["raw", "planes"] {
+                let fast = game.encoding(name).unwrap();
+                let slow = crate::game::encode::grid(
+                    name,
+                    n * n,
+                    |s: &VirusState, i| s.at(i % s.size(), i / s.size()),
+                    mover,
+                )
+                .unwrap();
+                assert_eq!(fast.size(), slow.size());
+                let mut s = game.initial_state();
+                let mut rng = crate::game::rng::stream(n as u64, &[]);
+                loop {
+                    let (mut a, mut b) = (vec![9.0; fast.size()], vec![7.0; slow.size()]);
+                    fast.encode(&s, &mut a);
+                    slow.encode(&s, &mut b);
+                    assert_eq!(a, b, "{name} on {n}x{n}");
+                    if s.is_terminal() {
+                        break;
+                    }
+                    let m = s.random_action(&mut rng);
+                    s.apply(m);
+                }
+            }
+        }
+    }
 
     /// Along a random game: the `features` inputs, unscaled, are the two
     /// sides' counts with the mover first; so every hand-crafted player's
