@@ -255,3 +255,67 @@ pub fn bit_grid<S: Send + Sync + 'static>(
 pub fn mover<S: State>(s: &S) -> Option<usize> {
     super::mover(s)
 }
+
+/// Encoding `first`'s inputs followed by `rest`'s, under `name` (e.g.
+/// Reversi's `handa+ntuple2`, Virus's `features+ntuple2`): hand-made
+/// features beside a board or tuple encoding, so a linear net weighs both.
+pub fn concat<S: 'static>(
+    name: &'static str,
+    first: Box<dyn Encoding<S>>,
+    rest: Box<dyn Encoding<S>>,
+) -> Box<dyn Encoding<S>> {
+    Box::new(Concat { name, first, rest })
+}
+
+/// See [`concat`].
+struct Concat<S> {
+    name: &'static str,
+    first: Box<dyn Encoding<S>>,
+    rest: Box<dyn Encoding<S>>,
+}
+
+impl<S> Encoding<S> for Concat<S> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn size(&self) -> usize {
+        self.first.size() + self.rest.size()
+    }
+    fn encode(&self, state: &S, out: &mut [f32]) {
+        let (first, rest) = out.split_at_mut(self.first.size());
+        self.first.encode(state, first);
+        self.rest.encode(state, rest);
+    }
+}
+
+/// Test support: along a random game of `game` to its end (the finished
+/// position included), its `raw` and `planes` encodings give the inputs
+/// that reading the board square by square through `at` gives.
+#[cfg(test)]
+pub(crate) fn assert_grids_read_squares<G: Encodable>(
+    game: &G,
+    squares: usize,
+    at: fn(&G::State, usize) -> Option<usize>,
+    seed: u64,
+) where
+    G::State: Send + Sync + 'static,
+{
+    for name in ["raw", "planes"] {
+        let fast = game.encoding(name).unwrap();
+        let slow = grid(name, squares, at, mover).unwrap();
+        assert_eq!(fast.size(), slow.size());
+        let mut s = game.initial_state();
+        let mut rng = super::rng::stream(seed, &[]);
+        loop {
+            let (mut a, mut b) = (vec![9.0; fast.size()], vec![7.0; slow.size()]);
+            fast.encode(&s, &mut a);
+            slow.encode(&s, &mut b);
+            assert_eq!(a, b, "{name} on {}", game.spec());
+            if s.is_terminal() {
+                break;
+            }
+            let m = s.random_action(&mut rng);
+            s.apply(m);
+        }
+    }
+}

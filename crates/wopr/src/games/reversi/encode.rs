@@ -7,7 +7,7 @@
 //! ([`crate::game::ntuple`]).
 
 use super::{Reversi, ReversiState};
-use crate::game::encode::{bit_grid, mover, unknown, Encodable, Encoding, EncodingOf};
+use crate::game::encode::{bit_grid, concat, mover, unknown, Encodable, Encoding, EncodingOf};
 use crate::game::ntuple::{ntuple_length, NTuples};
 use crate::game::{Game, SpecError};
 
@@ -38,11 +38,13 @@ impl Encodable for Reversi {
             return Ok(Box::new(ReversiHanda::new(self.size())));
         }
         if let Some(&both) = HANDA_AND.iter().find(|&&n| n == name) {
-            return Ok(Box::new(HandaAnd {
-                name: both,
-                handa: ReversiHanda::new(self.size()),
-                rest: self.encoding(&both["handa+".len()..])?,
-            }));
+            // The nine features, then the board or the tuple counts, so
+            // that a linear net weighs mobility beside squares or tuples.
+            return Ok(concat(
+                both,
+                Box::new(ReversiHanda::new(self.size())),
+                self.encoding(&both["handa+".len()..])?,
+            ));
         }
         // Square i (row-major from the top-left) is bit i of the bitboards.
         let index = (0..self.size() * self.size()).map(|i| i as u8).collect();
@@ -112,65 +114,22 @@ impl Encoding<ReversiState> for ReversiHanda {
 /// The encodings made of the nine `handa` features followed by another.
 const HANDA_AND: [&str; 3] = ["handa+raw", "handa+ntuple2", "handa+ntuple3"];
 
-/// `handa+X`: [`ReversiHanda`]'s nine features, then encoding `X` (the
-/// `raw` board, or an n-tuple count, so that a linear net weighs mobility
-/// beside squares or tuples).
-struct HandaAnd {
-    name: &'static str,
-    handa: ReversiHanda,
-    rest: EncodingOf<Reversi>,
-}
-
-impl Encoding<ReversiState> for HandaAnd {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-    fn size(&self) -> usize {
-        self.handa.size() + self.rest.size()
-    }
-    fn encode(&self, s: &ReversiState, out: &mut [f32]) {
-        let (features, rest) = out.split_at_mut(self.handa.size());
-        self.handa.encode(s, features);
-        self.rest.encode(s, rest);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::State;
 
     /// `raw` and `planes` read from the bitboards give the inputs the
-    /// square-by-square reading gives, on 4x4 to 8x8, along random games
-    /// to the end.
+    /// square-by-square reading gives, on 4x4 to 8x8.
     #[test]
     fn bitboard_grids_equal_square_reading() {
         for n in [4, 6, 8] {
-            let game = Reversi::new(n).unwrap();
-            for name in ["raw", "planes"] {
-                let fast = game.encoding(name).unwrap();
-                let slow = crate::game::encode::grid(
-                    name,
-                    n * n,
-                    |s: &ReversiState, i| s.at(i % s.size(), i / s.size()),
-                    mover,
-                )
-                .unwrap();
-                assert_eq!(fast.size(), slow.size());
-                let mut s = game.initial_state();
-                let mut rng = crate::game::rng::stream(n as u64, &[]);
-                loop {
-                    let (mut a, mut b) = (vec![9.0; fast.size()], vec![7.0; slow.size()]);
-                    fast.encode(&s, &mut a);
-                    slow.encode(&s, &mut b);
-                    assert_eq!(a, b, "{name} on {n}x{n}");
-                    if s.is_terminal() {
-                        break;
-                    }
-                    let m = s.random_action(&mut rng);
-                    s.apply(m);
-                }
-            }
+            crate::game::encode::assert_grids_read_squares(
+                &Reversi::new(n).unwrap(),
+                n * n,
+                |s: &ReversiState, i| s.at(i % s.size(), i / s.size()),
+                n as u64,
+            );
         }
     }
 

@@ -8,7 +8,7 @@
 
 use super::players::{side_counts, NUM_FEATURES};
 use super::{Virus, VirusState};
-use crate::game::encode::{bit_grid, mover, unknown, Encodable, Encoding, EncodingOf};
+use crate::game::encode::{bit_grid, concat, mover, unknown, Encodable, Encoding, EncodingOf};
 use crate::game::ntuple::{ntuple_length, NTuples};
 use crate::game::{Game, SpecError};
 
@@ -30,10 +30,11 @@ impl Encodable for Virus {
             return Ok(Box::new(VirusFeatures { n: self.size() }));
         }
         if name == "features+ntuple2" {
-            return Ok(Box::new(FeaturesAnd {
-                features: VirusFeatures { n: self.size() },
-                rest: self.encoding("ntuple2")?,
-            }));
+            return Ok(concat(
+                "features+ntuple2",
+                Box::new(VirusFeatures { n: self.size() }),
+                self.encoding("ntuple2")?,
+            ));
         }
         if let Some(n) = ntuple_length(name).filter(|&n| n <= 3) {
             // Grows and jumps look the same from every side: the tuples are
@@ -127,28 +128,6 @@ impl Encoding<VirusState> for VirusFeatures {
     }
 }
 
-/// `features+ntuple2`: [`VirusFeatures`]' twenty inputs, then the
-/// `ntuple2` tuple counts, so a linear net weighs capture threats and
-/// mobility beside local patterns.
-struct FeaturesAnd {
-    features: VirusFeatures,
-    rest: EncodingOf<Virus>,
-}
-
-impl Encoding<VirusState> for FeaturesAnd {
-    fn name(&self) -> &'static str {
-        "features+ntuple2"
-    }
-    fn size(&self) -> usize {
-        self.features.size() + self.rest.size()
-    }
-    fn encode(&self, s: &VirusState, out: &mut [f32]) {
-        let (features, rest) = out.split_at_mut(self.features.size());
-        self.features.encode(s, features);
-        self.rest.encode(s, rest);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,32 +141,13 @@ mod tests {
     #[test]
     fn bitboard_grids_equal_square_reading() {
         for n in 4..=8 {
-            let game =
-                Virus::from_spec(&GameSpec::parse(&format!("virus:{n}x{n}")).unwrap()).unwrap();
-            for name in ["raw", "planes"] {
-                let fast = game.encoding(name).unwrap();
-                let slow = crate::game::encode::grid(
-                    name,
-                    n * n,
-                    |s: &VirusState, i| s.at(i % s.size(), i / s.size()),
-                    mover,
-                )
-                .unwrap();
-                assert_eq!(fast.size(), slow.size());
-                let mut s = game.initial_state();
-                let mut rng = crate::game::rng::stream(n as u64, &[]);
-                loop {
-                    let (mut a, mut b) = (vec![9.0; fast.size()], vec![7.0; slow.size()]);
-                    fast.encode(&s, &mut a);
-                    slow.encode(&s, &mut b);
-                    assert_eq!(a, b, "{name} on {n}x{n}");
-                    if s.is_terminal() {
-                        break;
-                    }
-                    let m = s.random_action(&mut rng);
-                    s.apply(m);
-                }
-            }
+            let spec = GameSpec::parse(&format!("virus:{n}x{n}")).unwrap();
+            crate::game::encode::assert_grids_read_squares(
+                &Virus::from_spec(&spec).unwrap(),
+                n * n,
+                |s: &VirusState, i| s.at(i % s.size(), i / s.size()),
+                n as u64,
+            );
         }
     }
 
