@@ -293,6 +293,41 @@ fn a_report_covers_runs_of_one_config_and_refuses_mixed_ones() {
     // Two champions and the yardstick player, ranked.
     assert_eq!(text.matches("| `net:").count(), 2, "{text}");
     assert!(dir.join("r-fitness.png").exists() && dir.join("r-yardsticks.png").exists());
+    let stopped_note = "Runs that stopped before the longest one";
+    assert!(!text.contains(stopped_note), "{text}");
+    // A shorter run (as a stall rule leaves) is carried at its last best,
+    // and the page says so.
+    let short = dir.join("short");
+    let out = wopr(
+        &[
+            "evolve",
+            config.to_str().unwrap(),
+            "--seed",
+            "3",
+            "--generations",
+            "1",
+            "--quiet",
+            "--out",
+            short.to_str().unwrap(),
+        ],
+        "2",
+    );
+    assert!(out.status.success());
+    let out = wopr(
+        &[
+            "report",
+            s1.to_str().unwrap(),
+            short.to_str().unwrap(),
+            "--out",
+            md.to_str().unwrap(),
+            "--games",
+            "0",
+        ],
+        "2",
+    );
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains(stopped_note), "{text}");
     // A run of another config is refused.
     let other = dir.join("o.toml");
     std::fs::write(

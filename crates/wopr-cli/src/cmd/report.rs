@@ -101,19 +101,23 @@ fn write_report<G: Roster>(
         toml::to_string_pretty(config)?
     )?;
 
-    // Fitness: median and range of the best fitness over seeds, per generation.
+    // Fitness: median and range of the best fitness over seeds, per
+    // generation. A run that stopped early (a stall or target rule) counts
+    // with its last generation's best from then on, so the range is always
+    // over every seed and does not narrow to the longest runs.
     let generations = runs
         .iter()
         .map(|(_, cp)| cp.history.len())
         .max()
         .unwrap_or(0);
+    let stopped_early = runs.iter().any(|(_, cp)| cp.history.len() < generations);
     let mut med = Vec::new();
     let mut lo = Vec::new();
     let mut hi = Vec::new();
     for g in 0..generations {
         let mut xs: Vec<f64> = runs
             .iter()
-            .filter_map(|(_, cp)| cp.history.get(g).map(|r| r.best))
+            .filter_map(|(_, cp)| cp.history.get(g).or(cp.history.last()).map(|r| r.best))
             .collect();
         if xs.is_empty() {
             continue;
@@ -149,6 +153,12 @@ fn write_report<G: Roster>(
         "## Fitness\n\n![best fitness: median and range over seeds]({})\n",
         file_name(&fitness_stem, "png")
     )?;
+    if stopped_early {
+        writeln!(
+            md,
+            "Runs that stopped before the longest one count with their last generation's best from then on.\n"
+        )?;
+    }
     let mut errors: Vec<f64> = runs
         .iter()
         .flat_map(|(_, cp)| cp.history.iter().map(|r| r.best_error))
