@@ -224,14 +224,12 @@ pub fn features(state: &VirusState, seat: usize) -> [f32; NUM_FEATURES] {
 pub fn side_counts(state: &VirusState) -> [[i32; NUM_FEATURES]; 2] {
     // About two dozen popcounts a position: the portable x86-64 build does
     // them in software, so use the instruction where the processor has it
-    // (detected once; the counts are the same either way).
+    // (the standard library caches the detection; the counts are the same
+    // either way).
     #[cfg(target_arch = "x86_64")]
-    {
-        static POPCNT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        if *POPCNT.get_or_init(|| std::arch::is_x86_feature_detected!("popcnt")) {
-            // SAFETY: the processor was just found to have `popcnt`.
-            return unsafe { side_counts_popcnt(state) };
-        }
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the processor was just found to have `popcnt`.
+        return unsafe { side_counts_popcnt(state) };
     }
     side_counts_inline(state)
 }
