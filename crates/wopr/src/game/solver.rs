@@ -38,4 +38,12 @@ pub enum SolveError {
 pub trait Solver<G: Game>: Send {
     /// Solves `state` (a position with a single player to move).
     fn solve(&mut self, state: &G::State) -> Result<Solution, SolveError>;
+
+    /// Gives up (with [`SolveError::TooLarge`]) on any solve that takes
+    /// longer than `limit` of wall-clock time; `None` never gives up. Solvers
+    /// that always finish fast (their reach is bounded by a position limit)
+    /// ignore it, as this default does.
+    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
+        let _ = limit;
+    }
 }

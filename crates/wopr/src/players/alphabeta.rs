@@ -39,27 +39,37 @@ impl<G> AlphaBetaPlayer<G> {
 
     /// Reads `depth=` and `ms=` from a parsed `alphabeta` spec.
     pub fn from_spec(spec: &GameSpec) -> Result<Self, SpecError> {
-        spec.check_keys(&["depth", "ms"])?;
-        let depth = spec
-            .get("depth")
-            .map(|_| spec.int("depth", 0, 1, 64))
-            .transpose()?;
-        let ms = spec
-            .get("ms")
-            .map(|_| spec.int("ms", 0, 1, 86_400_000))
-            .transpose()?;
-        let limits = match (depth, ms) {
-            (None, None) => Limits {
-                depth: Some(DEFAULT_DEPTH),
-                time: None,
-            },
-            (d, t) => Limits {
-                depth: d.map(|d| d as u32),
-                time: t.map(|t| Duration::from_millis(t as u64)),
-            },
-        };
-        Ok(Self::new(limits))
+        Ok(Self::new(parse_limits(spec)?))
     }
+
+    /// The search limits.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+}
+
+/// Reads the limits of an `alphabeta[:depth=D][,ms=T]` spec (depth 1..=64,
+/// T 1..=86,400,000 ms; depth [`DEFAULT_DEPTH`] when neither is given).
+pub fn parse_limits(spec: &GameSpec) -> Result<Limits, SpecError> {
+    spec.check_keys(&["depth", "ms"])?;
+    let depth = spec
+        .get("depth")
+        .map(|_| spec.int("depth", 0, 1, 64))
+        .transpose()?;
+    let ms = spec
+        .get("ms")
+        .map(|_| spec.int("ms", 0, 1, 86_400_000))
+        .transpose()?;
+    Ok(match (depth, ms) {
+        (None, None) => Limits {
+            depth: Some(DEFAULT_DEPTH),
+            time: None,
+        },
+        (d, t) => Limits {
+            depth: d.map(|d| d as u32),
+            time: t.map(|t| Duration::from_millis(t as u64)),
+        },
+    })
 }
 
 impl<G> Player<G> for AlphaBetaPlayer<G>
@@ -92,16 +102,3 @@ where
 
 /// The player specs every perfect-information game gets from search.
 pub const SEARCH_PLAYERS: &[&str] = &["alphabeta[:depth=D][,ms=T]"];
-
-/// Builds the search-based players for a perfect-information game; games call
-/// this from their [`Roster::bot`](super::Roster::bot).
-pub fn search_player<G>(spec: &GameSpec) -> Result<Option<Box<dyn Player<G>>>, SpecError>
-where
-    G: Game,
-    G::State: Searchable,
-{
-    match spec.name.as_str() {
-        "alphabeta" => Ok(Some(Box::new(AlphaBetaPlayer::<G>::from_spec(spec)?))),
-        _ => Ok(None),
-    }
-}

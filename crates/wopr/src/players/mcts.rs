@@ -38,8 +38,11 @@
 //! for every board game by spec, and for other such games (Pig) directly with
 //! [`MctsPlayer::new`].
 //!
-//! **Spec.** `mcts[:sims=N][,c=C][,rollout=random|net:FILE]`: `sims` is the
-//! number of iterations per move, 1..=10,000,000 (default 1000); `c` the
+//! **Spec.** `mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE]`: `sims` is the
+//! number of iterations per move, 1..=10,000,000 (default 1000); `ms` a
+//! wall-clock budget per move in milliseconds (the search stops at whichever
+//! of `sims` and `ms` comes first; a move cut short by time is not
+//! reproducible); `c` the
 //! exploration constant, a number ≥ 0 (default √2); `rollout` the leaf
 //! evaluation (default `random`). `net:FILE` must be a value net (one output)
 //! for the game being played; it reads the encoding its file names (`raw` if
@@ -63,6 +66,7 @@
 //!   *Machine Learning: ECML 2006*, LNCS 4212, pp. 282–293, Springer, 2006.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use rand::RngExt;
 
@@ -83,11 +87,11 @@ pub const MAX_SIMS: u32 = 10_000_000;
 pub const DEFAULT_C: f64 = std::f64::consts::SQRT_2;
 
 /// The `mcts` spec syntax, for player lists and errors.
-pub const MCTS_PLAYERS: &[&str] = &["mcts[:sims=N][,c=C][,rollout=random|net:FILE]"];
+pub const MCTS_PLAYERS: &[&str] = &["mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE]"];
 
 /// What an `mcts` spec accepts, for error messages.
 const ACCEPTED: &str =
-    "mcts[:sims=N][,c=C][,rollout=random|net:FILE] with N in 1..=10000000, C ≥ 0";
+    "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE] with N in 1..=10000000, C ≥ 0, T in 1..=86400000";
 
 /// The search's settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -96,6 +100,8 @@ pub struct MctsConfig {
     pub sims: u32,
     /// The exploration constant `c` of UCB1, ≥ 0.
     pub c: f64,
+    /// A wall-clock budget per move (`None`: `sims` alone stops the search).
+    pub time: Option<Duration>,
 }
 
 impl Default for MctsConfig {
@@ -103,6 +109,7 @@ impl Default for MctsConfig {
         MctsConfig {
             sims: DEFAULT_SIMS,
             c: DEFAULT_C,
+            time: None,
         }
     }
 }
@@ -248,7 +255,13 @@ where
         );
         self.nodes.clear();
         self.nodes.push(Node::new(0, NO_PLAYER));
-        for _ in 0..self.config.sims {
+        let deadline = self.config.time.map(|t| Instant::now() + t);
+        for i in 0..self.config.sims {
+            // The clock is read every 64 iterations; the first always runs,
+            // so the root has a child to return.
+            if i & 63 == 63 && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             if !self.iterate(state, rng) {
                 break;
             }
@@ -454,6 +467,9 @@ where
         if self.config.c != DEFAULT_C {
             s.push_str(&format!(",c={}", self.config.c));
         }
+        if let Some(t) = self.config.time {
+            s.push_str(&format!(",ms={}", t.as_millis()));
+        }
         if let Leaf::Value { spec, .. } = &self.leaf {
             s.push_str(&format!(",rollout={spec}"));
         }
@@ -474,51 +490,40 @@ where
     }
 }
 
-/// Builds an `mcts` player from a parsed spec, or `Ok(None)` for other names.
-/// Board games call this through [`board_player`](super::board_player).
-pub fn mcts_player<G>(game: &G, spec: &GameSpec) -> Result<Option<Box<dyn Player<G>>>, SpecError>
+/// Builds an `mcts` player from its typed settings: random rollouts, or
+/// the value net at `rollout` (a path already checked by the caller) as the
+/// leaf evaluation.
+pub fn build<G>(
+    game: &G,
+    config: MctsConfig,
+    rollout: Option<&str>,
+) -> Result<Box<dyn Player<G>>, SpecError>
 where
     G: Encodable,
     G::State: State<View = G::State>,
 {
-    if spec.name != "mcts" {
-        return Ok(None);
-    }
-    let (config, rollout) = parse_config(spec)?;
     let leaf = match rollout {
         None => Leaf::Random,
-        Some(path) => value_net(game, &path)?,
+        Some(path) => value_net(game, path)?,
     };
-    Ok(Some(Box::new(MctsPlayer::new(game, config, leaf)?)))
+    Ok(Box::new(MctsPlayer::new(game, config, leaf)?))
 }
 
 /// Builds an `mcts` player with random rollouts for a game that has no net
-/// encoding (Pig), or `Ok(None)` for other names; `rollout=net:…` is refused.
-pub fn mcts_random_player<G>(
-    game: &G,
-    spec: &GameSpec,
-) -> Result<Option<Box<dyn Player<G>>>, SpecError>
+/// encoding (Pig).
+pub fn build_random<G>(game: &G, config: MctsConfig) -> Result<Box<dyn Player<G>>, SpecError>
 where
     G: Game,
     G::State: State<View = G::State>,
 {
-    if spec.name != "mcts" {
-        return Ok(None);
-    }
-    let (config, rollout) = parse_config(spec)?;
-    if rollout.is_some() {
-        return Err(SpecError(format!(
-            "'mcts': {} has no net encoding, so rollout=net:FILE is not available (accepted: rollout=random)",
-            game.spec()
-        )));
-    }
-    Ok(Some(Box::new(MctsPlayer::new(game, config, Leaf::Random)?)))
+    Ok(Box::new(MctsPlayer::new(game, config, Leaf::Random)?))
 }
 
-/// Reads `sims`, `c` and `rollout` from an `mcts` spec: the search settings
-/// and the net file of `rollout=net:FILE` (`None` for random rollouts).
-fn parse_config(spec: &GameSpec) -> Result<(MctsConfig, Option<String>), SpecError> {
-    spec.check_keys(&["sims", "c", "rollout"])?;
+/// Reads `sims`, `c`, `ms` and `rollout` from an `mcts` spec: the search
+/// settings and the net file of `rollout=net:FILE` (`None` for random
+/// rollouts). Opens nothing.
+pub fn parse_config(spec: &GameSpec) -> Result<(MctsConfig, Option<String>), SpecError> {
+    spec.check_keys(&["sims", "c", "ms", "rollout"])?;
     let sims = spec
         .get("sims")
         .map(|v| {
@@ -560,7 +565,8 @@ fn parse_config(spec: &GameSpec) -> Result<(MctsConfig, Option<String>), SpecErr
             }
         },
     };
-    Ok((MctsConfig { sims, c }, rollout))
+    let time = super::ms_arg(spec)?;
+    Ok((MctsConfig { sims, c, time }, rollout))
 }
 
 /// Loads the value net at `path` for `game` as a leaf evaluation.

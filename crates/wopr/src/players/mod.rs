@@ -10,7 +10,9 @@
 //!   games;
 //! - [`Roster`]: each game's list of the players it accepts, implemented in
 //!   the game's folder (its heuristic opponents first, then
-//!   [`board_player`]); [`parse_player`] builds any of them from a spec.
+//!   [`board_parse`]/[`board_build`]); [`PlayerSpec`] is a spec in typed
+//!   form (parsed, checked, nothing opened) and [`parse_player`] builds any
+//!   of them from a spec.
 //!
 //! Terminal play (`human`) belongs to the command line, not to this library.
 
@@ -19,6 +21,7 @@ pub mod mcts;
 pub mod net;
 pub mod perfect;
 mod roster;
+pub mod spec;
 
 use rand::RngExt;
 
@@ -29,7 +32,10 @@ pub use crate::game::{Player, ViewOf};
 pub use alphabeta::AlphaBetaPlayer;
 pub use mcts::{MctsConfig, MctsPlayer};
 pub use perfect::{perfect_player, PerfectPlayer};
-pub use roster::{board_player, parse_player, player_names, Roster, GENERIC_PLAYERS};
+pub use roster::{
+    board_build, board_parse, ms_arg, parse_player, player_names, Roster, GENERIC_PLAYERS,
+};
+pub use spec::{Caps, Cost, OwnSpec, PlayerSpec};
 
 /// Picks uniformly among the legal actions.
 #[derive(Clone, Debug, Default)]

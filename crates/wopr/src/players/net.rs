@@ -48,6 +48,7 @@
 use std::collections::hash_map::{Entry, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
+use std::time::Duration;
 
 use rand::RngExt;
 
@@ -114,36 +115,156 @@ impl NetMode {
     /// Reads the mode from spec arguments, falling back to `default` (the
     /// net file's `player` field, or what the output count suggests).
     pub fn from_spec(spec: &GameSpec, default: &str) -> Result<NetMode, SpecError> {
-        let name = spec.get("mode").unwrap_or(default).to_ascii_lowercase();
-        let ply = spec.int("ply", 0, 1, 32)?;
+        NetSettings::options(spec)?.mode(default)
+    }
+}
+
+/// The settings of a `net:` spec in typed form, read without opening the
+/// file: the path and the options the spec gives (`None`: not given, so the
+/// net file's `player` field or the default decides).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NetSettings {
+    /// The net file, as the spec names it (empty for the options of a net
+    /// file's `player` field).
+    pub path: String,
+    /// The mode's name, lower-cased and known.
+    pub mode: Option<String>,
+    /// Search plies (1..=32).
+    pub ply: Option<u32>,
+    /// The softmax temperature (> 0).
+    pub temp: Option<f32>,
+    /// How a move-ranking net's outputs become a value (minimax2).
+    pub reduce: Option<Reduce>,
+    /// Who scores finished positions.
+    pub finished: Option<Finished>,
+    /// A wall-clock budget per move for the alpha-beta mode (1..=86,400,000
+    /// ms); the search then plays the deepest fully searched move.
+    pub time: Option<Duration>,
+}
+
+/// The mode names a `net:` spec accepts.
+const MODE_NAMES: &[&str] = &[
+    "greedy",
+    "value",
+    "policy",
+    "rank",
+    "minimax2",
+    "minimax",
+    "alphabeta",
+    "softmax",
+];
+
+impl NetSettings {
+    /// Reads a whole `net:PATH[,…]` spec (keys checked; nothing opened).
+    pub fn parse(spec: &GameSpec) -> Result<NetSettings, SpecError> {
+        spec.check_keys(&["", "mode", "ply", "temp", "reduce", "finished", "ms"])?;
+        let path = spec
+            .args
+            .iter()
+            .find(|(k, _)| k.is_empty())
+            .map(|(_, v)| v.clone())
+            .ok_or_else(|| SpecError("net: needs a file, as net:PATH".into()))?;
+        Ok(NetSettings {
+            path,
+            ..NetSettings::options(spec)?
+        })
+    }
+
+    /// Reads the options of a spec (`mode`, `ply`, `temp`, `reduce`,
+    /// `finished`, `ms`), ignoring other arguments.
+    pub fn options(spec: &GameSpec) -> Result<NetSettings, SpecError> {
+        let mode = match spec.get("mode") {
+            None => None,
+            Some(m) => {
+                let m = m.to_ascii_lowercase();
+                if !MODE_NAMES.contains(&m.as_str()) {
+                    return Err(SpecError(format!(
+                        "unknown net mode '{m}' (accepted: greedy, policy, minimax2, alphabeta, softmax)"
+                    )));
+                }
+                Some(m)
+            }
+        };
+        let ply = match spec.get("ply") {
+            None => None,
+            Some(_) => Some(spec.int("ply", 0, 1, 32)? as u32),
+        };
+        let temp = match spec.get("temp") {
+            None => None,
+            Some(t) => Some(
+                t.parse::<f32>()
+                    .ok()
+                    .filter(|t| *t > 0.0 && t.is_finite())
+                    .ok_or_else(|| SpecError("temp= must be a positive number".into()))?,
+            ),
+        };
+        let reduce = match spec.get("reduce") {
+            None => None,
+            Some(r) => Some(match r.to_ascii_lowercase().as_str() {
+                "max" => Reduce::Max,
+                "mean" => Reduce::Mean,
+                other => {
+                    return Err(SpecError(format!(
+                        "reduce={other} is not known (accepted: max, mean)"
+                    )))
+                }
+            }),
+        };
+        let finished = spec.get("finished").map(Finished::parse).transpose()?;
+        let time = crate::players::ms_arg(spec)?;
+        Ok(NetSettings {
+            path: String::new(),
+            mode,
+            ply,
+            temp,
+            reduce,
+            finished,
+            time,
+        })
+    }
+
+    /// These settings, with `defaults` filling what they leave unset.
+    pub fn over(&self, defaults: &NetSettings) -> NetSettings {
+        NetSettings {
+            path: self.path.clone(),
+            mode: self.mode.clone().or_else(|| defaults.mode.clone()),
+            ply: self.ply.or(defaults.ply),
+            temp: self.temp.or(defaults.temp),
+            reduce: self.reduce.or(defaults.reduce),
+            finished: self.finished.or(defaults.finished),
+            time: self.time.or(defaults.time),
+        }
+    }
+
+    /// The search plies these settings ask for: `ply`, or 2 for the
+    /// alpha-beta mode without one; `None` for a mode that does not search.
+    pub fn search_ply(&self) -> Option<u32> {
+        match (self.mode.as_deref(), self.ply) {
+            (Some("alphabeta"), None) => Some(2),
+            (_, ply) => ply,
+        }
+    }
+
+    /// The mode, with `default` (a mode name) where none is set.
+    pub fn mode(&self, default: &str) -> Result<NetMode, SpecError> {
+        let name = self
+            .mode
+            .clone()
+            .unwrap_or_else(|| default.to_ascii_lowercase());
+        let ply = self.ply.unwrap_or(0);
         let mode = match name.as_str() {
-            "greedy" | "value" if ply > 1 => NetMode::AlphaBeta { ply: ply as u32 },
+            "greedy" | "value" if ply > 1 => NetMode::AlphaBeta { ply },
             "greedy" | "value" => NetMode::Greedy,
             "policy" | "rank" => NetMode::Policy,
             "minimax2" | "minimax" => NetMode::Minimax2 {
-                reduce: match spec.get("reduce").unwrap_or("max") {
-                    "max" => Reduce::Max,
-                    "mean" => Reduce::Mean,
-                    other => {
-                        return Err(SpecError(format!(
-                            "reduce={other} is not known (accepted: max, mean)"
-                        )))
-                    }
-                },
+                reduce: self.reduce.unwrap_or(Reduce::Max),
             },
             "alphabeta" => NetMode::AlphaBeta {
-                ply: if ply == 0 { 2 } else { ply as u32 },
+                ply: if ply == 0 { 2 } else { ply },
             },
-            "softmax" => {
-                let t: f32 = spec
-                    .get("temp")
-                    .unwrap_or("0.1")
-                    .parse()
-                    .ok()
-                    .filter(|t: &f32| *t > 0.0 && t.is_finite())
-                    .ok_or_else(|| SpecError("temp= must be a positive number".into()))?;
-                NetMode::Softmax { temperature: t }
-            }
+            "softmax" => NetMode::Softmax {
+                temperature: self.temp.unwrap_or(0.1),
+            },
             other => {
                 return Err(SpecError(format!(
                     "unknown net mode '{other}' (accepted: greedy, policy, minimax2, alphabeta, softmax)"
@@ -151,6 +272,35 @@ impl NetMode {
             }
         };
         Ok(mode)
+    }
+}
+
+impl std::fmt::Display for NetSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "net:{}", self.path)?;
+        if let Some(m) = &self.mode {
+            write!(f, ",mode={m}")?;
+        }
+        if let Some(p) = self.ply {
+            write!(f, ",ply={p}")?;
+        }
+        if let Some(t) = self.temp {
+            write!(f, ",temp={t}")?;
+        }
+        if let Some(r) = self.reduce {
+            f.write_str(if r == Reduce::Max {
+                ",reduce=max"
+            } else {
+                ",reduce=mean"
+            })?;
+        }
+        if let Some(x) = self.finished {
+            write!(f, ",finished={}", x.name())?;
+        }
+        if let Some(t) = self.time {
+            write!(f, ",ms={}", t.as_millis())?;
+        }
+        Ok(())
     }
 }
 
@@ -355,6 +505,8 @@ pub struct NetPlayer<G: Encodable> {
     mode: NetMode,
     finished: Finished,
     search: Option<AlphaBeta>,
+    /// The alpha-beta mode's wall-clock budget per move.
+    time: Option<Duration>,
     work: Work<G::State>,
     /// The values of one decision, reused.
     single: Vec<f32>,
@@ -498,6 +650,7 @@ where
             mode,
             finished: Finished::Rules,
             search,
+            time: None,
             work: Work::new(),
             single: Vec::new(),
         })
@@ -511,46 +664,53 @@ where
         self
     }
 
+    /// The same player, with a wall-clock budget per move for the alpha-beta
+    /// mode (its search then plays the deepest fully searched move); other
+    /// modes do not search and ignore it.
+    pub fn with_time_limit(mut self, time: Option<Duration>) -> Self {
+        self.time = time;
+        self
+    }
+
     /// Loads `net:PATH[,…]` for `game`.
     pub fn from_spec(game: &G, spec: &GameSpec) -> Result<Self, SpecError> {
-        spec.check_keys(&["", "mode", "ply", "temp", "reduce", "finished"])?;
-        let path = spec
-            .args
-            .iter()
-            .find(|(k, _)| k.is_empty())
-            .map(|(_, v)| v.clone())
-            .ok_or_else(|| SpecError("net: needs a file, as net:PATH".into()))?;
-        let file = NetFile::load(&path).map_err(|e| SpecError(e.to_string()))?;
-        check_game(game, &file, &path).map_err(SpecError)?;
+        Self::from_settings(game, &NetSettings::parse(spec)?)
+    }
+
+    /// Loads the net of `settings.path` for `game`. The file's `player` field
+    /// gives defaults (a mode name, `greedy`, or mode arguments,
+    /// `mode=alphabeta,ply=3`); the settings win.
+    pub fn from_settings(game: &G, settings: &NetSettings) -> Result<Self, SpecError> {
+        let path = &settings.path;
+        let file = NetFile::load(path).map_err(|e| SpecError(e.to_string()))?;
+        check_game(game, &file, path).map_err(SpecError)?;
         let encoding = game.encoding(file.encoding.as_deref().unwrap_or("raw"))?;
-        // The file's `player` field gives defaults: a mode name (`greedy`) or
-        // mode arguments (`mode=alphabeta,ply=3`); the spec's arguments win.
         let default_mode = if file.net.num_outputs() == 1 {
             "greedy"
         } else {
             "policy"
         };
-        let mut merged = GameSpec {
-            name: "net".into(),
-            args: Vec::new(),
+        let defaults = match &file.player {
+            Some(p) if p.contains('=') => {
+                NetSettings::options(&GameSpec::parse(&format!("net:{p}"))?)?
+            }
+            Some(p) => NetSettings {
+                mode: Some(p.to_ascii_lowercase()),
+                ..NetSettings::default()
+            },
+            None => NetSettings::default(),
         };
-        if let Some(p) = &file.player {
-            let text = if p.contains('=') {
-                format!("net:{p}")
-            } else {
-                format!("net:mode={p}")
-            };
-            merged.args = GameSpec::parse(&text)?.args;
-        }
-        merged
-            .args
-            .extend(spec.args.iter().filter(|(k, _)| !k.is_empty()).cloned());
-        let mode = NetMode::from_spec(&merged, default_mode)?;
-        let finished = Finished::parse(merged.get("finished").unwrap_or("rules"))?;
-        Ok(
-            NetPlayer::new(game, Arc::new(file.net), encoding, mode, spec.to_string())?
-                .with_finished(finished),
-        )
+        let merged = settings.over(&defaults);
+        let mode = merged.mode(default_mode)?;
+        Ok(NetPlayer::new(
+            game,
+            Arc::new(file.net),
+            encoding,
+            mode,
+            settings.to_string(),
+        )?
+        .with_finished(merged.finished.unwrap_or_default())
+        .with_time_limit(merged.time))
     }
 
     /// Whether a successor `c` is left to the rules rather than the net.
@@ -773,7 +933,7 @@ where
                 .expect("alpha-beta mode has a searcher");
             let limits = Limits {
                 depth: Some(ply),
-                time: None,
+                time: self.time,
             };
             return search.search_with(view, limits, rng, &mut self.eval).best;
         }
@@ -825,22 +985,8 @@ where
 
 /// The `net:` spec syntax, for player lists.
 pub const NET_PLAYERS: &[&str] = &[
-    "net:PATH[,mode=greedy|policy|minimax2|alphabeta|softmax][,ply=N][,temp=T][,finished=rules|net]",
+    "net:PATH[,mode=greedy|policy|minimax2|alphabeta|softmax][,ply=N][,temp=T][,ms=T][,finished=rules|net]",
 ];
-
-/// Builds a `net:` player, or `Ok(None)` for other names.
-pub fn net_player<G: Encodable>(
-    game: &G,
-    spec: &GameSpec,
-) -> Result<Option<Box<dyn Player<G>>>, SpecError>
-where
-    G::State: Searchable,
-{
-    if spec.name != "net" {
-        return Ok(None);
-    }
-    Ok(Some(Box::new(NetPlayer::from_spec(game, spec)?)))
-}
 
 /// Checks that a net file loaded from `path` is for `game` (files without a
 /// game are accepted). The file names its game by spec; canonical forms are

@@ -26,6 +26,14 @@ impl<G: Game> PerfectPlayer<G> {
             _game: PhantomData,
         }
     }
+
+    /// The same player whose solver gives up after `time` per move (then a
+    /// random legal move is played, as out of the solver's reach). Solvers
+    /// bounded by a position limit ignore it ([`Solver::set_time_limit`]).
+    pub fn with_time_limit(mut self, time: Option<std::time::Duration>) -> Self {
+        self.solver.set_time_limit(time);
+        self
+    }
 }
 
 impl<G> Player<G> for PerfectPlayer<G>
@@ -46,14 +54,18 @@ where
     }
 }
 
-/// Builds the `perfect` player for games with a solver.
-pub fn perfect_player<G>(game: &G) -> Result<Box<dyn Player<G>>, SpecError>
+/// Builds the `perfect` player for games with a solver, its solver giving
+/// up after `time` per move where it can.
+pub fn perfect_player<G>(
+    game: &G,
+    time: Option<std::time::Duration>,
+) -> Result<Box<dyn Player<G>>, SpecError>
 where
     G: Roster,
     G::State: State<View = G::State>,
 {
     match game.solver() {
-        Some(s) => Ok(Box::new(PerfectPlayer::new(s))),
+        Some(s) => Ok(Box::new(PerfectPlayer::new(s).with_time_limit(time))),
         None => Err(SpecError(format!("{} has no exact solver", game.spec()))),
     }
 }

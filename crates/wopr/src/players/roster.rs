@@ -3,11 +3,13 @@
 //!
 //! Every game implements [`Roster`] in its own folder: its heuristic
 //! opponents (`level1`, `standard`, `ai:K`, …), then the players every board
-//! game gets ([`board_player`]: `alphabeta`, `mcts`, `net:`, `perfect`). Games
-//! without such players implement it with the defaults (only `random` and
-//! `first`).
+//! game gets ([`board_parse`] and [`board_build`]: `alphabeta`, `mcts`,
+//! `net:`, `perfect`). Games without such players implement it with the
+//! defaults (only `random` and `first`). A spec is read in two steps: parsed
+//! into a typed [`PlayerSpec`] (nothing opened), then built.
 
-use super::{alphabeta, mcts, net, perfect, FirstPlayer, RandomPlayer};
+use super::spec::PlayerSpec;
+use super::{alphabeta, mcts, net, perfect};
 use crate::game::encode::Encodable;
 use crate::game::solver::Solver;
 use crate::game::{Game, GameSpec, Player, Searchable, SpecError};
@@ -15,14 +17,24 @@ use crate::game::{Game, GameSpec, Player, Searchable, SpecError};
 /// The players (and the exact solver) a game offers beyond `random` and
 /// `first`.
 pub trait Roster: Game {
-    /// Builds one of this game's players from a parsed spec; `Ok(None)` when
-    /// the name is not one of them.
-    fn bot(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
+    /// Reads a spec naming one of this game's players into its typed form,
+    /// checking every key and value, opening no file and building nothing;
+    /// `Ok(None)` when the name is not one of them.
+    fn parse_bot(&self, spec: &GameSpec) -> Result<Option<PlayerSpec>, SpecError> {
         let _ = spec;
         Ok(None)
     }
 
-    /// The spec syntaxes [`Roster::bot`] accepts, for help and errors.
+    /// Builds a player from a typed spec [`Roster::parse_bot`] made.
+    fn build_bot(&self, spec: &PlayerSpec) -> Result<Box<dyn Player<Self>>, SpecError> {
+        Err(SpecError(format!(
+            "{} has no player '{spec}' (accepted: {})",
+            self.spec(),
+            player_names(self).join(", ")
+        )))
+    }
+
+    /// The spec syntaxes [`Roster::parse_bot`] accepts, for help and errors.
     fn bot_names(&self) -> &'static [&'static str] {
         &[]
     }
@@ -36,28 +48,10 @@ pub trait Roster: Game {
 /// The player specs every game accepts, for help texts and error messages.
 pub const GENERIC_PLAYERS: &[&str] = &["random", "first"];
 
-/// Builds a player for `game` from its spec.
+/// Builds a player for `game` from its spec: [`PlayerSpec::parse`], then
+/// [`PlayerSpec::build`].
 pub fn parse_player<G: Roster>(game: &G, spec: &str) -> Result<Box<dyn Player<G>>, SpecError> {
-    let parsed = GameSpec::parse(spec)?;
-    match parsed.name.as_str() {
-        "random" => {
-            parsed.check_keys(&[])?;
-            Ok(Box::new(RandomPlayer))
-        }
-        "first" => {
-            parsed.check_keys(&[])?;
-            Ok(Box::new(FirstPlayer))
-        }
-        _ => match game.bot(&parsed)? {
-            Some(p) => Ok(p),
-            None => Err(SpecError(format!(
-                "unknown player '{}' for {} (accepted: {})",
-                spec.trim(),
-                game.spec(),
-                player_names(game).join(", ")
-            ))),
-        },
-    }
+    PlayerSpec::parse(game, spec)?.build(game)
 }
 
 /// Every player spec syntax `game` accepts (without `human`, which the command
@@ -68,24 +62,60 @@ pub fn player_names<G: Roster>(game: &G) -> Vec<&'static str> {
     names
 }
 
-/// The players every board game gets: `alphabeta` search, `mcts`
+/// Reads the players every board game gets: `alphabeta` search, `mcts`
 /// (Monte-Carlo tree search), `net:` players, and `perfect` where the game
-/// has a solver ([`Roster::solver`]). Board
-/// games call this from [`Roster::bot`] after their own names.
-pub fn board_player<G>(game: &G, spec: &GameSpec) -> Result<Option<Box<dyn Player<G>>>, SpecError>
+/// has a solver ([`Roster::solver`]). Board games call this from
+/// [`Roster::parse_bot`] after their own names.
+pub fn board_parse<G: Roster>(game: &G, spec: &GameSpec) -> Result<Option<PlayerSpec>, SpecError> {
+    Ok(Some(match spec.name.as_str() {
+        "perfect" => {
+            spec.check_keys(&["ms"])?;
+            if game.solver().is_none() {
+                return Err(SpecError(format!("{} has no exact solver", game.spec())));
+            }
+            PlayerSpec::Perfect {
+                empties: None,
+                time: ms_arg(spec)?,
+            }
+        }
+        "alphabeta" => PlayerSpec::AlphaBeta(alphabeta::parse_limits(spec)?),
+        "mcts" => {
+            let (config, rollout) = mcts::parse_config(spec)?;
+            PlayerSpec::Mcts { config, rollout }
+        }
+        "net" => PlayerSpec::Net(net::NetSettings::parse(spec)?),
+        _ => return Ok(None),
+    }))
+}
+
+/// Builds the board players [`board_parse`] reads. Board games call this
+/// from [`Roster::build_bot`] for every spec that is not their own.
+pub fn board_build<G>(game: &G, spec: &PlayerSpec) -> Result<Box<dyn Player<G>>, SpecError>
 where
     G: Roster + Encodable,
     G::State: Searchable,
 {
-    if spec.name == "perfect" {
-        spec.check_keys(&[])?;
-        return perfect::perfect_player(game).map(Some);
+    match spec {
+        PlayerSpec::Perfect { time, .. } => perfect::perfect_player(game, *time),
+        PlayerSpec::AlphaBeta(limits) => {
+            Ok(Box::new(alphabeta::AlphaBetaPlayer::<G>::new(*limits)))
+        }
+        PlayerSpec::Mcts { config, rollout } => mcts::build(game, *config, rollout.as_deref()),
+        PlayerSpec::Net(settings) => Ok(Box::new(net::NetPlayer::from_settings(game, settings)?)),
+        other => Err(SpecError(format!(
+            "{} has no player '{other}' (accepted: {})",
+            game.spec(),
+            player_names(game).join(", ")
+        ))),
     }
-    if let Some(p) = alphabeta::search_player(spec)? {
-        return Ok(Some(p));
+}
+
+/// The `ms=T` argument of a spec (1..=86,400,000 ms), if given.
+pub fn ms_arg(spec: &GameSpec) -> Result<Option<std::time::Duration>, SpecError> {
+    match spec.get("ms") {
+        None => Ok(None),
+        Some(_) => Ok(Some(std::time::Duration::from_millis(
+            spec.int("ms", 0, 1, 86_400_000)? as u64,
+        ))),
     }
-    if let Some(p) = mcts::mcts_player(game, spec)? {
-        return Ok(Some(p));
-    }
-    net::net_player(game, spec)
 }

@@ -5,18 +5,21 @@ use super::solver::Connect4Solver;
 use super::Connect4;
 use crate::game::solver::Solver;
 use crate::game::{GameSpec, Player, SpecError};
-use crate::players::{board_player, Roster};
+use crate::players::{board_build, board_parse, PlayerSpec, Roster};
 
 impl Roster for Connect4 {
-    fn bot(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
-        board_player(self, spec)
+    fn parse_bot(&self, spec: &GameSpec) -> Result<Option<PlayerSpec>, SpecError> {
+        board_parse(self, spec)
+    }
+    fn build_bot(&self, spec: &PlayerSpec) -> Result<Box<dyn Player<Self>>, SpecError> {
+        board_build(self, spec)
     }
     fn bot_names(&self) -> &'static [&'static str] {
         &[
             "alphabeta[:depth=D][,ms=T]",
-            "mcts[:sims=N][,c=C][,rollout=random|net:FILE]",
-            "net:PATH[,mode=M][,ply=N][,temp=T]",
-            "perfect",
+            "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE]",
+            "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
+            "perfect[:ms=T]",
         ]
     }
     fn solver(&self) -> Option<Box<dyn Solver<Self>>> {

@@ -56,6 +56,8 @@
 //! ([`Connect4Solver::with_node_limit`]) turns such searches into
 //! [`SolveError::TooLarge`].
 
+use std::time::{Duration, Instant};
+
 use super::{Connect4, Connect4State};
 use crate::game::solver::{Solution, SolveError, Solver};
 use crate::game::{Action, State};
@@ -176,6 +178,10 @@ pub struct Connect4Solver {
     node_limit: Option<u64>,
     /// `nodes` value at which the current solve gives up.
     give_up_at: u64,
+    /// The wall-clock budget of one solve.
+    time_limit: Option<Duration>,
+    /// When the current solve gives up.
+    deadline: Option<Instant>,
     aborted: bool,
 }
 
@@ -206,6 +212,8 @@ impl Connect4Solver {
             nodes: 0,
             node_limit: None,
             give_up_at: u64::MAX,
+            time_limit: None,
+            deadline: None,
             aborted: false,
         }
     }
@@ -278,6 +286,7 @@ impl Connect4Solver {
             Some(limit) => self.nodes.saturating_add(limit),
             None => u64::MAX,
         };
+        self.deadline = self.time_limit.map(|t| Instant::now() + t);
         let cur = state.discs(state.to_move());
         let mask = cur | state.discs(1 - state.to_move());
         Ok((cur, mask, state.plies() as u32))
@@ -288,7 +297,7 @@ impl Connect4Solver {
         if self.aborted {
             self.aborted = false;
             return Err(SolveError::TooLarge(format!(
-                "gave up after {} positions (the solver's node limit)",
+                "gave up after {} positions (the solver's node or time limit)",
                 self.nodes - start
             )));
         }
@@ -371,7 +380,9 @@ impl Connect4Solver {
     /// exact in between.
     fn negamax(&mut self, cur: u64, mask: u64, plies: u32, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes > self.give_up_at {
+        if self.nodes > self.give_up_at
+            || (self.nodes & 4095 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
             self.aborted = true;
         }
         if self.aborted {
@@ -542,6 +553,10 @@ impl Table {
 }
 
 impl Solver<Connect4> for Connect4Solver {
+    fn set_time_limit(&mut self, limit: Option<Duration>) {
+        self.time_limit = limit;
+    }
+
     fn solve(&mut self, state: &Connect4State) -> Result<Solution, SolveError> {
         let (cur, mask, plies) = self.prepare(state)?;
         let start = self.nodes;

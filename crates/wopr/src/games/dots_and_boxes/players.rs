@@ -28,7 +28,7 @@ use crate::game::rng::WoprRng;
 use crate::game::solver::Solver;
 use crate::game::Player;
 use crate::game::{Action, ActionList, GameSpec, SpecError};
-use crate::players::{board_player, Roster};
+use crate::players::{board_build, board_parse, OwnSpec, PlayerSpec, Roster};
 
 /// A Weaver & Bossomaier heuristic player of level 0, 1 or 2 (see the module
 /// docs).
@@ -111,10 +111,19 @@ impl Player<DotsAndBoxes> for LevelPlayer {
 
 /// Dots-and-Boxes' players: Weaver's three levels, then the board players.
 impl Roster for DotsAndBoxes {
-    fn bot(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Self>>>, SpecError> {
+    fn parse_bot(&self, spec: &GameSpec) -> Result<Option<PlayerSpec>, SpecError> {
         match spec.name.as_str() {
-            "level0" | "level1" | "level2" => Ok(Some(Box::new(LevelPlayer::from_spec(spec)?))),
-            _ => board_player(self, spec),
+            "level0" | "level1" | "level2" => {
+                LevelPlayer::from_spec(spec)?;
+                Ok(Some(PlayerSpec::Own(OwnSpec::new(spec, None, false)?)))
+            }
+            _ => board_parse(self, spec),
+        }
+    }
+    fn build_bot(&self, spec: &PlayerSpec) -> Result<Box<dyn Player<Self>>, SpecError> {
+        match spec {
+            PlayerSpec::Own(own) => Ok(Box::new(LevelPlayer::from_spec(&own.spec)?)),
+            _ => board_build(self, spec),
         }
     }
     fn bot_names(&self) -> &'static [&'static str] {

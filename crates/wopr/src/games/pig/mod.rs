@@ -36,7 +36,7 @@ use std::fmt;
 use crate::game::{
     parse_index, Action, ActionList, Game, GameInfo, GameSpec, ParamInfo, SpecError, State, Turn,
 };
-use crate::players::Roster;
+use crate::players::{PlayerSpec, Roster};
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -322,15 +322,32 @@ impl Game for Pig {
 
 /// Pig's players beyond `random` and `first`: `mcts` with random rollouts.
 impl Roster for Pig {
-    fn bot(
+    fn parse_bot(&self, spec: &GameSpec) -> Result<Option<PlayerSpec>, SpecError> {
+        if spec.name != "mcts" {
+            return Ok(None);
+        }
+        let (config, rollout) = crate::players::mcts::parse_config(spec)?;
+        if rollout.is_some() {
+            return Err(SpecError(format!(
+                "'mcts': {} has no net encoding, so rollout=net:FILE is not available (accepted: rollout=random)",
+                self.spec()
+            )));
+        }
+        Ok(Some(PlayerSpec::Mcts { config, rollout }))
+    }
+
+    fn build_bot(
         &self,
-        spec: &GameSpec,
-    ) -> Result<Option<Box<dyn crate::game::Player<Self>>>, SpecError> {
-        crate::players::mcts::mcts_random_player(self, spec)
+        spec: &PlayerSpec,
+    ) -> Result<Box<dyn crate::game::Player<Self>>, SpecError> {
+        match spec {
+            PlayerSpec::Mcts { config, .. } => crate::players::mcts::build_random(self, *config),
+            other => Err(SpecError(format!("pig has no player '{other}'"))),
+        }
     }
 
     fn bot_names(&self) -> &'static [&'static str] {
-        &["mcts[:sims=N][,c=C]"]
+        &["mcts[:sims=N][,c=C][,ms=T]"]
     }
 }
 

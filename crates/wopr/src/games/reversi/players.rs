@@ -47,6 +47,8 @@
 //! 18 on 8×8.
 //!
 
+use std::time::Duration;
+
 use rand::RngExt;
 
 use super::solver::{default_max_empties, default_perfect_empties, ReversiSolver};
@@ -55,7 +57,7 @@ use crate::game::rng::WoprRng;
 use crate::game::solver::Solver;
 use crate::game::{Action, GameSpec, Player, SpecError, ViewOf};
 use crate::games::bitboard::bits;
-use crate::players::{board_player, Roster};
+use crate::players::{board_build, board_parse, OwnSpec, PlayerSpec, Roster};
 use crate::search::{AlphaBeta, Limits};
 
 // ---------------------------------------------------------------------------
@@ -136,6 +138,9 @@ const STANDARD_TT_BITS: u32 = 16;
 pub struct StandardPlayer {
     search: AlphaBeta,
     depth: u32,
+    /// A wall-clock budget per move (`ms=T`): the search then plays the
+    /// deepest fully searched move.
+    time: Option<Duration>,
 }
 
 impl StandardPlayer {
@@ -144,14 +149,30 @@ impl StandardPlayer {
         StandardPlayer {
             search: AlphaBeta::new(STANDARD_TT_BITS),
             depth: depth.max(1),
+            time: None,
         }
     }
 
-    /// Reads `depth=` (1..=12) from a parsed `standard` spec.
-    pub fn from_spec(spec: &GameSpec) -> Result<StandardPlayer, SpecError> {
-        spec.check_keys(&["depth"])?;
+    /// The same player with a wall-clock budget per move (not reproducible
+    /// when it cuts a move short).
+    pub fn with_time_limit(mut self, time: Option<Duration>) -> StandardPlayer {
+        self.time = time;
+        self
+    }
+
+    /// Reads `depth=` (1..=12) and `ms=` from a parsed `standard` spec,
+    /// without building the player.
+    pub fn parse(spec: &GameSpec) -> Result<(u32, Option<Duration>), SpecError> {
+        spec.check_keys(&["depth", "ms"])?;
         let depth = spec.int("depth", STANDARD_DEPTH as i64, 1, 12)?;
-        Ok(StandardPlayer::new(depth as u32))
+        let time = crate::players::ms_arg(spec)?;
+        Ok((depth as u32, time))
+    }
+
+    /// Reads `standard[:depth=D][,ms=T]` (depth 1..=12).
+    pub fn from_spec(spec: &GameSpec) -> Result<StandardPlayer, SpecError> {
+        let (depth, time) = Self::parse(spec)?;
+        Ok(StandardPlayer::new(depth).with_time_limit(time))
     }
 
     /// The search depth.
@@ -162,7 +183,10 @@ impl StandardPlayer {
 
 impl Player<Reversi> for StandardPlayer {
     fn spec(&self) -> String {
-        format!("standard:depth={}", self.depth)
+        match self.time {
+            Some(t) => format!("standard:depth={},ms={}", self.depth, t.as_millis()),
+            None => format!("standard:depth={}", self.depth),
+        }
     }
 
     fn choose(&mut self, view: &ViewOf<Reversi>, legal: &[Action], rng: &mut WoprRng) -> Action {
@@ -171,7 +195,7 @@ impl Player<Reversi> for StandardPlayer {
         }
         let limits = Limits {
             depth: Some(self.depth),
-            time: None,
+            time: self.time,
         };
         self.search
             .search_with(view, limits, rng, &mut standard_evaluation)
@@ -208,9 +232,18 @@ impl PerfectPlayer {
         }
     }
 
-    /// Reads `empties=` (1..=N²) from a parsed `perfect` spec.
-    pub fn from_spec(game: &Reversi, spec: &GameSpec) -> Result<PerfectPlayer, SpecError> {
-        spec.check_keys(&["empties"])?;
+    /// The same player whose `standard` play before the endgame has a
+    /// wall-clock budget per move (the endgame solve is bounded by
+    /// `empties`).
+    pub fn with_time_limit(mut self, time: Option<Duration>) -> PerfectPlayer {
+        self.fallback = self.fallback.with_time_limit(time);
+        self
+    }
+
+    /// Reads `empties=` (1..=N²) from a parsed `perfect` spec, without
+    /// building the player (`ms=` is read by the typed player spec).
+    pub fn parse(game: &Reversi, spec: &GameSpec) -> Result<u32, SpecError> {
+        spec.check_keys(&["empties", "ms"])?;
         let n = game.size();
         let e = spec.int(
             "empties",
@@ -218,7 +251,12 @@ impl PerfectPlayer {
             1,
             (n * n) as i64,
         )?;
-        Ok(PerfectPlayer::new(game, e as u32))
+        Ok(e as u32)
+    }
+
+    /// Reads `perfect[:empties=E]` (1..=N²).
+    pub fn from_spec(game: &Reversi, spec: &GameSpec) -> Result<PerfectPlayer, SpecError> {
+        Ok(PerfectPlayer::new(game, Self::parse(game, spec)?))
     }
 }
 
@@ -251,18 +289,44 @@ impl Roster for Reversi {
     fn bot_names(&self) -> &'static [&'static str] {
         &[
             "alphabeta[:depth=D][,ms=T]",
-            "mcts[:sims=N][,c=C][,rollout=random|net:FILE]",
-            "net:PATH[,mode=M][,ply=N][,temp=T]",
-            "standard[:depth=D]",
-            "perfect[:empties=E]",
+            "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE]",
+            "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
+            "standard[:depth=D][,ms=T]",
+            "perfect[:empties=E][,ms=T]",
         ]
     }
 
-    fn bot(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Reversi>>>, SpecError> {
+    fn parse_bot(&self, spec: &GameSpec) -> Result<Option<PlayerSpec>, SpecError> {
         match spec.name.as_str() {
-            "standard" => Ok(Some(Box::new(StandardPlayer::from_spec(spec)?))),
-            "perfect" => Ok(Some(Box::new(PerfectPlayer::from_spec(self, spec)?))),
-            _ => board_player(self, spec),
+            "standard" => {
+                let (depth, _) = StandardPlayer::parse(spec)?;
+                Ok(Some(PlayerSpec::Own(OwnSpec::new(
+                    spec,
+                    Some(depth),
+                    true,
+                )?)))
+            }
+            "perfect" => Ok(Some(PlayerSpec::Perfect {
+                empties: Some(PerfectPlayer::parse(self, spec)?),
+                time: crate::players::ms_arg(spec)?,
+            })),
+            _ => board_parse(self, spec),
+        }
+    }
+
+    fn build_bot(&self, spec: &PlayerSpec) -> Result<Box<dyn Player<Reversi>>, SpecError> {
+        match spec {
+            PlayerSpec::Own(own) => Ok(Box::new(
+                StandardPlayer::from_spec(&own.spec)?.with_time_limit(own.time),
+            )),
+            PlayerSpec::Perfect { empties, time } => Ok(Box::new(
+                PerfectPlayer::new(
+                    self,
+                    empties.unwrap_or(default_perfect_empties(self.size())),
+                )
+                .with_time_limit(*time),
+            )),
+            _ => board_build(self, spec),
         }
     }
 

@@ -64,12 +64,14 @@
 //! [`ai_evaluation`] gives a player's static evaluation of any position (the
 //! targets Naveed & Cowling pre-train their nets on).
 
+use std::time::{Duration, Instant};
+
 use rand::RngExt;
 
 use super::{Virus, VirusState};
 use crate::game::rng::WoprRng;
 use crate::game::{Action, ActionList, GameSpec, Player, SpecError, State, ViewOf, WIN_SCORE};
-use crate::players::{board_player, Roster};
+use crate::players::{board_build, board_parse, OwnSpec, PlayerSpec, Roster};
 
 /// The number of evaluation features.
 pub const NUM_FEATURES: usize = 10;
@@ -303,6 +305,40 @@ pub fn ai_value(k: usize, state: &VirusState) -> f32 {
     ai_evaluation(k, state, me)
 }
 
+/// When a search must stop: never ([`Endless`]) or at a wall-clock deadline
+/// ([`Clock`]). Generic, so the endless searches of experiments pay nothing.
+trait Stop {
+    /// Whether the search must stop now (then its values mean nothing).
+    fn stop(&mut self) -> bool;
+}
+
+/// A search that runs to its depth.
+struct Endless;
+
+impl Stop for Endless {
+    #[inline(always)]
+    fn stop(&mut self) -> bool {
+        false
+    }
+}
+
+/// A search that stops at a deadline; the clock is read every 1024 nodes.
+struct Clock {
+    deadline: Instant,
+    nodes: u32,
+    out: bool,
+}
+
+impl Stop for Clock {
+    fn stop(&mut self) -> bool {
+        if !self.out {
+            self.nodes = self.nodes.wrapping_add(1);
+            self.out = self.nodes & 1023 == 0 && Instant::now() >= self.deadline;
+        }
+        self.out
+    }
+}
+
 /// The negamax value of `state` for the side to move, `depth` plies deep,
 /// with fail-soft alpha-beta in the window `(alpha, beta)`; `eval` scores
 /// the leaves (depth 0 and finished games) for the side that is (or would
@@ -313,8 +349,9 @@ fn negamax(
     mut alpha: f32,
     beta: f32,
     eval: &impl Fn(&VirusState) -> f32,
+    stop: &mut impl Stop,
 ) -> f32 {
-    if depth == 0 || state.is_terminal() {
+    if depth == 0 || state.is_terminal() || stop.stop() {
         return eval(state);
     }
     let mut moves = ActionList::new();
@@ -323,7 +360,7 @@ fn negamax(
     for &m in &moves {
         let mut child = *state;
         child.apply(m);
-        let v = -negamax(&child, depth - 1, -beta, -alpha, eval);
+        let v = -negamax(&child, depth - 1, -beta, -alpha, eval, stop);
         if v > best {
             best = v;
             if v > alpha {
@@ -348,6 +385,17 @@ pub fn best_moves(
     depth: u32,
     eval: &impl Fn(&VirusState) -> f32,
 ) -> (f32, ActionList) {
+    best_moves_until(state, depth, eval, &mut Endless)
+}
+
+/// [`best_moves`] that gives up when `stop` says so (the result is then
+/// meaningless: check `stop` after).
+fn best_moves_until(
+    state: &VirusState,
+    depth: u32,
+    eval: &impl Fn(&VirusState) -> f32,
+    stop: &mut impl Stop,
+) -> (f32, ActionList) {
     let mut moves = ActionList::new();
     state.legal_actions(&mut moves);
     let mut best = f32::NEG_INFINITY;
@@ -360,7 +408,14 @@ pub fn best_moves(
         } else {
             best.next_down()
         };
-        let v = -negamax(&child, depth.max(1) - 1, f32::NEG_INFINITY, -alpha, eval);
+        let v = -negamax(
+            &child,
+            depth.max(1) - 1,
+            f32::NEG_INFINITY,
+            -alpha,
+            eval,
+            stop,
+        );
         if v > best || chosen.is_empty() {
             best = v;
             chosen.clear();
@@ -378,6 +433,9 @@ pub struct AiPlayer {
     k: usize,
     depth: u32,
     deterministic: bool,
+    /// A wall-clock budget per move (`ms=T`): the search then deepens one
+    /// ply at a time up to `depth` and plays the deepest finished one.
+    time: Option<Duration>,
 }
 
 impl AiPlayer {
@@ -397,6 +455,7 @@ impl AiPlayer {
             k,
             depth,
             deterministic: false,
+            time: None,
         })
     }
 
@@ -407,9 +466,24 @@ impl AiPlayer {
         self
     }
 
-    /// Reads `ai:K[,depth=D][,ties=random|first]`.
+    /// The same player with a wall-clock budget per move: it then searches
+    /// depth 1, 2, … up to its depth and plays the best moves of the deepest
+    /// search finished in time (depth 1 always finishes). Not reproducible
+    /// when the budget cuts a move short.
+    pub fn with_time_limit(mut self, time: Option<Duration>) -> AiPlayer {
+        self.time = time;
+        self
+    }
+
+    /// The search depth of `ai:K[,depth=D]…` (checked), read without
+    /// building the player.
+    pub fn spec_depth(spec: &GameSpec) -> Result<u32, SpecError> {
+        Self::from_spec(spec).map(|p| p.depth)
+    }
+
+    /// Reads `ai:K[,depth=D][,ties=random|first][,ms=T]`.
     pub fn from_spec(spec: &GameSpec) -> Result<AiPlayer, SpecError> {
-        spec.check_keys(&["", "depth", "ties"])?;
+        spec.check_keys(&["", "depth", "ties", "ms"])?;
         let k = spec.get("").ok_or_else(|| {
             SpecError(format!(
                 "'ai' needs a player number: ai:1 … ai:{NUM_AI} (optionally ,depth=D)"
@@ -430,13 +504,33 @@ impl AiPlayer {
                 )))
             }
         };
-        Ok(AiPlayer::new(k, depth as u32)?.deterministic(deterministic))
+        let time = crate::players::ms_arg(spec)?;
+        Ok(AiPlayer::new(k, depth as u32)?
+            .deterministic(deterministic)
+            .with_time_limit(time))
     }
 
     /// Every move of best value for this player, in action order.
     pub fn best_moves(&self, state: &VirusState) -> ActionList {
         let k = self.k;
-        best_moves(state, self.depth, &|s: &VirusState| ai_value(k, s)).1
+        let eval = |s: &VirusState| ai_value(k, s);
+        let Some(time) = self.time else {
+            return best_moves(state, self.depth, &eval).1;
+        };
+        let mut clock = Clock {
+            deadline: Instant::now() + time,
+            nodes: 0,
+            out: false,
+        };
+        let mut found = best_moves(state, 1, &eval).1;
+        for depth in 2..=self.depth {
+            let (_, moves) = best_moves_until(state, depth, &eval, &mut clock);
+            if clock.out {
+                break;
+            }
+            found = moves;
+        }
+        found
     }
 }
 
@@ -448,6 +542,9 @@ impl Player<Virus> for AiPlayer {
         }
         if self.deterministic {
             s += ",ties=first";
+        }
+        if let Some(t) = self.time {
+            s += &format!(",ms={}", t.as_millis());
         }
         s
     }
@@ -471,16 +568,32 @@ impl Roster for Virus {
     fn bot_names(&self) -> &'static [&'static str] {
         &[
             "alphabeta[:depth=D][,ms=T]",
-            "mcts[:sims=N][,c=C][,rollout=random|net:FILE]",
-            "net:PATH[,mode=M][,ply=N][,temp=T]",
-            "ai:K[,depth=D][,ties=random|first] (K = 1..20)",
+            "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE]",
+            "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
+            "ai:K[,depth=D][,ties=random|first][,ms=T] (K = 1..20)",
         ]
     }
 
-    fn bot(&self, spec: &GameSpec) -> Result<Option<Box<dyn Player<Virus>>>, SpecError> {
+    fn parse_bot(&self, spec: &GameSpec) -> Result<Option<PlayerSpec>, SpecError> {
         match spec.name.as_str() {
-            "ai" => Ok(Some(Box::new(AiPlayer::from_spec(spec)?))),
-            _ => board_player(self, spec),
+            "ai" => {
+                let depth = AiPlayer::spec_depth(spec)?;
+                Ok(Some(PlayerSpec::Own(OwnSpec::new(
+                    spec,
+                    Some(depth),
+                    true,
+                )?)))
+            }
+            _ => board_parse(self, spec),
+        }
+    }
+
+    fn build_bot(&self, spec: &PlayerSpec) -> Result<Box<dyn Player<Virus>>, SpecError> {
+        match spec {
+            PlayerSpec::Own(own) => Ok(Box::new(
+                AiPlayer::from_spec(&own.spec)?.with_time_limit(own.time),
+            )),
+            _ => board_build(self, spec),
         }
     }
 }

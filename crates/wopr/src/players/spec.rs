@@ -1,0 +1,289 @@
+//! Player specs in typed form: a spec string is parsed once, for one game,
+//! into a [`PlayerSpec`] that holds every setting as a value; nothing is
+//! opened or allocated until [`PlayerSpec::build`]. What a player may cost
+//! per move ([`Cost`]) and a server's limits on it ([`Caps`]) are read from
+//! the typed value, never from the text, so key and kind spellings cannot
+//! slip past them.
+//!
+//! Names and keys are case-insensitive everywhere (the [`GameSpec`] parser
+//! lower-cases them); values keep their case (a net file's path), except
+//! the named choices (`mode=`, `rollout=random`, `reduce=`, `finished=`),
+//! which are read case-insensitively.
+
+use std::fmt;
+use std::time::Duration;
+
+use super::mcts::MctsConfig;
+use super::net::NetSettings;
+use super::{FirstPlayer, RandomPlayer, Roster};
+use crate::game::{GameSpec, Player, SpecError};
+use crate::search::Limits;
+
+/// A player spec parsed and checked for one game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerSpec {
+    /// `random`.
+    Random,
+    /// `first`.
+    First,
+    /// `alphabeta[:depth=D][,ms=T]`.
+    AlphaBeta(Limits),
+    /// `mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE]`.
+    Mcts {
+        /// The search settings.
+        config: MctsConfig,
+        /// The value net of `rollout=net:FILE`; `None` for random rollouts.
+        rollout: Option<String>,
+    },
+    /// `net:PATH[,…]`.
+    Net(NetSettings),
+    /// `perfect[:empties=E][,ms=T]`: the game's exact solver.
+    Perfect {
+        /// Empty squares from which Reversi's player solves (only Reversi
+        /// takes it).
+        empties: Option<u32>,
+        /// The solver's wall-clock budget per move, where it honours one.
+        time: Option<Duration>,
+    },
+    /// One of the game's own players (`level1`, `standard:depth=D`,
+    /// `ai:K`, …).
+    Own(OwnSpec),
+}
+
+/// One of a game's own players: its spec (without `ms`) and the costs the
+/// game read from it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OwnSpec {
+    /// The spec as the game parsed it, less any `ms` argument.
+    pub spec: GameSpec,
+    /// Plies searched, for players that search.
+    pub depth: Option<u32>,
+    /// The wall-clock budget per move, for players that take one.
+    pub time: Option<Duration>,
+    /// Whether the player takes a time budget (`ms=`).
+    pub timed: bool,
+}
+
+impl OwnSpec {
+    /// The own player of `spec` searching `depth` plies; a `timed` player
+    /// takes `ms=T` (1..=86,400,000), which is read off here.
+    pub fn new(spec: &GameSpec, depth: Option<u32>, timed: bool) -> Result<OwnSpec, SpecError> {
+        let time = if timed { super::ms_arg(spec)? } else { None };
+        let mut spec = spec.clone();
+        if timed {
+            spec.args.retain(|(k, _)| k != "ms");
+        }
+        Ok(OwnSpec {
+            spec,
+            depth,
+            time,
+            timed,
+        })
+    }
+}
+
+/// What a player may cost per move, read from its typed spec.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Cost {
+    /// Search plies (alpha-beta depth, a net's `ply`, a game player's depth).
+    pub depth: Option<u32>,
+    /// MCTS iterations.
+    pub sims: Option<u32>,
+    /// Wall-clock budget.
+    pub time: Option<Duration>,
+    /// Empty squares from which an endgame is solved.
+    pub empties: Option<u32>,
+    /// Net files read (the player's own, an MCTS rollout's).
+    pub nets: Vec<String>,
+}
+
+/// Limits a server puts on the players it builds for strangers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Caps {
+    /// The most search plies.
+    pub depth: u32,
+    /// The most MCTS iterations.
+    pub sims: u32,
+    /// The most wall-clock time per move; every player that takes a time
+    /// budget is given at most this.
+    pub time: Duration,
+    /// The most empty squares an endgame solve may start from.
+    pub empties: u32,
+}
+
+impl PlayerSpec {
+    /// Parses `text` as a player of `game`, checking every key and value;
+    /// opens no file and builds nothing.
+    pub fn parse<G: Roster>(game: &G, text: &str) -> Result<PlayerSpec, SpecError> {
+        let parsed = GameSpec::parse(text)?;
+        match parsed.name.as_str() {
+            "random" => {
+                parsed.check_keys(&[])?;
+                Ok(PlayerSpec::Random)
+            }
+            "first" => {
+                parsed.check_keys(&[])?;
+                Ok(PlayerSpec::First)
+            }
+            _ => game.parse_bot(&parsed)?.ok_or_else(|| {
+                SpecError(format!(
+                    "unknown player '{}' for {} (accepted: {})",
+                    text.trim(),
+                    game.spec(),
+                    super::player_names(game).join(", ")
+                ))
+            }),
+        }
+    }
+
+    /// Builds the player (this may read a net file or allocate tables).
+    pub fn build<G: Roster>(&self, game: &G) -> Result<Box<dyn Player<G>>, SpecError> {
+        match self {
+            PlayerSpec::Random => Ok(Box::new(RandomPlayer)),
+            PlayerSpec::First => Ok(Box::new(FirstPlayer)),
+            _ => game.build_bot(self),
+        }
+    }
+
+    /// What the player may cost per move.
+    pub fn cost(&self) -> Cost {
+        match self {
+            PlayerSpec::Random | PlayerSpec::First => Cost::default(),
+            PlayerSpec::AlphaBeta(limits) => Cost {
+                depth: limits.depth,
+                time: limits.time,
+                ..Cost::default()
+            },
+            PlayerSpec::Mcts { config, rollout } => Cost {
+                sims: Some(config.sims),
+                time: config.time,
+                nets: rollout.iter().cloned().collect(),
+                ..Cost::default()
+            },
+            PlayerSpec::Net(s) => Cost {
+                depth: s.search_ply(),
+                time: s.time,
+                nets: vec![s.path.clone()],
+                ..Cost::default()
+            },
+            PlayerSpec::Perfect { empties, time } => Cost {
+                empties: *empties,
+                time: *time,
+                ..Cost::default()
+            },
+            PlayerSpec::Own(o) => Cost {
+                depth: o.depth,
+                time: o.time,
+                ..Cost::default()
+            },
+        }
+    }
+
+    /// The net files the player would read, as the spec names them, to be
+    /// checked or rewritten (a server resolves offered names to paths).
+    pub fn nets_mut(&mut self) -> Vec<&mut String> {
+        match self {
+            PlayerSpec::Mcts {
+                rollout: Some(p), ..
+            } => vec![p],
+            PlayerSpec::Net(s) => vec![&mut s.path],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Gives every player that takes a time budget at most `limit` per move
+    /// (a larger `ms` is lowered to it; none becomes it).
+    pub fn limit_time(&mut self, limit: Duration) {
+        let clamp = |t: &mut Option<Duration>| *t = Some(t.map_or(limit, |t| t.min(limit)));
+        match self {
+            PlayerSpec::Random | PlayerSpec::First => {}
+            PlayerSpec::AlphaBeta(l) => clamp(&mut l.time),
+            PlayerSpec::Mcts { config, .. } => clamp(&mut config.time),
+            PlayerSpec::Net(s) => clamp(&mut s.time),
+            PlayerSpec::Perfect { time, .. } => clamp(time),
+            PlayerSpec::Own(o) if o.timed => clamp(&mut o.time),
+            PlayerSpec::Own(_) => {}
+        }
+    }
+
+    /// Checks the player's cost against `caps` (one line naming the setting
+    /// and the limit when over) and gives it at most `caps.time` per move.
+    pub fn check_caps(&mut self, caps: &Caps) -> Result<(), SpecError> {
+        // Every field is named, so a new kind of cost cannot be left out.
+        let Cost {
+            depth,
+            sims,
+            time: _,
+            empties,
+            nets: _,
+        } = self.cost();
+        let over = |what: &str, v: u32, max: u32| {
+            SpecError(format!(
+                "'{self}': {what} {v} is over this server's limit of {max}"
+            ))
+        };
+        if let Some(d) = depth.filter(|&d| d > caps.depth) {
+            return Err(over("search depth (depth/ply)", d, caps.depth));
+        }
+        if let Some(n) = sims.filter(|&n| n > caps.sims) {
+            return Err(over("sims", n, caps.sims));
+        }
+        if let Some(e) = empties.filter(|&e| e > caps.empties) {
+            return Err(over("empties", e, caps.empties));
+        }
+        self.limit_time(caps.time);
+        Ok(())
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    /// The canonical spec text, which parses back to the same value.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = |t: &Option<Duration>| t.map(|t| format!("ms={}", t.as_millis()));
+        let join = |name: &str, parts: Vec<String>| {
+            if parts.is_empty() {
+                name.to_string()
+            } else {
+                format!("{name}:{}", parts.join(","))
+            }
+        };
+        let text = match self {
+            PlayerSpec::Random => "random".to_string(),
+            PlayerSpec::First => "first".to_string(),
+            PlayerSpec::AlphaBeta(l) => join(
+                "alphabeta",
+                l.depth
+                    .map(|d| format!("depth={d}"))
+                    .into_iter()
+                    .chain(ms(&l.time))
+                    .collect(),
+            ),
+            PlayerSpec::Mcts { config, rollout } => {
+                let mut parts = vec![format!("sims={}", config.sims), format!("c={}", config.c)];
+                parts.extend(ms(&config.time));
+                if let Some(p) = rollout {
+                    parts.push(format!("rollout=net:{p}"));
+                }
+                join("mcts", parts)
+            }
+            PlayerSpec::Net(s) => s.to_string(),
+            PlayerSpec::Perfect { empties, time } => join(
+                "perfect",
+                empties
+                    .map(|e| format!("empties={e}"))
+                    .into_iter()
+                    .chain(ms(time))
+                    .collect(),
+            ),
+            PlayerSpec::Own(o) => {
+                let mut text = o.spec.to_string();
+                if let Some(t) = ms(&o.time) {
+                    text.push(if o.spec.args.is_empty() { ':' } else { ',' });
+                    text.push_str(&t);
+                }
+                text
+            }
+        };
+        f.write_str(&text)
+    }
+}
