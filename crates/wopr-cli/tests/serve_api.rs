@@ -165,7 +165,7 @@ async fn bad_requests_get_a_4xx_with_one_line() {
         ("POST", r#"{"game": "connect4:3x3", "players": ["human", "random"]}"#.into(), 400, "connect4"),
         ("POST", r#"{"game": "tictactoe", "players": ["human", "grandmaster"]}"#.into(), 400, "unknown player"),
         ("POST", r#"{"game": "tictactoe", "players": ["human"]}"#.into(), 400, "2 player specs"),
-        ("POST", r#"{"game": "tictactoe", "players": ["human", "alphabeta:depth=40"]}"#.into(), 400, "at most"),
+        ("POST", r#"{"game": "tictactoe", "players": ["human", "alphabeta:depth=40"]}"#.into(), 400, "over this server's limit"),
         ("POST", r#"{"game": "tictactoe", "players": ["human", "net:/etc/passwd"]}"#.into(), 400, "not one this server offers"),
         ("POST", r#"{"game": "tictactoe", "players": ["human", "random"], "tempo": 0}"#.into(), 400, "tempo"),
         ("POST", r#"{"game": "tictactoe", "players": ["human", "random"], "music": {"references": ["H9"]}}"#.into(), 400, "music"),

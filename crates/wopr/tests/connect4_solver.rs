@@ -430,7 +430,7 @@ fn terminal_positions_and_node_limit() {
 #[test]
 fn perfect_player_is_offered_and_never_loses_a_drawn_game() {
     let g = game(5, 4);
-    assert!(player_names(&g).contains(&"perfect"));
+    assert!(player_names(&g).iter().any(|n| n.starts_with("perfect")));
     assert!(g.solver().is_some());
     assert!(parse_player(&g, "perfect").is_ok());
     assert!(parse_player(&g, "perfect:depth=3").is_err());

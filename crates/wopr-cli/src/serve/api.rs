@@ -16,8 +16,10 @@ use serde_json::{json, Value};
 use wopr::registry::games;
 use wopr::{with_game, AnyGame, Game};
 
-use super::session::{new_session, Held, NewGame, Pool, Refusal};
-use super::state::{net_game, AppState};
+use super::engines::Engines;
+use super::nets::OfferedNet;
+use super::session::{new_session, Held, NewGame, Refusal};
+use super::state::AppState;
 
 /// Shared state as the handlers receive it.
 pub type Shared = State<Arc<AppState>>;
@@ -25,7 +27,13 @@ pub type Shared = State<Arc<AppState>>;
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::BAD_REQUEST);
-        (status, Json(json!({"error": self.reason}))).into_response()
+        let mut response = (status, Json(json!({"error": self.reason}))).into_response();
+        if let Some(secs) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
     }
 }
 
@@ -35,38 +43,30 @@ type Answer = Result<Json<Value>, Refusal>;
 /// The body's JSON, or a one-line refusal (400 malformed, 413 too large,
 /// 415 not JSON).
 fn body<T>(parsed: Result<Json<T>, JsonRejection>) -> Result<T, Refusal> {
-    parsed.map(|Json(t)| t).map_err(|e| Refusal {
-        status: e.status().as_u16(),
-        reason: e.body_text().replace('\n', " "),
-    })
+    parsed
+        .map(|Json(t)| t)
+        .map_err(|e| Refusal::new(e.status().as_u16(), e.body_text().replace('\n', " ")))
 }
 
 /// Runs `f` on the held game `id` on a blocking thread (the game's lock may
-/// be held by a searching engine), then answers with its snapshot. At most
-/// [`AppState::workers`] such jobs run at once (the rest wait their turn), so
-/// engines' tables and CPU use stay bounded however many clients call.
+/// be held by a searching engine, for at most the move deadline), then
+/// answers with its snapshot. Engine work inside `f` takes an engine slot
+/// ([`Engines::slots`]), so reading a game never waits for a slot.
 async fn on_game(
     state: &AppState,
     id: &str,
-    f: impl FnOnce(&mut dyn Held, &Pool) -> Result<(), Refusal> + Send + 'static,
+    f: impl FnOnce(&mut dyn Held, &Engines) -> Result<(), Refusal> + Send + 'static,
 ) -> Answer {
     let game = state.games.get(id)?;
-    let _permit = state.workers.acquire().await.map_err(|e| Refusal {
-        status: 503,
-        reason: format!("the server is shutting down ({e})"),
-    })?;
     let id = id.to_string();
-    let pool = state.pool.clone();
+    let engines = state.engines.clone();
     let out = tokio::task::spawn_blocking(move || {
         let mut g = game.lock().unwrap_or_else(|e| e.into_inner());
-        f(g.as_mut(), &pool)?;
+        f(g.as_mut(), &engines)?;
         Ok::<Value, Refusal>(with_id(g.snapshot(), &id))
     })
     .await
-    .map_err(|e| Refusal {
-        status: 500,
-        reason: format!("internal error: {e}"),
-    })??;
+    .map_err(|e| Refusal::new(500, format!("internal error: {e}")))??;
     Ok(Json(out))
 }
 
@@ -102,7 +102,8 @@ pub struct PlayersQuery {
     game: Option<String>,
 }
 
-/// Ready-made opponent specs for one spec syntax of a game's roster.
+/// Ready-made opponent specs for one spec syntax of a game's roster (`nets`:
+/// the names of the offered nets).
 fn expand(name: &str, nets: &[String]) -> Vec<String> {
     let base = name.split(['[', ' ', ':']).next().unwrap_or(name);
     match base {
@@ -120,37 +121,44 @@ fn expand(name: &str, nets: &[String]) -> Vec<String> {
 
 /// `GET /api/players?game=SPEC`: the opponents the page offers for a game
 /// (random, the game's own players at a few levels, alpha-beta, MCTS,
-/// perfect where a solver exists, the net files made for it), and the spec
-/// syntaxes any custom spec may use.
+/// perfect where a solver exists, the offered nets made for it, by name),
+/// the spec syntaxes any custom spec may use, and the server's limits.
 pub async fn list_players(State(state): Shared, Query(q): Query<PlayersQuery>) -> Answer {
     let spec = q.game.unwrap_or_else(|| "tictactoe".into());
     let game = AnyGame::parse(&spec).map_err(|e| Refusal::bad(format!("game: {e}")))?;
     let canonical = game.spec();
-    let nets: Vec<String> = state
-        .net_files()
-        .into_iter()
-        .filter(|p| {
-            net_game(std::path::Path::new(p))
-                .and_then(|g| AnyGame::parse(&g).ok())
-                .is_some_and(|g| g.spec() == canonical)
-        })
-        .collect();
+    let engines = state.engines.clone();
+    let nets: Vec<OfferedNet> = {
+        let canonical = canonical.clone();
+        // The list may be read from the folders: off the async threads.
+        tokio::task::spawn_blocking(move || engines.nets.for_game(&canonical))
+            .await
+            .map_err(|e| Refusal::new(500, format!("internal error: {e}")))?
+    };
+    let names_of_nets: Vec<String> = nets.iter().map(|n| n.name.clone()).collect();
     let names = with_game!(&game, g => wopr::players::player_names(g));
     let mut offered: Vec<String> = Vec::new();
     for n in &names {
-        for s in expand(n, &nets) {
+        for s in expand(n, &names_of_nets) {
             if !offered.contains(&s) {
                 offered.push(s);
             }
         }
     }
     let seats = with_game!(&game, g => g.seat_names());
+    let caps = &state.engines.caps;
     Ok(Json(json!({
         "game": canonical,
         "seat_names": seats,
         "players": offered,
         "syntax": names,
-        "nets": nets,
+        "nets": nets.iter().map(|n| json!({"name": n.name, "path": n.path})).collect::<Vec<_>>(),
+        "limits": {
+            "depth": caps.depth,
+            "sims": caps.sims,
+            "ms": caps.time.as_millis() as u64,
+            "empties": caps.empties,
+        },
     })))
 }
 
@@ -190,20 +198,12 @@ pub async fn create_game(
         tempo: b.tempo.unwrap_or(120.0),
         instruments: b.instruments.unwrap_or_else(|| vec![0]),
     };
-    let st = state.clone();
-    // Building an engine may read a net file or allocate its tables: off the
-    // async threads, and no more at once than the workers allow.
-    let _permit = state.workers.acquire().await.map_err(|e| Refusal {
-        status: 503,
-        reason: format!("the server is shutting down ({e})"),
-    })?;
-    let held =
-        tokio::task::spawn_blocking(move || new_session(&req, &|p| st.net_allowed(p), &st.pool))
-            .await
-            .map_err(|e| Refusal {
-                status: 500,
-                reason: format!("internal error: {e}"),
-            })??;
+    // Checking the specs may read the list of nets, and building a net
+    // player reads its file (in an engine slot): off the async threads.
+    let engines = state.engines.clone();
+    let held = tokio::task::spawn_blocking(move || new_session(&req, &engines))
+        .await
+        .map_err(|e| Refusal::new(500, format!("internal error: {e}")))??;
     let snapshot = held.snapshot();
     let id = state.games.insert(held)?;
     Ok((StatusCode::CREATED, Json(with_id(snapshot, &id))))
@@ -246,15 +246,15 @@ pub async fn play_move(
     parsed: Result<Json<MoveBody>, JsonRejection>,
 ) -> Answer {
     let b = body(parsed)?;
-    on_game(&state, &id, move |g, pool| {
-        g.play(b.action, b.notation.as_deref(), pool)
+    on_game(&state, &id, move |g, engines| {
+        g.play(b.action, b.notation.as_deref(), engines)
     })
     .await
 }
 
 /// `POST /api/games/{id}/engine`: the engine to move makes one move.
 pub async fn engine_move(State(state): Shared, Path(id): Path<String>) -> Answer {
-    on_game(&state, &id, |g, pool| g.engine_move(pool)).await
+    on_game(&state, &id, |g, engines| g.engine_move(engines)).await
 }
 
 /// `DELETE /api/games/{id}`: forgets the game.
@@ -262,10 +262,7 @@ pub async fn delete_game(State(state): Shared, Path(id): Path<String>) -> Answer
     if state.games.remove(&id) {
         Ok(Json(json!({"deleted": id})))
     } else {
-        Err(Refusal {
-            status: 404,
-            reason: format!("no game '{id}'"),
-        })
+        Err(Refusal::new(404, format!("no game '{id}'")))
     }
 }
 
@@ -298,10 +295,7 @@ async fn midi_of(state: &AppState, id: &str) -> Result<(Vec<u8>, f64), Refusal> 
         Ok((g.midi()?, g.music_seconds()))
     })
     .await
-    .map_err(|e| Refusal {
-        status: 500,
-        reason: format!("internal error: {e}"),
-    })?
+    .map_err(|e| Refusal::new(500, format!("internal error: {e}")))?
 }
 
 /// `GET /api/games/{id}/midi`: the game so far as a MIDI file.
@@ -320,27 +314,20 @@ pub async fn get_wav(State(state): Shared, Path(id): Path<String>) -> Result<Res
             "the music lasts {seconds:.0} s; the server renders at most {MAX_WAV_SECS:.0} s as WAV (download the MIDI file, or raise the tempo)"
         )));
     }
-    let _permit = state.workers.acquire().await.map_err(|e| Refusal {
-        status: 503,
-        reason: format!("the server is shutting down ({e})"),
-    })?;
+    // Rendering is CPU-heavy: it takes an engine slot.
+    let engines = state.engines.clone();
     let wav = tokio::task::spawn_blocking(move || {
+        let _slot = engines.slots.enter()?;
         let opts = wopr::music::RenderOptions {
             sample_rate: WAV_RATE,
             ..wopr::music::RenderOptions::default()
         };
-        let (l, r, _) = wopr::music::synth::render(&midi, &opts)?;
-        wopr::music::wav_bytes(&l, &r, opts.sample_rate)
+        let rendered = wopr::music::synth::render(&midi, &opts)
+            .and_then(|(l, r, _)| wopr::music::wav_bytes(&l, &r, opts.sample_rate));
+        rendered.map_err(|e| Refusal::new(500, format!("rendering failed: {e}")))
     })
     .await
-    .map_err(|e| Refusal {
-        status: 500,
-        reason: format!("internal error: {e}"),
-    })?
-    .map_err(|e| Refusal {
-        status: 500,
-        reason: format!("rendering failed: {e}"),
-    })?;
+    .map_err(|e| Refusal::new(500, format!("internal error: {e}")))??;
     Ok(download(wav, "audio/wav", &format!("wopr-{id}.wav")))
 }
 
@@ -373,14 +360,11 @@ pub async fn get_run(State(state): Shared, Path(name): Path<String>) -> Answer {
         .ok()
         .and_then(|t| t.elapsed().ok())
         .is_some_and(|age| age.as_secs() < 60);
-    let champion = dir.join("champion.json");
-    let (champion_spec, game) = if champion.is_file() {
-        (
-            Some(format!("net:{}", champion.display())),
-            net_game(&champion),
-        )
-    } else {
-        (None, None)
+    // The run's champion, by the name the server offers it under.
+    let offered = format!("run:{name}");
+    let (champion_spec, game) = match state.engines.nets.list().iter().find(|n| n.name == offered) {
+        Some(n) => (Some(format!("net:{}", n.name)), Some(n.game.clone())),
+        None => (None, None),
     };
     let plots: Vec<&str> = ["fitness.png", "yardsticks.png"]
         .into_iter()
@@ -414,18 +398,15 @@ pub async fn get_run_file(
     ];
     let Some(&(_, mime)) = FILES.iter().find(|(f, _)| *f == file) else {
         let names: Vec<&str> = FILES.iter().map(|(f, _)| *f).collect();
-        return Err(Refusal {
-            status: 404,
-            reason: format!("no file '{file}' (accepted: {})", names.join(", ")),
-        });
+        return Err(Refusal::new(
+            404,
+            format!("no file '{file}' (accepted: {})", names.join(", ")),
+        ));
     };
     let dir = state.run_dir(&name)?;
     let bytes = tokio::fs::read(dir.join(&file))
         .await
-        .map_err(|e| Refusal {
-            status: 404,
-            reason: format!("run '{name}' has no {file} yet ({e})"),
-        })?;
+        .map_err(|e| Refusal::new(404, format!("run '{name}' has no {file} yet ({e})")))?;
     Ok((
         [
             (header::CONTENT_TYPE, mime),
@@ -438,10 +419,7 @@ pub async fn get_run_file(
 
 /// Any other path under `/api/`: a 404 naming the routes.
 pub async fn not_found() -> Refusal {
-    Refusal {
-        status: 404,
-        reason: "no such API route (see the README's `wopr serve` section: /api/games, /api/players, /api/games/{id}[/legal|/move|/engine|/midi|/wav], /api/runs[/{name}])".into(),
-    }
+    Refusal::new(404, "no such API route (see the README's `wopr serve` section: /api/games, /api/players, /api/games/{id}[/legal|/move|/engine|/midi|/wav], /api/runs[/{name}])")
 }
 
 /// The page.

@@ -4,8 +4,14 @@
 //!
 //! - `api.rs`: the routes' handlers and the embedded assets;
 //! - `session.rs`: one held game (state, seats, moves, music);
+//! - `engines.rs`: engine specs checked on their typed form, engine slots
+//!   with a bounded queue, players at rest;
+//! - `nets.rs`: the net files offered, by name;
 //! - `board.rs`: the board and the click targets as JSON;
-//! - `state.rs`: the bounded table of held games, runs and net files.
+//! - `state.rs`: the bounded table of held games and the runs.
+//!
+//! What the server exposes and refuses (its threat model) is in the
+//! README's `wopr serve` section.
 //!
 //! The page (`assets/`) is plain HTML, CSS and JavaScript compiled into the
 //! binary; it knows no rules: the server sends the legal moves with where to
@@ -13,6 +19,8 @@
 
 mod api;
 mod board;
+mod engines;
+mod nets;
 mod session;
 mod state;
 
@@ -26,7 +34,10 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
 
+use engines::{Engines, Pool, Slots};
+use nets::Nets;
 use state::{AppState, Games};
+use wopr::players::Caps;
 
 /// Arguments of `wopr serve`.
 #[derive(clap::Args, Debug)]
@@ -49,7 +60,33 @@ pub struct ServeArgs {
     /// Seconds without a request after which a held game is dropped.
     #[arg(long, default_value_t = 1800)]
     idle_secs: u64,
+    /// The deadline of one engine move in milliseconds: a search stops and
+    /// plays its best move so far; an `ms=` above it is lowered to it.
+    #[arg(long, default_value_t = 3000)]
+    move_ms: u64,
+    /// Engine moves (and WAV renderings) computed at once [default: the
+    /// number of cores].
+    #[arg(long)]
+    engines: Option<usize>,
+    /// How long a request waits for a free engine slot before a 503 with
+    /// `Retry-After` (milliseconds).
+    #[arg(long, default_value_t = 1000)]
+    queue_ms: u64,
+    /// The most requests waiting for an engine slot; more get a 503 at once.
+    #[arg(long, default_value_t = 256)]
+    queue_len: usize,
 }
+
+/// The largest search depth (alpha-beta depth, a net's `ply`, a game
+/// player's depth) an engine may ask for.
+const MAX_DEPTH: u32 = 10;
+/// The most MCTS simulations per move.
+const MAX_SIMS: u32 = 200_000;
+/// The longest move deadline `--move-ms` may set (milliseconds).
+const MAX_MOVE_MS: u64 = 10_000;
+/// The most empty squares from which Reversi's `perfect` solves (its solve
+/// also stops at the move deadline).
+const MAX_EMPTIES: u32 = 24;
 
 /// The largest request body accepted (bytes).
 const BODY_LIMIT: usize = 64 * 1024;
@@ -78,22 +115,51 @@ fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-/// How many jobs on held games run at once: twice the cores, from 4 to 16.
-fn workers() -> usize {
-    std::thread::available_parallelism().map_or(4, |n| (2 * n.get()).clamp(4, 16))
-}
-
 /// Serves until interrupted (Ctrl-C).
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     if args.max_games == 0 || args.idle_secs == 0 {
         anyhow::bail!("--max-games and --idle-secs must be at least 1");
     }
+    if !(1..=MAX_MOVE_MS).contains(&args.move_ms) {
+        anyhow::bail!(
+            "--move-ms {} is not in 1..={MAX_MOVE_MS} milliseconds",
+            args.move_ms
+        );
+    }
+    let slots = match args.engines {
+        Some(n) if !(1..=1024).contains(&n) => {
+            anyhow::bail!("--engines {n} is not in 1..=1024")
+        }
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(2, |n| n.get()),
+    };
+    if args.queue_len > 100_000 || args.queue_ms > 60_000 {
+        anyhow::bail!("--queue-len is at most 100000 and --queue-ms at most 60000");
+    }
+    let move_time = Duration::from_millis(args.move_ms);
+    let engines = Engines {
+        caps: Caps {
+            depth: MAX_DEPTH,
+            sims: MAX_SIMS,
+            time: move_time,
+            empties: MAX_EMPTIES,
+        },
+        nets: Nets::new(args.champions.clone(), args.runs.clone()),
+        // A refused request may retry once a move has had its time.
+        slots: Slots::new(
+            slots,
+            args.queue_len,
+            Duration::from_millis(args.queue_ms),
+            args.move_ms.div_ceil(1000),
+        ),
+        // As many players rest as there are slots: with those at work, at
+        // most twice the slots are held (a Connect-4 solver holds 64 MiB).
+        pool: Pool::new(slots),
+    };
     let state = Arc::new(AppState {
         games: Games::new(args.max_games, Duration::from_secs(args.idle_secs)),
         runs: args.runs.clone(),
-        champions: args.champions.clone(),
-        workers: tokio::sync::Semaphore::new(workers()),
-        pool: Arc::new(session::Pool::new(workers())),
+        engines: Arc::new(engines),
     });
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -106,9 +172,10 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             .with_context(|| format!("cannot listen on {addr}"))?;
         let local = listener.local_addr()?;
         println!(
-            "wopr serve: listening on http://{local}/ (runs: {}, champions: {}; Ctrl-C stops)",
+            "wopr serve: listening on http://{local}/ (runs: {}, champions: {}; {slots} engine slots, {} ms per move; Ctrl-C stops)",
             args.runs.display(),
-            args.champions.display()
+            args.champions.display(),
+            args.move_ms
         );
         // Drop idle games every half minute (or sooner for short limits).
         let sweeper = state.clone();

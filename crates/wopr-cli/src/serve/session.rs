@@ -6,19 +6,17 @@
 //! game with `with_game!` and hands back a [`Held`] trait object, so the
 //! server stores every kind of game in one table.
 
-use std::any::Any;
-use std::collections::HashMap;
-use std::sync::Mutex;
-
 use rand::RngExt;
 use serde::Serialize;
 use serde_json::{json, Value};
 use wopr::game::driver::sample_chance;
 use wopr::game::rng::{stream, WoprRng};
 use wopr::music::{to_midi, Bar, MidiOptions, MusicConfig, Musicator, ScoreBar};
-use wopr::{with_game, Action, ActionList, AnyGame, Game, Player, Roster, State, Turn};
+use wopr::players::PlayerSpec;
+use wopr::{with_game, Action, ActionList, AnyGame, Roster, State, Turn};
 
 use super::board;
+use super::engines::{check_engine, Engines};
 
 /// The stream label of a session's chance and engine randomness ("SERV").
 const SERVE_STREAM: u64 = 0x5345_5256;
@@ -26,26 +24,41 @@ const SERVE_STREAM: u64 = 0x5345_5256;
 /// A request that cannot be carried out, with the HTTP status it maps to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
-    /// The HTTP status code (4xx for the client's mistakes).
+    /// The HTTP status code (4xx for the client's mistakes, 503 when the
+    /// server is busy).
     pub status: u16,
     /// One line saying what was wrong and what is accepted.
     pub reason: String,
+    /// Seconds after which a busy server (503) may answer: sent as the
+    /// `Retry-After` header.
+    pub retry_after: Option<u64>,
 }
 
 impl Refusal {
+    /// A refusal with this status.
+    pub fn new(status: u16, reason: impl Into<String>) -> Refusal {
+        Refusal {
+            status,
+            reason: reason.into(),
+            retry_after: None,
+        }
+    }
+
     /// A 400 Bad Request.
     pub fn bad(reason: impl Into<String>) -> Refusal {
-        Refusal {
-            status: 400,
-            reason: reason.into(),
-        }
+        Refusal::new(400, reason)
     }
 
     /// A 409 Conflict: the request does not fit the game's state.
     pub fn conflict(reason: impl Into<String>) -> Refusal {
+        Refusal::new(409, reason)
+    }
+
+    /// A 503 Service Unavailable: try again after `secs` seconds.
+    pub fn busy(reason: impl Into<String>, secs: u64) -> Refusal {
         Refusal {
-            status: 409,
-            reason: reason.into(),
+            retry_after: Some(secs.max(1)),
+            ..Refusal::new(503, reason)
         }
     }
 }
@@ -54,11 +67,13 @@ impl Refusal {
 enum Seat {
     /// A person, moving through the API.
     Human,
-    /// An engine, by its checked spec. A player is taken from the [`Pool`]
-    /// for each move, so a held game costs only its state (an alpha-beta
-    /// player's table alone is about 6 MB) and an engine's move depends only
-    /// on the position and the game's random stream.
-    Engine(String),
+    /// An engine, by its checked spec (nets resolved, time limited). A
+    /// player is taken from the [`Pool`](super::engines::Pool) for each
+    /// move, so a held game costs only its state (an alpha-beta player's
+    /// table alone is about 6 MB) and an engine's move depends only on the
+    /// position, the game's random stream and, for players stopped by the
+    /// clock, the time.
+    Engine(PlayerSpec),
 }
 
 /// What the page is told about the music: tempo, instruments, resolution.
@@ -102,69 +117,21 @@ pub struct NewGame {
     pub instruments: Vec<u8>,
 }
 
-/// Engines at rest between moves, so that a move does not build a player
-/// (an alpha-beta player's table is about 6 MB): taken for one move, cleared
-/// with [`Player::new_game`] so that it plays as a fresh one would, and given
-/// back. At most `limit` rest here; the others are dropped.
-pub struct Pool {
-    idle: Mutex<HashMap<String, Vec<Box<dyn Any + Send>>>>,
-    limit: usize,
-}
-
-impl Pool {
-    /// A pool keeping at most `limit` players.
-    pub fn new(limit: usize) -> Pool {
-        Pool {
-            idle: Mutex::new(HashMap::new()),
-            limit,
-        }
-    }
-
-    fn key<G: Game>(game: &G, spec: &str) -> String {
-        format!("{}\u{1f}{spec}", game.spec())
-    }
-
-    /// A player for `spec`, from the pool or newly built, ready for a game.
-    fn take<G: Roster>(&self, game: &G, spec: &str) -> Result<Box<dyn Player<G>>, String> {
-        let pooled = {
-            let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
-            idle.get_mut(&Self::key(game, spec)).and_then(Vec::pop)
-        };
-        let mut p = match pooled.map(|b| b.downcast::<Box<dyn Player<G>>>()) {
-            Some(Ok(p)) => *p,
-            _ => wopr::parse_player(game, spec).map_err(|e| e.to_string())?,
-        };
-        p.new_game();
-        Ok(p)
-    }
-
-    /// Gives a player back after its move.
-    fn give<G: Roster>(&self, game: &G, spec: &str, player: Box<dyn Player<G>>) {
-        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
-        let held: usize = idle.values().map(Vec::len).sum();
-        if held < self.limit {
-            idle.entry(Self::key(game, spec))
-                .or_default()
-                .push(Box::new(player));
-        }
-    }
-}
-
 /// A game held by the server, whatever the game.
 pub trait Held: Send {
     /// The whole state as the page draws it.
     fn snapshot(&self) -> Value;
     /// Plays a person's move: an action index or a move in notation (at a
-    /// simultaneous turn the engines choose theirs with players from `pool`).
+    /// simultaneous turn the engines choose theirs, in engine slots).
     fn play(
         &mut self,
         action: Option<i64>,
         notation: Option<&str>,
-        pool: &Pool,
+        engines: &Engines,
     ) -> Result<(), Refusal>;
-    /// Lets the engine whose turn it is make one move (this may search),
-    /// with a player from `pool`.
-    fn engine_move(&mut self, pool: &Pool) -> Result<(), Refusal>;
+    /// Lets the engine whose turn it is make one move (this may search, in
+    /// an engine slot, until the move deadline).
+    fn engine_move(&mut self, engines: &Engines) -> Result<(), Refusal>;
     /// Whether an engine is to move now.
     fn engine_to_move(&self) -> bool;
     /// The game as a Standard MIDI File.
@@ -174,57 +141,10 @@ pub trait Held: Send {
 }
 
 /// Builds a held game from its settings; the error says which setting is
-/// wrong. `allowed_net` decides whether a `net:` file may be loaded.
-pub fn new_session(
-    req: &NewGame,
-    allowed_net: &dyn Fn(&str) -> bool,
-    pool: &Pool,
-) -> Result<Box<dyn Held>, Refusal> {
+/// wrong. Engine specs are checked against `engines`' limits and nets.
+pub fn new_session(req: &NewGame, engines: &Engines) -> Result<Box<dyn Held>, Refusal> {
     let game = AnyGame::parse(&req.game).map_err(|e| Refusal::bad(format!("game: {e}")))?;
-    with_game!(&game, g => Session::new(g, req, allowed_net, pool).map(|s| Box::new(s) as Box<dyn Held>))
-}
-
-/// Limits on engine specs, so that one request cannot occupy the machine:
-/// key, largest value.
-const SPEC_LIMITS: &[(&str, f64)] = &[
-    ("depth", 10.0),
-    ("ply", 10.0),
-    ("sims", 200_000.0),
-    ("ms", 10_000.0),
-    ("empties", 24.0),
-];
-
-/// Checks an engine spec against [`SPEC_LIMITS`] and the net files the
-/// server offers.
-fn check_engine_spec(spec: &str, allowed_net: &dyn Fn(&str) -> bool) -> Result<(), String> {
-    for part in spec.split([',', ':']) {
-        if let Some((key, value)) = part.split_once('=') {
-            if let Some(&(_, max)) = SPEC_LIMITS.iter().find(|(k, _)| *k == key.trim()) {
-                match value.trim().parse::<f64>() {
-                    Ok(v) if v <= max => {}
-                    _ => {
-                        return Err(format!(
-                            "'{spec}': {key} must be a number at most {max} on this server"
-                        ))
-                    }
-                }
-            }
-        }
-    }
-    // Every `net:FILE` (the player itself or an MCTS rollout) must be one of
-    // the net files the server lists.
-    let mut rest = spec;
-    while let Some(at) = rest.find("net:") {
-        let after = &rest[at + 4..];
-        let path = after.split(',').next().unwrap_or("").trim();
-        if !allowed_net(path) {
-            return Err(format!(
-                "'{spec}': net file '{path}' is not one this server offers (see /api/players)"
-            ));
-        }
-        rest = after;
-    }
-    Ok(())
+    with_game!(&game, g => Session::new(g, req, engines).map(|s| Box::new(s) as Box<dyn Held>))
 }
 
 /// One held game of `G`.
@@ -243,12 +163,7 @@ struct Session<G: Roster> {
 }
 
 impl<G: Roster> Session<G> {
-    fn new(
-        game: &G,
-        req: &NewGame,
-        allowed_net: &dyn Fn(&str) -> bool,
-        pool: &Pool,
-    ) -> Result<Self, Refusal> {
+    fn new(game: &G, req: &NewGame, engines: &Engines) -> Result<Self, Refusal> {
         let n = game.num_players();
         if req.players.len() != n {
             return Err(Refusal::bad(format!(
@@ -263,14 +178,17 @@ impl<G: Roster> Session<G> {
                 seats.push(Seat::Human);
                 continue;
             }
-            check_engine_spec(spec, allowed_net)
-                .map_err(|e| Refusal::bad(format!("player {}: {e}", i + 1)))?;
-            // Building the player checks the spec; it then rests in the pool.
-            let p = pool
-                .take(game, spec)
-                .map_err(|e| Refusal::bad(format!("player {}: {e}", i + 1)))?;
-            pool.give(game, spec, p);
-            seats.push(Seat::Engine(spec.to_string()));
+            let refuse = |e: String| Refusal::bad(format!("player {}: {e}", i + 1));
+            let checked = check_engine(game, spec, &engines.caps, &engines.nets).map_err(refuse)?;
+            // A player reading a net is built now (in an engine slot), so a
+            // net that does not load is refused here; it then rests in the
+            // pool. Other checked specs always build.
+            if !checked.cost().nets.is_empty() {
+                let _slot = engines.slots.enter()?;
+                let p = engines.pool.take(game, &checked).map_err(refuse)?;
+                engines.pool.give(game, &checked, p);
+            }
+            seats.push(Seat::Engine(checked));
         }
         if req.instruments.is_empty() || req.instruments.iter().any(|&p| p > 127) {
             return Err(Refusal::bad(
@@ -374,20 +292,24 @@ impl<G: Roster> Session<G> {
     }
 
     /// One engine seat chooses from what it sees.
-    fn engine_choice(&mut self, seat: usize, pool: &Pool) -> Result<Action, Refusal> {
+    fn engine_choice(&mut self, seat: usize, engines: &Engines) -> Result<Action, Refusal> {
         let legal = self.legal_of(seat);
         let view = self.state.view(seat);
         let Seat::Engine(spec) = &self.seats[seat] else {
             return Err(Refusal::conflict("this seat is a person's"));
         };
+        // The move runs in an engine slot, within the move deadline.
+        let _slot = engines.slots.enter()?;
         // The spec was checked when the game began; a net file removed
         // since then is the one way this can fail.
-        let mut p = pool.take(&self.game, spec).map_err(|e| Refusal {
-            status: 500,
-            reason: format!("cannot build the engine '{spec}' any more: {e}"),
+        let mut p = engines.pool.take(&self.game, spec).map_err(|e| {
+            Refusal::new(
+                500,
+                format!("cannot build the engine '{spec}' any more: {e}"),
+            )
         })?;
         let a = p.choose(&view, &legal, &mut self.rng);
-        pool.give(&self.game, spec, p);
+        engines.pool.give(&self.game, spec, p);
         // A player must answer with a legal action; guard anyway.
         Ok(if legal.contains(&a) {
             a
@@ -458,6 +380,12 @@ impl<G: Roster> Held for Session<G> {
         json!({
             "game": self.game.spec(),
             "players": self.specs,
+            // The engines as the server runs them: canonical specs, nets
+            // resolved, each search's `ms` at most the move deadline.
+            "engines": self.seats.iter().map(|s| match s {
+                Seat::Engine(p) => Value::String(p.to_string()),
+                Seat::Human => Value::Null,
+            }).collect::<Vec<_>>(),
             "seat_names": self.game.seat_names(),
             "turn": format!("{turn:?}").to_lowercase(),
             "to_move": to_move,
@@ -476,7 +404,7 @@ impl<G: Roster> Held for Session<G> {
         &mut self,
         action: Option<i64>,
         notation: Option<&str>,
-        pool: &Pool,
+        engines: &Engines,
     ) -> Result<(), Refusal> {
         if self.state.is_terminal() {
             return Err(Refusal::conflict("the game is over; start a new one"));
@@ -521,7 +449,7 @@ impl<G: Roster> Held for Session<G> {
             // The engines choose without seeing the person's choice.
             for s in self.owing() {
                 if matches!(self.seats[s], Seat::Engine(_)) {
-                    let e = self.engine_choice(s, pool)?;
+                    let e = self.engine_choice(s, engines)?;
                     self.pending[s] = Some(e);
                 }
             }
@@ -534,13 +462,13 @@ impl<G: Roster> Held for Session<G> {
         Ok(())
     }
 
-    fn engine_move(&mut self, pool: &Pool) -> Result<(), Refusal> {
+    fn engine_move(&mut self, engines: &Engines) -> Result<(), Refusal> {
         if self.state.is_terminal() {
             return Err(Refusal::conflict("the game is over; start a new one"));
         }
         match self.state.turn() {
             Turn::Player(p) if matches!(self.seats[p], Seat::Engine(_)) => {
-                let a = self.engine_choice(p, pool)?;
+                let a = self.engine_choice(p, engines)?;
                 self.log(Some(p), a);
                 self.state.apply(a);
                 self.settle();
@@ -549,7 +477,7 @@ impl<G: Roster> Held for Session<G> {
             Turn::Simultaneous if self.engine_to_move() => {
                 for s in self.owing() {
                     if matches!(self.seats[s], Seat::Engine(_)) {
-                        let e = self.engine_choice(s, pool)?;
+                        let e = self.engine_choice(s, engines)?;
                         self.pending[s] = Some(e);
                     }
                 }

@@ -1,12 +1,13 @@
 //! What the server keeps between requests: the table of held games (bounded
-//! in number, expired when idle), the runs folder and the net files on offer.
+//! in number, expired when idle), the runs folder and the engines.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::session::{Held, Pool, Refusal};
+use super::engines::Engines;
+use super::session::{Held, Refusal};
 
 /// One held game and when it was last used.
 struct Entry {
@@ -42,19 +43,25 @@ impl Games {
     /// table is full of games that are not idle.
     pub fn insert(&self, game: Box<dyn Held>) -> Result<String, Refusal> {
         let mut table = self.lock();
+        let idle = self.idle;
         if table.len() >= self.limit {
-            let idle = self.idle;
             table.retain(|_, e| e.last_used.elapsed() < idle);
         }
         if table.len() >= self.limit {
-            return Err(Refusal {
-                status: 503,
-                reason: format!(
+            // Retry when the game idle longest would expire.
+            let soonest = table
+                .values()
+                .map(|e| idle.saturating_sub(e.last_used.elapsed()).as_secs() + 1)
+                .min()
+                .unwrap_or(1);
+            return Err(Refusal::busy(
+                format!(
                     "the server holds its limit of {} games; try again when some have ended (idle games expire after {} s)",
                     self.limit,
                     self.idle.as_secs()
                 ),
-            });
+                soonest,
+            ));
         }
         let id = loop {
             let id = format!("{:016x}", rand::random::<u64>());
@@ -80,13 +87,13 @@ impl Games {
                 e.last_used = Instant::now();
                 Ok(e.game.clone())
             }
-            None => Err(Refusal {
-                status: 404,
-                reason: format!(
+            None => Err(Refusal::new(
+                404,
+                format!(
                     "no game '{id}' (it may have expired after {} s idle; start a new one)",
                     self.idle.as_secs()
                 ),
-            }),
+            )),
         }
     }
 
@@ -110,43 +117,12 @@ pub struct AppState {
     pub games: Games,
     /// The folder of run folders (`--runs`).
     pub runs: PathBuf,
-    /// The folder of champion net files (`champions/`).
-    pub champions: PathBuf,
-    /// Permits for work on held games (engine moves above all); bounds the
-    /// engines running at once.
-    pub workers: tokio::sync::Semaphore,
-    /// Engines at rest between moves.
-    pub pool: Arc<Pool>,
+    /// The limits on engines, the offered nets, the engine slots and the
+    /// engines at rest.
+    pub engines: Arc<Engines>,
 }
 
 impl AppState {
-    /// The net files on offer: `champions/*.json` and `RUNS/*/champion.json`,
-    /// as paths a `net:` spec names, sorted.
-    pub fn net_files(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        if let Ok(dir) = std::fs::read_dir(&self.champions) {
-            for e in dir.flatten() {
-                let p = e.path();
-                if p.extension().is_some_and(|x| x == "json") && p.is_file() {
-                    out.push(p.display().to_string());
-                }
-            }
-        }
-        for run in self.run_names() {
-            let p = self.runs.join(&run).join("champion.json");
-            if p.is_file() {
-                out.push(p.display().to_string());
-            }
-        }
-        out.sort();
-        out
-    }
-
-    /// Whether a `net:` spec may load `path`.
-    pub fn net_allowed(&self, path: &str) -> bool {
-        self.net_files().iter().any(|p| p == path)
-    }
-
     /// The run folders under the runs folder (those holding a
     /// `generations.csv` or a `config.toml`), sorted by name.
     pub fn run_names(&self) -> Vec<String> {
@@ -170,21 +146,14 @@ impl AppState {
         if self.run_names().iter().any(|n| n == name) {
             Ok(self.runs.join(name))
         } else {
-            Err(Refusal {
-                status: 404,
-                reason: format!(
+            Err(Refusal::new(
+                404,
+                format!(
                     "no run '{name}' in {} (runs: {})",
                     self.runs.display(),
                     self.run_names().join(", ")
                 ),
-            })
+            ))
         }
     }
-}
-
-/// The game a net file was made for, read from its `game` field.
-pub fn net_game(path: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    v.get("game")?.as_str().map(str::to_string)
 }

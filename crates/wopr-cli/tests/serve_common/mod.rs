@@ -88,6 +88,18 @@ pub async fn call(http: &Http, method: &str, url: &str, body: Option<&str>) -> (
 
 /// Sends a request; the status and the raw body.
 pub async fn call_raw(http: &Http, method: &str, url: &str, body: Option<&str>) -> (u16, Vec<u8>) {
+    let (status, _, bytes) = call_full(http, method, url, body).await;
+    (status, bytes)
+}
+
+/// Sends a request; the status, the `Retry-After` header's seconds (if
+/// sent) and the raw body.
+pub async fn call_full(
+    http: &Http,
+    method: &str,
+    url: &str,
+    body: Option<&str>,
+) -> (u16, Option<u64>, Vec<u8>) {
     let mut req = hyper::Request::builder().method(method).uri(url);
     if body.is_some() {
         req = req.header("content-type", "application/json");
@@ -97,6 +109,11 @@ pub async fn call_raw(http: &Http, method: &str, url: &str, body: Option<&str>) 
         .expect("request");
     let res = http.request(req).await.expect("server answers");
     let status = res.status().as_u16();
+    let retry_after = res
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok());
     let bytes = res
         .into_body()
         .collect()
@@ -104,5 +121,5 @@ pub async fn call_raw(http: &Http, method: &str, url: &str, body: Option<&str>) 
         .expect("body")
         .to_bytes()
         .to_vec();
-    (status, bytes)
+    (status, retry_after, bytes)
 }

@@ -15,6 +15,8 @@ use crate::game::{Action, Game, Player, SpecError, State, ViewOf};
 /// knows distances. Spec: `perfect`.
 pub struct PerfectPlayer<G: Game> {
     solver: Box<dyn Solver<G>>,
+    /// What plays when the solver gives up (none: a random legal move).
+    fallback: Option<Box<dyn Player<G>>>,
     _game: PhantomData<fn() -> G>,
 }
 
@@ -23,8 +25,15 @@ impl<G: Game> PerfectPlayer<G> {
     pub fn new(solver: Box<dyn Solver<G>>) -> Self {
         PerfectPlayer {
             solver,
+            fallback: None,
             _game: PhantomData,
         }
+    }
+
+    /// The same player playing `fallback`'s move where the solver gives up.
+    pub fn with_fallback(mut self, fallback: Box<dyn Player<G>>) -> Self {
+        self.fallback = Some(fallback);
+        self
     }
 
     /// The same player whose solver gives up after `time` per move (then a
@@ -48,14 +57,26 @@ where
     fn choose(&mut self, view: &ViewOf<G>, legal: &[Action], rng: &mut WoprRng) -> Action {
         match self.solver.solve(view) {
             Ok(sol) if !sol.best.is_empty() => sol.best[rng.random_range(0..sol.best.len())],
-            // Out of the solver's reach: any legal move (documented per game).
-            _ => legal[rng.random_range(0..legal.len())],
+            // Out of the solver's reach: the fallback's move, or any legal
+            // move (documented per game).
+            _ => match &mut self.fallback {
+                Some(f) => f.choose(view, legal, rng),
+                None => legal[rng.random_range(0..legal.len())],
+            },
+        }
+    }
+
+    fn new_game(&mut self) {
+        if let Some(f) = &mut self.fallback {
+            f.new_game();
         }
     }
 }
 
-/// Builds the `perfect` player for games with a solver, its solver giving
-/// up after `time` per move where it can.
+/// Builds the `perfect` player for games with a solver. With a budget of
+/// `time` per move, the solver gives up after three quarters of it where it
+/// can, and the game's `alphabeta` player then searches for the last
+/// quarter, so the move still comes within `time`.
 pub fn perfect_player<G>(
     game: &G,
     time: Option<std::time::Duration>,
@@ -65,7 +86,20 @@ where
     G::State: State<View = G::State>,
 {
     match game.solver() {
-        Some(s) => Ok(Box::new(PerfectPlayer::new(s).with_time_limit(time))),
+        Some(s) => {
+            let Some(t) = time else {
+                return Ok(Box::new(PerfectPlayer::new(s)));
+            };
+            let player = PerfectPlayer::new(s).with_time_limit(Some(t * 3 / 4));
+            let search = super::PlayerSpec::AlphaBeta(crate::search::Limits {
+                depth: None,
+                time: Some(t / 4),
+            });
+            Ok(match search.build(game) {
+                Ok(f) => Box::new(player.with_fallback(f)),
+                Err(_) => Box::new(player),
+            })
+        }
         None => Err(SpecError(format!("{} has no exact solver", game.spec()))),
     }
 }

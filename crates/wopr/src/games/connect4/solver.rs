@@ -296,8 +296,13 @@ impl Connect4Solver {
     fn finish(&mut self, start: u64) -> Result<(), SolveError> {
         if self.aborted {
             self.aborted = false;
+            let why = if self.nodes > self.give_up_at {
+                "its node limit"
+            } else {
+                "its time limit"
+            };
             return Err(SolveError::TooLarge(format!(
-                "gave up after {} positions (the solver's node or time limit)",
+                "gave up after {} positions ({why})",
                 self.nodes - start
             )));
         }

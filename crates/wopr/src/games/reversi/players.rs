@@ -217,6 +217,8 @@ pub struct PerfectPlayer {
     solver: ReversiSolver,
     empties: u32,
     fallback: StandardPlayer,
+    /// The wall-clock budget per move, if any.
+    time: Option<Duration>,
 }
 
 impl PerfectPlayer {
@@ -229,14 +231,16 @@ impl PerfectPlayer {
             solver: ReversiSolver::new(n, empties.max(default_max_empties(n))),
             empties,
             fallback: StandardPlayer::new(STANDARD_DEPTH),
+            time: None,
         }
     }
 
-    /// The same player whose `standard` play before the endgame has a
-    /// wall-clock budget per move (the endgame solve is bounded by
-    /// `empties`).
+    /// The same player with a wall-clock budget per move: `standard` play
+    /// before the endgame takes all of it; an endgame solve gets three
+    /// quarters, and if it is not done by then, `standard` play the rest.
     pub fn with_time_limit(mut self, time: Option<Duration>) -> PerfectPlayer {
-        self.fallback = self.fallback.with_time_limit(time);
+        self.time = time;
+        self.solver.set_time_limit(time.map(|t| t * 3 / 4));
         self
     }
 
@@ -269,12 +273,21 @@ impl Player<Reversi> for PerfectPlayer {
         if legal.len() == 1 {
             return legal[0];
         }
+        self.fallback.time = self.time;
         if view.empties() > self.empties {
             return self.fallback.choose(view, legal, rng);
         }
+        let start = std::time::Instant::now();
         match self.solver.solve(view) {
             Ok(sol) => sol.best[rng.random_range(0..sol.best.len())],
-            Err(_) => self.fallback.choose(view, legal, rng),
+            Err(_) => {
+                // What is left of the budget (at least a millisecond).
+                self.fallback.time = self.time.map(|t| {
+                    t.saturating_sub(start.elapsed())
+                        .max(Duration::from_millis(1))
+                });
+                self.fallback.choose(view, legal, rng)
+            }
         }
     }
 

@@ -97,6 +97,13 @@ pub struct ReversiSolver {
     tt: Vec<Entry>,
     tt_bits: u32,
     nodes: u64,
+    /// The wall-clock budget of one solve ([`Solver::set_time_limit`]).
+    time_limit: Option<std::time::Duration>,
+    /// When the current solve gives up.
+    deadline: Option<std::time::Instant>,
+    /// Set when the deadline passed: every node then returns at once and
+    /// nothing more is stored, so the table keeps only finished results.
+    aborted: bool,
 }
 
 impl ReversiSolver {
@@ -123,6 +130,9 @@ impl ReversiSolver {
             tt: Vec::new(),
             tt_bits: TT_BITS,
             nodes: 0,
+            time_limit: None,
+            deadline: None,
+            aborted: false,
         }
     }
 
@@ -140,6 +150,8 @@ impl ReversiSolver {
     /// position of at most [`max_empties`](Self::max_empties) empty squares.
     pub fn exact_margin(&mut self, state: &ReversiState) -> Result<i32, SolveError> {
         self.check(state)?;
+        // Exact margins are asked for by tests and tables: no time limit.
+        self.deadline = None;
         let d = state.discs();
         let me = state.to_move();
         Ok(self.search(d[me], d[1 - me], -65, 65))
@@ -278,6 +290,9 @@ impl ReversiSolver {
     }
 
     fn store(&mut self, entry: Entry) {
+        if self.aborted {
+            return;
+        }
         let b = self.bucket(entry.own, entry.opp);
         let slot = if self.tt[b].own == entry.own && self.tt[b].opp == entry.opp
             || entry.empties >= self.tt[b].empties
@@ -299,6 +314,17 @@ impl ReversiSolver {
         mut alpha: i32,
         mut beta: i32,
     ) -> i32 {
+        // The clock is read every 4,096 deep nodes (a few microseconds).
+        if self.nodes & 4095 == 0
+            && self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
         let mut tt_move = u8::MAX;
         let (mut lo, mut hi) = (-64, 64);
         if let Some(t) = self.probe(own, opp) {
@@ -390,9 +416,30 @@ impl ReversiSolver {
 }
 
 impl Solver<Reversi> for ReversiSolver {
+    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
+        self.time_limit = limit;
+    }
+
     fn solve(&mut self, state: &ReversiState) -> Result<Solution, SolveError> {
         self.check(state)?;
         self.nodes = 0;
+        self.aborted = false;
+        self.deadline = self.time_limit.map(|t| std::time::Instant::now() + t);
+        let solution = self.solve_root(state);
+        self.deadline = None;
+        if std::mem::take(&mut self.aborted) {
+            return Err(SolveError::TooLarge(format!(
+                "gave up after {} positions (the solver's time limit)",
+                self.nodes
+            )));
+        }
+        Ok(solution)
+    }
+}
+
+impl ReversiSolver {
+    /// The root of [`Solver::solve`]: every best move and the margin.
+    fn solve_root(&mut self, state: &ReversiState) -> Solution {
         let d = state.discs();
         let me = state.to_move();
         let (own, opp) = (d[me], d[1 - me]);
@@ -400,12 +447,12 @@ impl Solver<Reversi> for ReversiSolver {
         state.legal_actions(&mut legal);
         if state.placements() == 0 {
             let v = -self.search(opp, own, -65, 65);
-            return Ok(Solution {
+            return Solution {
                 value: v.signum(),
                 score: Some(v),
                 best: legal.to_vec(),
                 nodes: self.nodes,
-            });
+            };
         }
         // The first move exactly; each later one first against `best − 1`
         // (is it as good?), then against `best` (is it better?), exactly only
@@ -433,12 +480,12 @@ impl Solver<Reversi> for ReversiSolver {
                 chosen.push(a);
             }
         }
-        Ok(Solution {
+        Solution {
             value: best.signum(),
             score: Some(best),
             best: chosen,
             nodes: self.nodes,
-        })
+        }
     }
 }
 
