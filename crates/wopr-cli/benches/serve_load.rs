@@ -1,7 +1,8 @@
 //! Load benchmark of `wopr serve` (issue 26): N clients at once each load
 //! the page, ask for the players, and play a whole game through the API
 //! against the strongest engine the server allows, on Connect-4 7x6
-//! (`perfect`) and Reversi 8x8 (`perfect:empties=24`). The person's moves
+//! (`perfect`) and Reversi 8x8 (`perfect:empties=24`), and, for scale,
+//! against `alphabeta:depth=4` on Connect-4 7x6. The person's moves
 //! are random (seeded per client); a 503 is waited out as its `Retry-After`
 //! says. Reports the latency of page/API requests and of engine moves (p50,
 //! p99, max), the 5xx answers (503 with `Retry-After` apart), and the
@@ -76,7 +77,7 @@ async fn one_client(http: Http, base: String, k: u64, game: &str, engine: &str) 
             failed(&mut seen, s, r);
         }
     }
-    let seats = if k % 2 == 0 {
+    let seats = if k.is_multiple_of(2) {
         ["human", engine]
     } else {
         [engine, "human"]
@@ -184,6 +185,8 @@ fn main() {
     );
     println!("game          engine              games  api p50/p99/max ms      engine p50/p99/max ms     503+RA  other 5xx  other  peak RSS");
     for (game, engine) in [
+        // The load the page sees most: a mid-strength engine.
+        ("connect4:7x6", "alphabeta:depth=4"),
         ("connect4:7x6", "perfect"),
         ("reversi:8x8", "perfect:empties=24"),
     ] {
