@@ -249,9 +249,15 @@ fn specs_parse_and_explain() {
         parse_player(&g, "perfect:empties=10").unwrap().spec(),
         "perfect:empties=10"
     );
+    // A time budget per move (what `wopr serve` gives every engine).
+    assert_eq!(
+        parse_player(&g, "Standard:Depth=2,MS=50").unwrap().spec(),
+        "standard:depth=2,ms=50"
+    );
     for (bad, says) in [
         ("standard:depth=0", "1..=12"),
-        ("standard:ms=5", "accepted: depth="),
+        ("standard:nodes=5", "accepted: depth="),
+        ("standard:ms=0", "ms"),
         ("perfect:empties=99", "1..=36"),
         ("nosuch", "standard[:depth=D]"),
     ] {

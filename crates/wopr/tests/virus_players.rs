@@ -241,7 +241,8 @@ fn specs_parse_and_explain() {
         ("ai:21", "no player 21"),
         ("ai:x", "not a player number"),
         ("ai:3,depth=9", "1..=6"),
-        ("ai:3,ms=9", "accepted"),
+        ("ai:3,nodes=9", "accepted"),
+        ("ai:3,ms=0", "ms"),
         ("nosuch", "ai:K[,depth=D]"),
     ] {
         let e = parse_player(&g, bad).err().unwrap();
