@@ -27,7 +27,8 @@ use serve_common::{call_full, client, Http, Server};
 struct Seen {
     /// Latencies of page and API requests other than engine moves (ms).
     api: Vec<f64>,
-    /// Latencies of engine moves that were answered 200 (ms).
+    /// Latencies of engine moves that were answered 200, waits for a slot
+    /// included (ms).
     engine: Vec<f64>,
     /// 503 answers with `Retry-After`.
     busy: usize,
@@ -136,9 +137,8 @@ async fn one_client(http: Http, base: String, k: u64, game: &str, engine: &str) 
             }
             continue;
         }
-        if !person {
-            seen.engine.push(ms);
-        } else {
+        // A refused engine move is counted as a 503, not timed as a move.
+        if person {
             seen.api.push(ms);
         }
         match failed(&mut seen, s, r) {

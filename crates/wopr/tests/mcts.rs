@@ -322,7 +322,10 @@ fn value_net_leaves_and_bad_specs() {
         ("mcts:sims=many".into(), "sims=many"),
         ("mcts:c=-1".into(), "c=-1 is not a number ≥ 0"),
         ("mcts:c=inf".into(), "c=inf"),
-        ("mcts:depth=3".into(), "accepted: sims=…, c=…, ms=…, rollout=…"),
+        (
+            "mcts:depth=3".into(),
+            "accepted: sims=…, c=…, ms=…, rollout=…",
+        ),
         ("mcts:rollout=heavy".into(), "accepted: random, net:FILE"),
         ("mcts:rollout=net:".into(), "accepted: random, net:FILE"),
         (
