@@ -46,6 +46,8 @@ enum Command {
     /// Pre-train a pool of nets on teachers' judgements (a seed population
     /// for `[init] population = "pretrained:DIR"`).
     Pretrain(cmd::pretrain::Args),
+    /// Run a learner from a config file (evolution or TD), or resume a run.
+    Run(cmd::run::Args),
     /// Evolve players from a config file.
     Evolve(cmd::evolve::Args),
     /// Learn a linear value net (an n-tuple network) by TD self-play.
@@ -98,6 +100,7 @@ fn main() -> ExitCode {
         Command::Dataset(a) => cmd::dataset::run(a),
         Command::Train(a) => cmd::train::run(a),
         Command::Pretrain(a) => cmd::pretrain::run(a),
+        Command::Run(a) => cmd::run::run(a),
         Command::Evolve(a) => cmd::evolve::run(a),
         Command::Td(a) => cmd::td::run(a),
         Command::Plot(a) => cmd::plot::run(a),

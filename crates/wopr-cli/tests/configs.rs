@@ -1,5 +1,7 @@
-//! Every config in `configs/` parses and sets up a run (nets, engine, fitness
-//! scheme, opponents and yardsticks are all checked before a run starts).
+//! Every config in `configs/` parses and sets up a run through `wopr run`
+//! (nets, engine, fitness scheme, opponents and yardsticks are all checked
+//! before a run starts): evolution configs for zero generations, TD configs
+//! for zero games (the first checkpoint and two yardstick games each).
 
 use std::process::Command;
 
@@ -59,24 +61,23 @@ fn every_paper_config_starts() {
             std::process::id()
         ));
         let _ = std::fs::remove_dir_all(&out_dir);
-        // Zero generations: set up, check, write the folder, stop.
-        let pretrained = std::fs::read_to_string(&path)
-            .unwrap()
-            .contains("\npopulation = \"pretrained:");
+        // Zero generations or games: set up, check, write the folder, stop.
+        let text = std::fs::read_to_string(&path).unwrap();
+        let pretrained = text.contains("\npopulation = \"pretrained:");
+        let stop: &[&str] = if text.contains("\nkind = \"td\"") {
+            &["--set", "stop.games=0", "--set", "yardsticks.games=2"]
+        } else {
+            &["--set", "stop.generations=0"]
+        };
         let out = Command::new(env!("CARGO_BIN_EXE_wopr"))
             .current_dir(if pretrained {
                 work.clone()
             } else {
                 std::env::temp_dir()
             })
-            .args([
-                "evolve",
-                path.to_str().unwrap(),
-                "--quiet",
-                "--generations",
-                "0",
-                "--out",
-            ])
+            .args(["run", path.to_str().unwrap(), "--quiet"])
+            .args(stop)
+            .arg("--out")
             .arg(&out_dir)
             .output()
             .unwrap();

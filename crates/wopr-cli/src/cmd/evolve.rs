@@ -19,27 +19,27 @@ use crate::plot::{self, Series};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The run's config (TOML); see `configs/` for the papers' setups.
-    config: Option<PathBuf>,
+    pub(crate) config: Option<PathBuf>,
     /// The run folder (default: runs/<config name>-seed<S>).
     #[arg(long)]
-    out: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     /// Seed (overrides the config's).
     #[arg(long)]
-    seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// Generations (overrides the config's stop.generations).
     #[arg(long)]
-    generations: Option<u64>,
+    pub(crate) generations: Option<u64>,
     /// Sets one config key, `SECTION.KEY=VALUE` in TOML syntax (repeatable),
     /// e.g. `--set net.complete=10 --set algorithm.population=40`: grids of
     /// runs from one config file.
     #[arg(long = "set", value_name = "KEY=VALUE", conflicts_with = "resume")]
-    set: Vec<String>,
+    pub(crate) set: Vec<String>,
     /// Continue the run in this folder from its last checkpoint.
     #[arg(long, conflicts_with_all = ["config", "out", "seed"])]
-    resume: Option<PathBuf>,
+    pub(crate) resume: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short)]
-    quiet: bool,
+    pub(crate) quiet: bool,
 }
 
 /// Starts or resumes a run.
@@ -100,7 +100,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 
 /// The config text with each `SECTION.KEY=VALUE` of `settings` applied
 /// (the value in TOML syntax: `10`, `0.5`, `"raw"`, `[6]`, `true`).
-fn with_settings(text: &str, settings: &[String]) -> Result<String, String> {
+pub(crate) fn with_settings(text: &str, settings: &[String]) -> Result<String, String> {
     if settings.is_empty() {
         return Ok(text.to_string());
     }
@@ -301,7 +301,7 @@ pub fn load_config(path: &std::path::Path, set: &[String]) -> anyhow::Result<Evo
         // Lines of the file mean nothing once --set rewrote it.
         let line = match e.span() {
             Some(s) if set.is_empty() => {
-                format!(" line {}:", text[..s.start].lines().count().max(1))
+                format!(" line {}:", text[..s.start].matches('\n').count() + 1)
             }
             _ if !set.is_empty() => " (with --set)".to_string(),
             _ => String::new(),

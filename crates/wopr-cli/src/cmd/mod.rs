@@ -13,6 +13,7 @@ pub mod plot;
 pub mod position;
 pub mod pretrain;
 pub mod report;
+pub mod run;
 pub mod solve;
 pub mod td;
 pub mod tournament;

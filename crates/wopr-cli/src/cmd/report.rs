@@ -37,6 +37,7 @@ pub struct ReportArgs {
 /// The config with what differs between seeds of one experiment cleared.
 fn experiment_of(c: &EvolveConfig) -> EvolveConfig {
     let mut c = c.clone();
+    c.learner = None;
     c.seed = 0;
     c.stop.generations = 0;
     c

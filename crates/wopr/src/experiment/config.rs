@@ -92,6 +92,9 @@ use crate::nn::Activation;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EvolveConfig {
+    /// `[learner] kind = "evolve"`, which may be left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub learner: Option<super::learner::EvolveLearner>,
     /// A name for reports.
     #[serde(default)]
     pub name: Option<String>,
@@ -756,6 +759,14 @@ impl EvolveConfig {
             }
         }
         let positive = |x: f64| x.is_finite() && x > 0.0;
+        if let Some(l) = &self.learner {
+            need(l.kind == super::LearnerKind::Evolve, || {
+                format!(
+                    "[learner] kind = \"{}\" is not an evolution config (run it with wopr run)",
+                    l.kind
+                )
+            })?;
+        }
         let n = &self.net;
         need(n.hidden.iter().all(|&h| h >= 1), || {
             format!(

@@ -8,6 +8,7 @@
 //! - [`pretrain`]: pre-trained seed populations (`wopr pretrain`);
 //! - `fitness`: config to fitness scheme;
 //! - [`files`]: the run folder, checkpoints, history rows;
+//! - `learner`: the `[learner]` table naming how a config learns;
 //! - [`run`](mod@run): the generation loop and the yardsticks.
 
 mod atomic;
@@ -16,6 +17,7 @@ pub mod engine;
 mod error;
 pub mod files;
 mod fitness;
+mod learner;
 pub mod phenotype;
 pub mod pretrain;
 pub mod run;
@@ -27,5 +29,6 @@ pub use error::RunError;
 pub use files::{
     champion_weights, load_checkpoint, Checkpoint, GenerationRow, RunFiles, YardstickRow,
 };
+pub use learner::{EvolveLearner, LearnerKind};
 pub use phenotype::NetPhenotype;
 pub use run::{run, start, Progress};

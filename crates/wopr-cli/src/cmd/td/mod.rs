@@ -3,7 +3,9 @@
 //! ([`wopr::train::td`]), measured against yardstick players as it learns,
 //! checkpointed and resumable.
 //!
-//! Files in `--out DIR`:
+//! The flags make a [`TdConfig`] (`--print-config` writes it), which
+//! `wopr run CONFIG.toml` runs the same way. Files in `--out DIR`:
+//! - `config.toml`: the config as run;
 //! - `td.json`: the settings and how many games are learned (the
 //!   checkpoint), naming `net-GAMES.json`, the weights at that count;
 //!   running the same command again resumes from them (dropping log rows
@@ -11,7 +13,8 @@
 //!   extends the run; the games learned are the same whether a run stops
 //!   and resumes or not;
 //! - `net.json`: the net after the last checkpoint (`net:DIR/net.json`
-//!   plays it greedily at 1 ply);
+//!   plays it greedily at 1 ply), and `champion.json`, the same net once
+//!   the run has ended;
 //! - `best.json`: the net with the best mean yardstick score so far;
 //! - `progress.csv`: one row per checkpoint and yardstick (`games,opponent,
 //!   played,wins,draws,losses,score`), and `learning.csv` (`games,
@@ -35,8 +38,11 @@ use wopr::players::{parse_player, Roster};
 use wopr::train::td::{TdLearner, TdOptions};
 use wopr::with_board_game;
 
+mod config;
+
 use super::OpeningArgs;
 use crate::plot::{self, Series};
+pub use config::TdConfig;
 
 /// Arguments of `wopr td`.
 #[derive(clap::Args, Debug)]
@@ -100,11 +106,57 @@ pub struct Args {
     #[command(flatten)]
     openings: OpeningArgs,
     /// The run folder.
-    #[arg(long)]
-    out: PathBuf,
+    #[arg(long, required_unless_present = "print_config")]
+    out: Option<PathBuf>,
     /// No progress bar.
     #[arg(short, long)]
     quiet: bool,
+    /// Write the run's config (TOML, for `wopr run`) to stdout and exit.
+    #[arg(long)]
+    print_config: bool,
+}
+
+impl Args {
+    /// The config these flags make: `wopr run` of it is this command.
+    pub fn config(&self) -> TdConfig {
+        TdConfig {
+            name: None,
+            game: self.game.clone(),
+            seed: self.seed,
+            learner: config::TdLearner {
+                kind: config::TdKind::Td,
+                encoding: self.encoding.clone(),
+                output: self.output.clone(),
+                alpha: self.alpha,
+                lambda: self.lambda,
+                epsilon: self.epsilon,
+                alpha_final: self.alpha_final,
+                epsilon_final: self.epsilon_final,
+                decay_games: self.decay_games,
+                random_plies: self.random_plies,
+                opponents: self.opponents.clone(),
+            },
+            stop: config::TdStop { games: self.games },
+            yardsticks: config::TdYardsticks {
+                every: self.every,
+                against: self.against.clone(),
+                games: self.eval_games,
+                openings: self.openings.openings.clone(),
+                start: self.openings.start.clone(),
+            },
+            init: self.init.clone().map(|net| config::TdInit { net }),
+        }
+    }
+}
+
+/// A TD run: its config, its folder, and whether to show progress.
+pub struct TdRun<'a> {
+    /// The settings.
+    pub config: &'a TdConfig,
+    /// The run folder.
+    pub out: &'a Path,
+    /// No progress bar.
+    pub quiet: bool,
 }
 
 /// What `td.json` holds: the settings a resumed run must share, and the
@@ -158,61 +210,80 @@ impl Checkpoint {
     }
 }
 
-/// Learns, checkpoints and measures.
+/// Learns, checkpoints and measures (or prints the config).
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let game = super::parse_game(&args.game)?;
-    with_board_game!(&game, g => learn(g, args),
+    let config = args.config();
+    if args.print_config {
+        print!("{}", toml::to_string_pretty(&config)?);
+        return Ok(());
+    }
+    let out = args.out.as_deref().expect("clap requires --out");
+    run_config(&TdRun {
+        config: &config,
+        out,
+        quiet: args.quiet,
+    })
+}
+
+/// Runs (or resumes, when the folder holds its checkpoint) a TD run; the
+/// folder keeps the config as `config.toml`, which `wopr run --resume`
+/// reads.
+pub fn run_config(run: &TdRun) -> anyhow::Result<()> {
+    let game = super::parse_game(&run.config.game)?;
+    with_board_game!(&game, g => learn(g, run),
         anyhow::bail!("TD learning needs a board game, not {}", game.spec()))
 }
 
-fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
-    let output: Activation = args.output.parse().map_err(anyhow::Error::msg)?;
-    anyhow::ensure!(args.every > 0, "--every must be at least 1");
+fn learn<G: Encodable + Roster>(game: &G, run: &TdRun) -> anyhow::Result<()> {
+    let c = run.config;
+    let output: Activation = c.learner.output.parse().map_err(anyhow::Error::msg)?;
+    anyhow::ensure!(c.yardsticks.every > 0, "--every must be at least 1");
     let options = TdOptions {
-        alpha: args.alpha,
-        lambda: args.lambda,
-        epsilon: args.epsilon,
-        openings: args.random_plies,
-        seed: args.seed,
-        alpha_final: args.alpha_final,
-        epsilon_final: args.epsilon_final,
-        decay_games: args.decay_games,
+        alpha: c.learner.alpha,
+        lambda: c.learner.lambda,
+        epsilon: c.learner.epsilon,
+        openings: c.learner.random_plies,
+        seed: c.seed,
+        alpha_final: c.learner.alpha_final,
+        epsilon_final: c.learner.epsilon_final,
+        decay_games: c.learner.decay_games,
     };
-    let mut learner = TdLearner::new(game.clone(), &args.encoding, output, options)
+    let mut learner = TdLearner::new(game.clone(), &c.learner.encoding, output, options)
         .map_err(anyhow::Error::msg)?;
-    for o in &args.against {
+    for o in &c.yardsticks.against {
         parse_player(game, o).map_err(|e| anyhow::anyhow!("bad --against '{o}': {e}"))?;
     }
-    let opponents = args
+    let opponents = c
+        .learner
         .opponents
         .iter()
         .map(|o| parse_player(game, o).map_err(|e| anyhow::anyhow!("bad --opponents '{o}': {e}")))
         .collect::<anyhow::Result<Vec<_>>>()?;
     learner = learner.with_opponents(opponents);
-    let openings = args.openings.resolve(game)?;
+    let openings = c.yardsticks.opening_args().resolve(game)?;
     let mut state = Checkpoint {
         game: game.spec(),
-        encoding: args.encoding.clone(),
+        encoding: c.learner.encoding.clone(),
         output: output.name().to_string(),
-        alpha: args.alpha,
-        lambda: args.lambda,
-        epsilon: args.epsilon,
-        random_plies: args.random_plies,
-        seed: args.seed,
-        opponents: args.opponents.clone(),
-        alpha_final: args.alpha_final,
-        epsilon_final: args.epsilon_final,
-        decay_games: args.decay_games,
-        init: args.init.as_ref().map(|p| p.display().to_string()),
+        alpha: c.learner.alpha,
+        lambda: c.learner.lambda,
+        epsilon: c.learner.epsilon,
+        random_plies: c.learner.random_plies,
+        seed: c.seed,
+        opponents: c.learner.opponents.clone(),
+        alpha_final: c.learner.alpha_final,
+        epsilon_final: c.learner.epsilon_final,
+        decay_games: c.learner.decay_games,
+        init: c.init.as_ref().map(|i| i.net.display().to_string()),
         games_done: 0,
         best_score: None,
         best_games: None,
         net_file: None,
     };
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
-    let checkpoint_path = args.out.join("td.json");
-    let net_path = args.out.join("net.json");
+    std::fs::create_dir_all(run.out)
+        .with_context(|| format!("cannot create {}", run.out.display()))?;
+    let checkpoint_path = run.out.join("td.json");
+    let net_path = run.out.join("net.json");
     if checkpoint_path.exists() {
         let text = std::fs::read_to_string(&checkpoint_path)
             .with_context(|| format!("cannot read {}", checkpoint_path.display()))?;
@@ -221,53 +292,57 @@ fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
         anyhow::ensure!(
             saved.same_run(&state),
             "{} holds a run with other settings ({}); give another --out",
-            args.out.display(),
+            run.out.display(),
             describe(&saved)
         );
-        let weights = args
+        let weights = run
             .out
             .join(saved.net_file.as_deref().unwrap_or("net.json"));
         let file = NetFile::load(&weights).map_err(anyhow::Error::msg)?;
         learner = learner.with_net(&file.net).map_err(anyhow::Error::msg)?;
         state = saved;
         // Rows a killed run logged past its checkpoint are learned again.
-        trim_log(&args.out.join("learning.csv"), state.games_done)?;
-        trim_log(&args.out.join("progress.csv"), state.games_done)?;
+        trim_log(&run.out.join("learning.csv"), state.games_done)?;
+        trim_log(&run.out.join("progress.csv"), state.games_done)?;
         eprintln!(
             "resuming {} at game {}",
-            args.out.display(),
+            run.out.display(),
             state.games_done
         );
     } else {
-        if let Some(init) = &args.init {
+        if let Some(init) = c.init.as_ref().map(|i| &i.net) {
             let file = NetFile::load(init).map_err(anyhow::Error::msg)?;
             learner = learner.with_net(&file.net).map_err(anyhow::Error::msg)?;
         }
         std::fs::write(
-            args.out.join("progress.csv"),
+            run.out.join("progress.csv"),
             "games,opponent,played,wins,draws,losses,score\n",
         )?;
         std::fs::write(
-            args.out.join("learning.csv"),
+            run.out.join("learning.csv"),
             "games,mean_abs_error,first_seat_score,mean_plies,learner_score\n",
         )?;
-        checkpoint(&learner, game, &args.out, &mut state)?;
-        measure(game, args, &openings, &mut state, &learner)?;
+        checkpoint(&learner, game, run.out, &mut state)?;
+        measure(game, run, &openings, &mut state, &learner)?;
         write_state(&checkpoint_path, &state)?;
     }
-    if state.games_done >= args.games {
+    // The config as run, for `wopr run --resume` (a larger stop.games
+    // extends the run).
+    write_atomic(&run.out.join("config.toml"), &toml::to_string_pretty(c)?)
+        .map_err(anyhow::Error::msg)?;
+    if state.games_done >= c.stop.games {
         println!(
             "{} has learned {} games already (--games {}): nothing to do",
-            args.out.display(),
+            run.out.display(),
             state.games_done,
-            args.games
+            c.stop.games
         );
         return Ok(());
     }
-    let bar = if args.quiet {
+    let bar = if run.quiet {
         ProgressBar::hidden()
     } else {
-        let b = ProgressBar::new(args.games);
+        let b = ProgressBar::new(c.stop.games);
         b.set_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, ETA {eta} {msg}")
                 .expect("a valid template"),
@@ -276,9 +351,9 @@ fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
         b
     };
     let start = Instant::now();
-    while state.games_done < args.games {
-        let stop = (state.games_done / args.every + 1) * args.every;
-        let stop = stop.min(args.games);
+    while state.games_done < c.stop.games {
+        let stop = (state.games_done / c.yardsticks.every + 1) * c.yardsticks.every;
+        let stop = stop.min(c.stop.games);
         let (mut error, mut first, mut plies, mut own) = (0.0, 0.0, 0usize, None);
         let count = stop - state.games_done;
         for i in state.games_done..stop {
@@ -293,7 +368,7 @@ fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
         }
         state.games_done = stop;
         append(
-            &args.out.join("learning.csv"),
+            &run.out.join("learning.csv"),
             &format!(
                 "{stop},{:.6},{:.4},{:.2},{}\n",
                 error / count as f64,
@@ -302,12 +377,16 @@ fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
                 own.map_or(String::new(), |o: f64| format!("{:.4}", o / count as f64))
             ),
         )?;
-        checkpoint(&learner, game, &args.out, &mut state)?;
-        bar.suspend(|| measure(game, args, &openings, &mut state, &learner))?;
+        checkpoint(&learner, game, run.out, &mut state)?;
+        bar.suspend(|| measure(game, run, &openings, &mut state, &learner))?;
         write_state(&checkpoint_path, &state)?;
     }
     bar.finish_and_clear();
-    draw(&args.out)?;
+    draw(run.out)?;
+    // The run's champion is its final net: `best.json` was chosen on the
+    // yardstick games, so measuring it on them again would flatter it.
+    std::fs::copy(&net_path, run.out.join("champion.json"))
+        .with_context(|| format!("cannot write {}", run.out.join("champion.json").display()))?;
     println!(
         "learned {} games in {:.1} s; net {}{}",
         state.games_done,
@@ -316,7 +395,7 @@ fn learn<G: Encodable + Roster>(game: &G, args: &Args) -> anyhow::Result<()> {
         match (state.best_score, state.best_games) {
             (Some(s), Some(g)) => format!(
                 "; best {} (mean yardstick score {:.1}% at game {g})",
-                args.out.join("best.json").display(),
+                run.out.join("best.json").display(),
                 100.0 * s
             ),
             _ => String::new(),
@@ -412,20 +491,29 @@ fn append(path: &Path, line: &str) -> anyhow::Result<()> {
 /// net as `best.json` if its mean score is the best yet.
 fn measure<G: Encodable + Roster>(
     game: &G,
-    args: &Args,
+    run: &TdRun,
     openings: &wopr::eval::openings::Openings,
     state: &mut Checkpoint,
     learner: &TdLearner<G>,
 ) -> anyhow::Result<()> {
-    if args.against.is_empty() {
+    let c = run.config;
+    if c.yardsticks.against.is_empty() {
         return Ok(());
     }
-    let player = format!("net:{}", args.out.join("net.json").display());
+    let player = format!("net:{}", run.out.join("net.json").display());
     let mut stats: Vec<MatchStats> = Vec::new();
-    for (j, opp) in args.against.iter().enumerate() {
-        let seed = args.seed.wrapping_mul(1000).wrapping_add(j as u64);
-        let records = play_match_from(game, &player, opp, args.eval_games, seed, openings, &|| {})
-            .map_err(anyhow::Error::msg)?;
+    for (j, opp) in c.yardsticks.against.iter().enumerate() {
+        let seed = c.seed.wrapping_mul(1000).wrapping_add(j as u64);
+        let records = play_match_from(
+            game,
+            &player,
+            opp,
+            c.yardsticks.games,
+            seed,
+            openings,
+            &|| {},
+        )
+        .map_err(anyhow::Error::msg)?;
         stats.push(match_stats(&player, opp, &records, |i| {
             usize::from(seats_swapped(i))
         }));
@@ -443,19 +531,19 @@ fn measure<G: Encodable + Roster>(
             s.score
         ));
     }
-    append(&args.out.join("progress.csv"), &lines)?;
+    append(&run.out.join("progress.csv"), &lines)?;
     let mean = stats.iter().map(|s| s.score).sum::<f64>() / stats.len() as f64;
     let scores: Vec<String> = stats
         .iter()
         .map(|s| format!("{} {:.1}%", s.opponent, 100.0 * s.score))
         .collect();
-    if !args.quiet {
+    if !run.quiet {
         eprintln!("game {:>9}: {}", state.games_done, scores.join(", "));
     }
     if state.best_score.is_none_or(|b| mean > b) {
         state.best_score = Some(mean);
         state.best_games = Some(state.games_done);
-        save(learner, game, &args.out.join("best.json"))?;
+        save(learner, game, &run.out.join("best.json"))?;
     }
     Ok(())
 }

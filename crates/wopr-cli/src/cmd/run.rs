@@ -1,0 +1,187 @@
+//! `wopr run CONFIG.toml`: one command for the learners that run from a
+//! config. The config's `[learner] kind` chooses: none or `"evolve"` is an
+//! evolution config (every file in `configs/` runs as it is, as
+//! `wopr evolve` runs it), `"td"` a TD self-play run (the config
+//! `wopr td --print-config` writes). `wopr run --resume DIR` goes on with a
+//! killed run, or extends a finished one with `--set stop.generations=N`
+//! (evolution) or `--set stop.games=N` (TD).
+//!
+//! Supervised training and pre-training (`kind = "train"`, `"pretrain"`)
+//! do not run from a config yet: `wopr train` and `wopr pretrain` run them.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use wopr::experiment::LearnerKind;
+
+use super::evolve;
+use super::td::{self, TdConfig};
+
+/// Arguments of `wopr run`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The run's config (TOML): an evolution config (`configs/`) or one with
+    /// `[learner] kind = "td"`.
+    #[arg(required_unless_present = "resume")]
+    config: Option<PathBuf>,
+    /// The run folder (default: runs/<config name>-seed<S>).
+    #[arg(long, conflicts_with = "resume")]
+    out: Option<PathBuf>,
+    /// Seed (overrides the config's).
+    #[arg(long, conflicts_with = "resume")]
+    seed: Option<u64>,
+    /// Sets one config key, `SECTION.KEY=VALUE` in TOML syntax (repeatable);
+    /// with --resume only `stop.generations` / `stop.games`.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+    /// Continue the run in this folder from its last checkpoint.
+    #[arg(long, conflicts_with = "config")]
+    resume: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Starts or resumes a run of any learner.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    match (&args.resume, &args.config) {
+        (Some(dir), _) => resume(dir, &args.set, args.quiet),
+        (None, Some(path)) => start(path, args),
+        (None, None) => anyhow::bail!("give a config file, or --resume DIR"),
+    }
+}
+
+/// The learner a config names (`[learner] kind`; none: evolution).
+fn kind_of(text: &str, path: &Path) -> anyhow::Result<LearnerKind> {
+    // A file that is not TOML gets its one-line error from the learner's
+    // own reader, with the line.
+    let Ok(doc) = text.parse::<toml::Table>() else {
+        return Ok(LearnerKind::Evolve);
+    };
+    match doc.get("learner").and_then(|l| l.get("kind")) {
+        None => Ok(LearnerKind::Evolve),
+        Some(toml::Value::String(k)) => LearnerKind::parse(k)
+            .map_err(|e| anyhow::anyhow!("bad config {}: {e}", path.display())),
+        Some(v) => anyhow::bail!(
+            "bad config {}: [learner] kind = {v} is not a name (accepted: evolve, td, train, pretrain)",
+            path.display()
+        ),
+    }
+}
+
+fn start(path: &Path, args: &Args) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read config {}", path.display()))?;
+    let text_set =
+        evolve::with_settings(&text, &args.set).map_err(|e| anyhow::anyhow!("bad --set: {e}"))?;
+    match kind_of(&text_set, path)? {
+        LearnerKind::Evolve => evolve::run(&evolve::Args {
+            config: Some(path.to_path_buf()),
+            out: args.out.clone(),
+            seed: args.seed,
+            generations: None,
+            set: args.set.clone(),
+            resume: None,
+            quiet: args.quiet,
+        }),
+        LearnerKind::Td => {
+            let mut config = read_td(&text, &args.set, path)?;
+            if let Some(s) = args.seed {
+                config.seed = s;
+            }
+            let stem = path
+                .file_stem()
+                .map_or("run".into(), |s| s.to_string_lossy().to_string());
+            let out = args
+                .out
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(format!("runs/{stem}-seed{}", config.seed)));
+            if out.join("td.json").exists() {
+                anyhow::bail!(
+                    "{} already holds a run; continue it with wopr run --resume {} or choose another --out",
+                    out.display(),
+                    out.display()
+                );
+            }
+            td::run_config(&td::TdRun {
+                config: &config,
+                out: &out,
+                quiet: args.quiet,
+            })
+        }
+        k @ (LearnerKind::Train | LearnerKind::Pretrain) => anyhow::bail!(
+            "bad config {}: [learner] kind = \"{k}\" does not run from a config yet; use wopr {k} (wopr run takes: evolve, td)",
+            path.display()
+        ),
+    }
+}
+
+/// Reads a TD config (with `--set` applied): one line naming the file, and
+/// the line when no `--set` rewrote it.
+fn read_td(text: &str, set: &[String], path: &Path) -> anyhow::Result<TdConfig> {
+    let text = evolve::with_settings(text, set).map_err(|e| anyhow::anyhow!("bad --set: {e}"))?;
+    toml::from_str(&text).map_err(|e| {
+        let line = match e.span() {
+            Some(s) if set.is_empty() => {
+                format!(" line {}:", text[..s.start].matches('\n').count() + 1)
+            }
+            _ if !set.is_empty() => " (with --set)".to_string(),
+            _ => String::new(),
+        };
+        anyhow::anyhow!(
+            "bad config {}:{line} {}",
+            path.display(),
+            e.message().replace("expected one of", "accepted:")
+        )
+    })
+}
+
+/// Resumes the run in `dir`, whichever learner made it.
+fn resume(dir: &Path, set: &[String], quiet: bool) -> anyhow::Result<()> {
+    let stop_key = |allowed: &str| -> anyhow::Result<Option<u64>> {
+        let mut value = None;
+        for s in set {
+            let (k, v) = s.split_once('=').unwrap_or((s, ""));
+            if k.trim() != allowed {
+                anyhow::bail!("bad --set '{s}': a resumed run takes only {allowed}=N");
+            }
+            value = Some(v.trim().parse::<u64>().map_err(|_| {
+                anyhow::anyhow!("bad --set '{s}': {allowed} must be a whole number")
+            })?);
+        }
+        Ok(value)
+    };
+    if dir.join("td.json").is_file() {
+        let path = dir.join("config.toml");
+        let text = std::fs::read_to_string(&path).with_context(|| {
+            format!(
+                "{} has no config.toml (a run of an older wopr td: resume it with the same wopr td command)",
+                dir.display()
+            )
+        })?;
+        let mut config = read_td(&text, &[], &path)?;
+        if let Some(games) = stop_key("stop.games")? {
+            config.stop.games = games;
+        }
+        return td::run_config(&td::TdRun {
+            config: &config,
+            out: dir,
+            quiet,
+        });
+    }
+    if dir.join("checkpoint.json").is_file() {
+        return evolve::run(&evolve::Args {
+            config: None,
+            out: None,
+            seed: None,
+            generations: stop_key("stop.generations")?,
+            set: Vec::new(),
+            resume: Some(dir.to_path_buf()),
+            quiet,
+        });
+    }
+    anyhow::bail!(
+        "{} holds no run to resume (no checkpoint.json of an evolution run, no td.json of a TD run)",
+        dir.display()
+    )
+}

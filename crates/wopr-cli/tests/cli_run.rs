@@ -1,0 +1,231 @@
+//! `wopr run CONFIG.toml` (issue 27): an evolution config runs as
+//! `wopr evolve` runs it, byte for byte; `wopr td --print-config` writes a
+//! config that `wopr run` learns the same net from; `wopr run --resume`
+//! goes on with a run of either learner; bad configs are one-line errors.
+
+mod cli_common;
+
+use std::path::Path;
+
+use cli_common::{fails_with, ok, s, wopr, Scratch};
+
+fn sha256(path: &Path) -> String {
+    let out = std::process::Command::new("sha256sum")
+        .arg(path)
+        .output()
+        .expect("sha256sum runs");
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+const CMAES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../configs/tictactoe-exhaustive-cmaes.toml"
+);
+
+#[test]
+fn an_evolution_config_runs_as_wopr_evolve_runs_it() {
+    let dir = Scratch::new("wopr-cli-run", "evolve", true);
+    let (a, b) = (dir.join("evolve"), dir.join("run"));
+    ok(&wopr(&[
+        "evolve",
+        CMAES,
+        "--seed",
+        "7",
+        "--generations",
+        "12",
+        "--out",
+        s(&a),
+        "-q",
+    ]));
+    ok(&wopr(&[
+        "run",
+        CMAES,
+        "--seed",
+        "7",
+        "--set",
+        "stop.generations=12",
+        "--out",
+        s(&b),
+        "-q",
+    ]));
+    // The champion issue 27 names for this config, seed and length.
+    let want = "5bee53f7f59aa597ebce837dfeef4d9d38a103b5803baa49155367b491fc2064";
+    assert_eq!(sha256(&a.join("champion.json")), want);
+    assert_eq!(sha256(&b.join("champion.json")), want);
+    // The logs are the same but for the seconds each generation took.
+    let no_time = |p: &Path| -> Vec<String> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .map(|l| l.rsplit_once(',').map_or(l, |(head, _)| head).to_string())
+            .collect()
+    };
+    assert_eq!(
+        no_time(&a.join("generations.csv")),
+        no_time(&b.join("generations.csv"))
+    );
+    // Stopped at 6 generations and resumed to 12: the same champion.
+    let c = dir.join("resumed");
+    ok(&wopr(&[
+        "run",
+        CMAES,
+        "--seed",
+        "7",
+        "--set",
+        "stop.generations=6",
+        "--out",
+        s(&c),
+        "-q",
+    ]));
+    ok(&wopr(&[
+        "run",
+        "--resume",
+        s(&c),
+        "--set",
+        "stop.generations=12",
+        "-q",
+    ]));
+    assert_eq!(sha256(&c.join("champion.json")), want);
+    // `[learner] kind = "evolve"` may be said.
+    let text = std::fs::read_to_string(CMAES).unwrap();
+    let said = dir.join("said.toml");
+    std::fs::write(&said, format!("{text}\n[learner]\nkind = \"evolve\"\n")).unwrap();
+    let d = dir.join("said");
+    ok(&wopr(&[
+        "run",
+        s(&said),
+        "--seed",
+        "7",
+        "--set",
+        "stop.generations=12",
+        "--out",
+        s(&d),
+        "-q",
+    ]));
+    assert_eq!(sha256(&d.join("champion.json")), want);
+}
+
+#[test]
+fn a_td_config_learns_what_wopr_td_learns_and_resumes() {
+    let dir = Scratch::new("wopr-cli-run", "td", true);
+    let flags = [
+        "--game",
+        "connect4:4x4",
+        "--games",
+        "3000",
+        "--every",
+        "1000",
+        "--against",
+        "random",
+        "--eval-games",
+        "20",
+        "--seed",
+        "3",
+    ];
+    let a = dir.join("td");
+    let mut args = vec!["td"];
+    args.extend(flags);
+    args.extend(["--out", s(&a), "-q"]);
+    ok(&wopr(&args));
+    let mut print = vec!["td"];
+    print.extend(flags);
+    print.push("--print-config");
+    let config = ok(&wopr(&print));
+    assert!(config.contains("kind = \"td\""), "{config}");
+    let path = dir.join("td.toml");
+    std::fs::write(&path, &config).unwrap();
+    let b = dir.join("run");
+    ok(&wopr(&["run", s(&path), "--out", s(&b), "-q"]));
+    // Stopped at 2,000 games and extended to 3,000.
+    let c = dir.join("resumed");
+    ok(&wopr(&[
+        "run",
+        s(&path),
+        "--set",
+        "stop.games=2000",
+        "--out",
+        s(&c),
+        "-q",
+    ]));
+    ok(&wopr(&[
+        "run",
+        "--resume",
+        s(&c),
+        "--set",
+        "stop.games=3000",
+        "-q",
+    ]));
+    let net = sha256(&a.join("net.json"));
+    assert_eq!(sha256(&b.join("net.json")), net);
+    assert_eq!(sha256(&c.join("net.json")), net);
+    // Every run folder ends with its champion: for TD, the final net.
+    assert_eq!(sha256(&b.join("champion.json")), net);
+    fails_with(
+        &wopr(&["run", s(&path), "--out", s(&b), "-q"]),
+        "already holds a run",
+    );
+}
+
+#[test]
+fn bad_configs_and_resumes_are_one_line_errors() {
+    let dir = Scratch::new("wopr-cli-run", "bad", true);
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let td = "game = \"connect4:4x4\"\n[learner]\nkind = \"td\"\n[stop]\ngames = 10\n";
+    let cases = [
+        (
+            write("kind.toml", "[learner]\nkind = \"genetic\"\n"),
+            "accepted: evolve, td, train, pretrain",
+        ),
+        (
+            write("train.toml", "[learner]\nkind = \"train\"\n"),
+            "use wopr train",
+        ),
+        (
+            write("typo.toml", &td.replace("games = 10", "gamez = 10")),
+            "line 5",
+        ),
+        (
+            write(
+                "alpha.toml",
+                &format!("{td}[yardsticks]\nevery = \"often\"\n"),
+            ),
+            "line 7",
+        ),
+    ];
+    for (path, says) in &cases {
+        let out = dir.join("out");
+        fails_with(&wopr(&["run", s(path), "--out", s(&out), "-q"]), says);
+    }
+    fails_with(
+        &wopr(&["run", "--resume", s(&dir), "-q"]),
+        "holds no run to resume",
+    );
+    // A resumed run takes only its stop key.
+    let run = dir.join("r");
+    ok(&wopr(&[
+        "run",
+        s(&write("ok.toml", td)),
+        "--out",
+        s(&run),
+        "-q",
+    ]));
+    fails_with(
+        &wopr(&[
+            "run",
+            "--resume",
+            s(&run),
+            "--set",
+            "learner.alpha=0.5",
+            "-q",
+        ]),
+        "takes only stop.games=N",
+    );
+}
