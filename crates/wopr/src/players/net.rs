@@ -342,8 +342,35 @@ impl Finished {
     }
 }
 
-/// Net values are scaled to integers for the alpha-beta search.
+/// Bounded net values are scaled to integers for the alpha-beta search.
 const SEARCH_SCALE: f32 = 10_000.0;
+
+/// Unbounded net values enter the search through a logarithm, scaled by
+/// this: [`search_value`].
+const LOG_SCALE: f32 = 5_000.0;
+
+/// A net value (for the player to move) as an alpha-beta leaf value, in
+/// the same order and within ±[`WIN_SCORE`](crate::game::WIN_SCORE)/2.
+///
+/// Bounded outputs (sigmoid, tanh; values in (-1, 1)) are scaled by
+/// [`SEARCH_SCALE`]. Unbounded outputs (a linear n-tuple network's sums
+/// run to the hundreds) go through `sign(v) · LOG_SCALE · ln(1 + 1000·|v|)`,
+/// which keeps their order with a relative resolution of about 2·10⁻⁴ at
+/// every magnitude. (Clamping them to the bounded range, as this once did,
+/// made almost every leaf of a linear net the same value, and a net
+/// searched at two plies played about as well as a random player.)
+fn search_value(bounded: bool, v: f32) -> i32 {
+    const LIMIT: f32 = (crate::game::WIN_SCORE / 2 - 1) as f32;
+    if v.is_nan() {
+        return 0;
+    }
+    let x = if bounded {
+        v.clamp(-RESULT_VALUE, RESULT_VALUE) * SEARCH_SCALE
+    } else {
+        v.signum() * LOG_SCALE * (1.0 + 1000.0 * v.abs()).ln()
+    };
+    x.clamp(-LIMIT, LIMIT) as i32
+}
 
 /// A net, its encoding and its working memory.
 pub struct NetEval<G: Encodable> {
@@ -453,6 +480,12 @@ impl<G: Encodable> NetEval<G> {
         self.net.num_outputs()
     }
 
+    /// A value for the player to move as an alpha-beta leaf value
+    /// ([`search_value`]).
+    fn search_value(&self, v: f32) -> i32 {
+        search_value(self.bounded, v)
+    }
+
     /// The sign that turns the net's value of `c` into a value for `me`:
     /// positions are valued for their player to move (finished ones, left
     /// to the net, for seat 0), or for the encoding's fixed seat.
@@ -481,7 +514,7 @@ where
     fn evaluate(&mut self, state: &G::State) -> i32 {
         let o = self.run(std::slice::from_ref(state))[0];
         let v = self.mover_sign(state) * self.centred(o);
-        (v.clamp(-RESULT_VALUE, RESULT_VALUE) * SEARCH_SCALE) as i32
+        self.search_value(v)
     }
     fn batched(&self) -> bool {
         true
@@ -489,12 +522,15 @@ where
     fn evaluate_batch(&mut self, states: &[G::State], out: &mut Vec<i32>) {
         let k = self.num_outputs();
         let (scale, shift) = self.centre;
+        let bounded = self.bounded;
         let signs: Vec<f32> = states.iter().map(|s| self.mover_sign(s)).collect();
         let values = self.run(states);
-        out.extend(values.chunks_exact(k).zip(signs).map(|(o, sign)| {
-            ((sign * (scale * o[0] - shift)).clamp(-RESULT_VALUE, RESULT_VALUE) * SEARCH_SCALE)
-                as i32
-        }));
+        out.extend(
+            values
+                .chunks_exact(k)
+                .zip(signs)
+                .map(|(o, sign)| search_value(bounded, sign * (scale * o[0] - shift))),
+        );
     }
 }
 
