@@ -45,7 +45,7 @@ fn minimax(eval: &mut NetEval<Reversi>, s: &ReversiState, depth: u32, me: usize)
     let mut legal = ActionList::new();
     s.legal_actions(&mut legal);
     let values = legal.iter().map(|&a| {
-        let mut c = s.clone();
+        let mut c = *s;
         c.apply(a);
         minimax(eval, &c, depth - 1, me)
     });
@@ -91,7 +91,7 @@ fn a_searched_linear_net_plays_the_minimax_move_of_its_values() {
             let values: Vec<f64> = legal
                 .iter()
                 .map(|&a| {
-                    let mut c = s.clone();
+                    let mut c = *s;
                     c.apply(a);
                     minimax(&mut eval, &c, ply - 1, me)
                 })
