@@ -91,7 +91,7 @@ fn a_searched_linear_net_plays_the_minimax_move_of_its_values() {
             let values: Vec<f64> = legal
                 .iter()
                 .map(|&a| {
-                    let mut c = *s;
+                    let mut c = s;
                     c.apply(a);
                     minimax(&mut eval, &c, ply - 1, me)
                 })
