@@ -3,7 +3,7 @@
 //! Othello and Thill, Koch & Konen (2014) for Connect-4.
 //!
 //! The net is linear: `V(s) = f(b + Σᵢ wᵢ·xᵢ(s))` over an encoding's inputs
-//! `x(s)` (read sparsely through [`Encoding::encode_sparse`], so an n-tuple
+//! `x(s)` (read sparsely through [`Encoding::encode_sparse`](crate::game::encode::Encoding::encode_sparse), so an n-tuple
 //! network costs one table look-up per tuple), with `f` = tanh or the
 //! identity. As everywhere in wopr, `V(s)` is the value of `s` for its
 //! player to move; a finished game is worth +1, 0 or −1 to a seat.
