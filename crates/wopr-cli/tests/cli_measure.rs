@@ -420,3 +420,73 @@ fn optimal_move_rate_against_the_solver() {
         assert!(err.contains(says), "{err}");
     }
 }
+
+/// `--reference perfect` plays the perfect player through the same games
+/// beside the player: on Tic-Tac-Toe from the start it never loses (the
+/// game is a draw under perfect play), whatever the opponent.
+#[test]
+fn a_reference_player_is_measured_beside_the_player() {
+    let out = wopr(
+        &[
+            "eval",
+            "--game",
+            "tictactoe",
+            "--player",
+            "random",
+            "--against",
+            "random,first",
+            "--reference",
+            "perfect",
+            "--games",
+            "40",
+            "--json",
+        ],
+        "2",
+    );
+    let text = cli_common::ok(&out);
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // Per opponent, the player's row and then the reference's.
+    let who: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["player"].as_str().unwrap(),
+                r["opponent"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        who,
+        [
+            ("random", "random"),
+            ("perfect", "random"),
+            ("random", "first"),
+            ("perfect", "first")
+        ]
+    );
+    for r in rows.iter().filter(|r| r["player"] == "perfect") {
+        assert_eq!(r["games"], 40);
+        assert_eq!(r["as_first"]["losses"], 0, "{r}");
+        assert_eq!(r["as_second"]["losses"], 0, "{r}");
+    }
+    cli_common::fails_with(
+        &wopr(
+            &[
+                "eval",
+                "--game",
+                "tictactoe",
+                "--player",
+                "random",
+                "--against",
+                "random",
+                "--reference",
+                "grandmaster",
+            ],
+            "2",
+        ),
+        "bad --reference",
+    );
+}

@@ -56,6 +56,12 @@ pub struct EvalArgs {
     /// keeps the solver's value (games with a solver only).
     #[arg(long, value_name = "N", conflicts_with_all = ["against", "exhaustive", "sprt"])]
     optimal_moves: Option<usize>,
+    /// Also play this player (e.g. `perfect`) against each opponent through
+    /// the same openings and seeds, and print its results beside the
+    /// player's: the ceiling the opponents leave (a perfect player still
+    /// loses some openings, and scores below 100% against a good one).
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["exhaustive", "sprt"])]
+    reference: Option<String>,
 }
 
 /// Parses `elo0=A,elo1=B[,alpha=X][,beta=Y]`.
@@ -127,11 +133,19 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
 
 fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> anyhow::Result<()> {
     parse_player(game, &args.player).map_err(|e| anyhow::anyhow!("bad --player: {e}"))?;
+    if let Some(r) = &args.reference {
+        parse_player(game, r).map_err(|e| anyhow::anyhow!("bad --reference: {e}"))?;
+    }
+    // The player, then the reference through the same games' seeds.
+    let players: Vec<&String> = std::iter::once(&args.player)
+        .chain(args.reference.as_ref())
+        .collect();
     for o in opponents {
         parse_player(game, o).map_err(|e| anyhow::anyhow!("bad --against '{o}': {e}"))?;
     }
-    let bar = if args.games * opponents.len() >= 20 {
-        let b = ProgressBar::new((args.games * opponents.len()) as u64);
+    let total = args.games * opponents.len() * players.len();
+    let bar = if total >= 20 {
+        let b = ProgressBar::new(total as u64);
         b.set_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} games, ETA {eta}")
                 .expect("a valid template"),
@@ -141,23 +155,20 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
         ProgressBar::hidden()
     };
     let openings = args.openings.resolve(game)?;
+    // Rows in opponent order, the reference's after the player's.
     let mut all: Vec<MatchStats> = Vec::new();
     for (j, opp) in opponents.iter().enumerate() {
         use rand::Rng;
         let seed = stream(args.seed, &[j as u64]).next_u64();
-        let records = play_match_from(
-            game,
-            &args.player,
-            opp,
-            args.games,
-            seed,
-            &openings,
-            &|| bar.inc(1),
-        )
-        .map_err(|e| anyhow::anyhow!(e))?;
-        all.push(match_stats(&args.player, opp, &records, |i| {
-            usize::from(seats_swapped(i))
-        }));
+        for &player in &players {
+            let records = play_match_from(game, player, opp, args.games, seed, &openings, &|| {
+                bar.inc(1)
+            })
+            .map_err(|e| anyhow::anyhow!(e))?;
+            all.push(match_stats(player, opp, &records, |i| {
+                usize::from(seats_swapped(i))
+            }));
+        }
     }
     bar.finish_and_clear();
     let names = game.seat_names();
@@ -171,6 +182,9 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
         "{} vs each opponent, {} games each (half as {}), seed {}",
         args.player, args.games, names[0], args.seed
     );
+    if let Some(r) = &args.reference {
+        println!("rows marked [{r}]: the reference through the same openings and seeds");
+    }
     println!(
         "{:<28} {:>13} {:>13} {:>8} {:>17} {:>8} {:>8}",
         "opponent",
@@ -181,11 +195,16 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
         "margin",
         "distinct"
     );
-    for s in &all {
+    for (k, s) in all.iter().enumerate() {
         let wdl = |w: &wopr::eval::Wdl| format!("{}/{}/{}", w.wins, w.draws, w.losses);
+        let row = if k % players.len() == 0 {
+            s.opponent.clone()
+        } else {
+            format!("  [{}]", players[k % players.len()])
+        };
         println!(
             "{:<28} {:>13} {:>13} {:>7.1}% {:>17} {:>8} {:>8}",
-            s.opponent,
+            row,
             wdl(&s.as_first),
             wdl(&s.as_second),
             100.0 * s.win_rate,
