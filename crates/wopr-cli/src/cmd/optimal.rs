@@ -3,8 +3,9 @@
 //!
 //! Positions come from random-vs-random games drawn from the seed, game by
 //! game, every position with one player to move and at least two legal
-//! moves, each distinct position once (by its printed board, which includes
-//! the side to move), until N are found. Each is solved exactly; the player
+//! moves that the solver reaches (Reversi: an endgame of at most its
+//! limit of empty squares, 24 on 6x6), each distinct position once (by its
+//! printed board, which includes the side to move), until N are found. Each is solved exactly; the player
 //! is asked for its move (with its own random stream per position), and the
 //! move counts as optimal when the solver lists it among the moves that
 //! keep the position's value. A uniformly random legal move's rate on the
@@ -115,6 +116,7 @@ pub fn run<G: Roster>(
 /// `n` distinct positions with one player to move and a real choice, from
 /// random games (game `g` plays from `stream(seed, [tag, g])`).
 fn positions<G: Roster>(game: &G, n: usize, seed: u64) -> anyhow::Result<Vec<G::State>> {
+    let solver = game.solver().expect("checked by the caller");
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(n);
     let mut legal = ActionList::new();
@@ -125,7 +127,7 @@ fn positions<G: Roster>(game: &G, n: usize, seed: u64) -> anyhow::Result<Vec<G::
             if let Turn::Player(_) = state.turn() {
                 legal.clear();
                 state.legal_actions(&mut legal);
-                if legal.len() > 1 && seen.insert(state.to_string()) {
+                if legal.len() > 1 && solver.reaches(&state) && seen.insert(state.to_string()) {
                     out.push(state.clone());
                     if out.len() == n {
                         return Ok(out);

@@ -46,4 +46,13 @@ pub trait Solver<G: Game>: Send {
     fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
         let _ = limit;
     }
+
+    /// Whether `state` is within this solver's reach: an endgame solver
+    /// refuses positions with more empty squares than its limit
+    /// ([`SolveError::TooLarge`]) and says so here without solving. The
+    /// default reaches every position.
+    fn reaches(&self, state: &G::State) -> bool {
+        let _ = state;
+        true
+    }
 }

@@ -420,6 +420,10 @@ impl Solver<Reversi> for ReversiSolver {
         self.time_limit = limit;
     }
 
+    fn reaches(&self, state: &ReversiState) -> bool {
+        state.empties() <= self.max_empties
+    }
+
     fn solve(&mut self, state: &ReversiState) -> Result<Solution, SolveError> {
         self.check(state)?;
         self.nodes = 0;
@@ -499,5 +503,16 @@ mod tests {
         let e = s.solve(&ReversiState::new(8)).unwrap_err();
         assert!(e.to_string().contains("60 empty squares"), "{e}");
         assert!(e.to_string().contains("limit of 20"), "{e}");
+        // It says so without solving: the start has 60 empties, and a
+        // position of 20 is within reach.
+        assert!(!s.reaches(&ReversiState::new(8)));
+        let mut late = ReversiState::new(8);
+        let mut legal = crate::game::ActionList::new();
+        while late.empties() > 20 {
+            legal.clear();
+            late.legal_actions(&mut legal);
+            late.apply(legal[0]);
+        }
+        assert!(s.reaches(&late));
     }
 }
