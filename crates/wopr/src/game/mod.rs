@@ -29,6 +29,7 @@
 //! - B. Horner, *WOPR in search of better strategies for board games*, M.S.
 //!   thesis, University of Nebraska at Omaha, 2011.
 
+pub mod board;
 pub mod driver;
 pub mod encode;
 pub mod info;
@@ -133,6 +134,18 @@ pub trait State: Clone + Debug + Display + Send + Sync + 'static {
     /// musicator turns these squares into music.
     fn action_cell(&self, _action: Action) -> Option<(usize, usize)> {
         None
+    }
+
+    /// The position as a board to draw ([`board::Board`]); games without a
+    /// board keep the default, their text drawing.
+    fn board(&self) -> board::Board {
+        board::Board::Text
+    }
+
+    /// Where `action` is clicked on [`State::board`] ([`board::Target`]);
+    /// by default a button.
+    fn target(&self, _action: Action) -> board::Target {
+        board::Target::Button
     }
 
     /// Whether the game is over.

@@ -383,6 +383,19 @@ impl State for Connect4State {
         }
         Some((col, self.rows() - 1 - self.height(col)))
     }
+
+    fn board(&self) -> crate::game::board::Board {
+        crate::game::board::Board::grid(self.columns(), self.rows(), |c, r| self.at(c, r))
+    }
+
+    /// A drop is clicked anywhere in its column.
+    fn target(&self, action: Action) -> crate::game::board::Target {
+        if (action as usize) < self.columns() {
+            crate::game::board::Target::Column { col: action }
+        } else {
+            crate::game::board::Target::Button
+        }
+    }
 }
 
 impl Searchable for Connect4State {

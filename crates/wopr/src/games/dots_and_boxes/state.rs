@@ -285,6 +285,42 @@ impl State for DotsAndBoxesState {
         *self
     }
 
+    fn board(&self) -> crate::game::board::Board {
+        let (cols, rows) = (self.cols(), self.rows());
+        crate::game::board::Board::Dots {
+            cols,
+            rows,
+            h: (0..=rows)
+                .map(|r| {
+                    (0..cols)
+                        .map(|c| self.has_edge(self.h_index(r, c)))
+                        .collect()
+                })
+                .collect(),
+            v: (0..rows)
+                .map(|r| {
+                    (0..=cols)
+                        .map(|c| self.has_edge(self.v_index(r, c)))
+                        .collect()
+                })
+                .collect(),
+            owners: (0..rows)
+                .map(|r| (0..cols).map(|c| self.owner(r, c)).collect())
+                .collect(),
+        }
+    }
+
+    /// A line is clicked between its two dots.
+    fn target(&self, action: Action) -> crate::game::board::Target {
+        if (action as usize) >= self.num_edges() {
+            return crate::game::board::Target::Button;
+        }
+        match self.edge(action as usize) {
+            Edge::H { row, col } => crate::game::board::Target::Edge { dir: "h", row, col },
+            Edge::V { row, col } => crate::game::board::Target::Edge { dir: "v", row, col },
+        }
+    }
+
     fn action_to_string(&self, action: Action) -> String {
         match self.edge(action as usize) {
             Edge::H { row, col } => format!("h{row},{col}"),

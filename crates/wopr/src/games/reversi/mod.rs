@@ -475,6 +475,18 @@ impl State for ReversiState {
         ((action as usize) < n * n).then(|| (action as usize % n, action as usize / n))
     }
 
+    fn board(&self) -> crate::game::board::Board {
+        crate::game::board::Board::grid(self.size(), self.size(), |c, r| self.at(c, r))
+    }
+
+    /// A disc is clicked on its square; a pass is a button.
+    fn target(&self, action: Action) -> crate::game::board::Target {
+        match self.action_cell(action) {
+            Some((col, row)) => crate::game::board::Target::Cell { col, row },
+            None => crate::game::board::Target::Button,
+        }
+    }
+
     fn parse_action(&self, text: &str) -> Result<Action, String> {
         let n = self.size();
         if let Some(a) = parse_index(text, n * n + 1) {

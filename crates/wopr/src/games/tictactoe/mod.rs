@@ -173,6 +173,17 @@ impl State for TicTacToeState {
         Some((action as usize % 3, action as usize / 3))
     }
 
+    fn board(&self) -> crate::game::board::Board {
+        crate::game::board::Board::grid(3, 3, |c, r| self.at(r * 3 + c))
+    }
+
+    fn target(&self, action: Action) -> crate::game::board::Target {
+        match self.action_cell(action) {
+            Some((col, row)) => crate::game::board::Target::Cell { col, row },
+            None => crate::game::board::Target::Button,
+        }
+    }
+
     fn parse_action(&self, text: &str) -> Result<Action, String> {
         if let Some(a) = parse_index(text, 9) {
             return Ok(a);

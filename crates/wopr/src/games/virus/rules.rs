@@ -179,6 +179,27 @@ impl State for VirusState {
         self.decode(action).map(|(_, to)| (to % n, to / n))
     }
 
+    fn board(&self) -> crate::game::board::Board {
+        crate::game::board::Board::grid(self.size(), self.size(), |c, r| self.at(c, r))
+    }
+
+    /// A grow is clicked on its square, a jump as its two squares, a pass
+    /// is a button.
+    fn target(&self, action: Action) -> crate::game::board::Target {
+        let n = self.size();
+        match self.decode(action) {
+            Some((Some(from), to)) => crate::game::board::Target::Jump {
+                from: [from % n, from / n],
+                to: [to % n, to / n],
+            },
+            Some((None, to)) => crate::game::board::Target::Cell {
+                col: to % n,
+                row: to / n,
+            },
+            None => crate::game::board::Target::Button,
+        }
+    }
+
     fn parse_action(&self, text: &str) -> Result<Action, String> {
         let n = self.size();
         if let Some(a) = parse_index(text, 17 * n * n + 1) {
