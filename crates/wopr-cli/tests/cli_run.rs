@@ -229,3 +229,49 @@ fn bad_configs_and_resumes_are_one_line_errors() {
         "takes only stop.games=N",
     );
 }
+
+#[test]
+fn a_pretrain_config_makes_the_pool_wopr_pretrain_makes() {
+    let dir = Scratch::new("wopr-cli-run", "pretrain", true);
+    let flags = [
+        "--game",
+        "virus",
+        "--teachers",
+        "ai:1,ai:2",
+        "--per-teacher",
+        "2",
+        "--positions",
+        "20",
+        "--epochs",
+        "2",
+        "--seed",
+        "5",
+    ];
+    let a = dir.join("flags");
+    let mut args = vec!["pretrain"];
+    args.extend(flags);
+    args.extend(["--out", s(&a)]);
+    ok(&wopr(&args));
+    let mut print = vec!["pretrain"];
+    print.extend(flags);
+    print.push("--print-config");
+    let config = ok(&wopr(&print));
+    assert!(config.contains("kind = \"pretrain\""), "{config}");
+    let path = dir.join("pre.toml");
+    std::fs::write(&path, &config).unwrap();
+    let b = dir.join("config");
+    ok(&wopr(&["run", s(&path), "--out", s(&b), "-q"]));
+    // Two teachers × two nets, and the pool's description: the same bytes.
+    let mut nets = 0;
+    for entry in std::fs::read_dir(&a).unwrap() {
+        let name = entry.unwrap().file_name();
+        let name = name.to_string_lossy();
+        if name.ends_with(".json") {
+            assert_eq!(sha256(&a.join(&*name)), sha256(&b.join(&*name)), "{name}");
+            nets += 1;
+        }
+    }
+    assert_eq!(nets, 5, "four nets and pool.json");
+    assert!(b.join("config.toml").is_file());
+    fails_with(&wopr(&["run", "--resume", s(&b)]), "is not resumed");
+}

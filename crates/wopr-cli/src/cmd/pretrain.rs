@@ -2,8 +2,10 @@
 //! Cowling's pre-training; [`wopr::experiment::pretrain`]) and write it to a
 //! folder that `[init] population = "pretrained:DIR"` starts a run from.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
 
 use wopr::experiment::pretrain::{pretrain, PretrainOptions};
 use wopr::nn::Activation;
@@ -56,8 +58,126 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The folder to write (net files and pool.json).
+    #[arg(long, required_unless_present = "print_config")]
+    out: Option<PathBuf>,
+    /// Write the run's config (TOML, for `wopr run`) to stdout and exit.
     #[arg(long)]
-    out: PathBuf,
+    print_config: bool,
+}
+
+/// A pre-training run's config, as `wopr run CONFIG.toml` reads it and
+/// `wopr pretrain --print-config` writes it: `game`, `seed`, and a
+/// `[learner]` table with `kind = "pretrain"` and the flags' settings
+/// (`teachers`, `per_teacher`, `positions`, `epochs`, `bp_batch`, `hidden`,
+/// `activation`, `output`, `encoding`, `play`). A killed pre-training run
+/// starts again from the beginning (it takes minutes).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PretrainConfig {
+    /// A name for reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The game spec (a board game).
+    pub game: String,
+    /// Seed of the games, initial weights and example orders.
+    #[serde(default = "one")]
+    pub seed: u64,
+    /// The teachers and how each net is trained.
+    pub learner: PretrainLearner,
+}
+
+/// `[learner]` of a pre-training run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PretrainLearner {
+    /// Always `"pretrain"`.
+    pub kind: PretrainKind,
+    /// Teacher oracles.
+    pub teachers: Vec<String>,
+    /// Nets per teacher.
+    #[serde(default = "ten")]
+    pub per_teacher: usize,
+    /// Positions in each teacher's dataset.
+    #[serde(default = "two_thousand")]
+    pub positions: usize,
+    /// Epochs per net.
+    #[serde(default = "hundred")]
+    pub epochs: usize,
+    /// Examples per back-propagation step.
+    #[serde(default = "sixteen")]
+    pub bp_batch: usize,
+    /// Hidden layer sizes (none: 58 and 27; `[0]`: a linear net).
+    #[serde(default)]
+    pub hidden: Vec<usize>,
+    /// Hidden activation.
+    #[serde(default = "sigmoid")]
+    pub activation: String,
+    /// Output activation.
+    #[serde(default = "linear")]
+    pub output: String,
+    /// Input encoding.
+    #[serde(default = "raw")]
+    pub encoding: String,
+    /// Players of the recorded games (none: see the teachers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub play: Vec<String>,
+}
+
+/// The one kind of this table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PretrainKind {
+    /// Pre-training a seed population.
+    Pretrain,
+}
+
+fn one() -> u64 {
+    1
+}
+fn ten() -> usize {
+    10
+}
+fn two_thousand() -> usize {
+    2000
+}
+fn hundred() -> usize {
+    100
+}
+fn sixteen() -> usize {
+    16
+}
+fn sigmoid() -> String {
+    "sigmoid".into()
+}
+fn linear() -> String {
+    "linear".into()
+}
+fn raw() -> String {
+    "raw".into()
+}
+
+impl Args {
+    /// The config these flags make: `wopr run` of it is this command.
+    pub fn config(&self) -> PretrainConfig {
+        PretrainConfig {
+            name: None,
+            game: self.game.clone(),
+            seed: self.seed,
+            learner: PretrainLearner {
+                kind: PretrainKind::Pretrain,
+                teachers: self.teachers.clone(),
+                per_teacher: self.per_teacher,
+                positions: self.positions,
+                epochs: self.epochs,
+                bp_batch: self.bp_batch,
+                hidden: self.hidden.clone(),
+                activation: self.activation.clone(),
+                output: self.output.clone(),
+                encoding: self.encoding.clone(),
+                play: self.play.clone(),
+            },
+        }
+    }
 }
 
 /// The hidden layers `--hidden` asks for: none given, the paper's 58 and
@@ -73,27 +193,37 @@ fn hidden_layers(given: &[usize]) -> anyhow::Result<Vec<usize>> {
     }
 }
 
-/// Trains the pool and writes it.
+/// Trains the pool and writes it (or prints the config).
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let game = super::parse_game(&args.game)?;
+    let config = args.config();
+    if args.print_config {
+        print!("{}", toml::to_string_pretty(&config)?);
+        return Ok(());
+    }
+    let out = args.out.as_deref().expect("clap requires --out");
+    run_config(&config, out)
+}
+
+/// Runs a pre-training config into `out`, keeping the config there as
+/// `config.toml`.
+pub fn run_config(config: &PretrainConfig, out: &Path) -> anyhow::Result<()> {
+    let game = super::parse_game(&config.game)?;
+    let l = &config.learner;
     let options = PretrainOptions {
-        teachers: args.teachers.clone(),
-        per_teacher: args.per_teacher,
-        positions: args.positions,
-        epochs: args.epochs,
-        bp_batch: args.bp_batch.max(1),
-        hidden: hidden_layers(&args.hidden)?,
-        activation: args
+        teachers: l.teachers.clone(),
+        per_teacher: l.per_teacher,
+        positions: l.positions,
+        epochs: l.epochs,
+        bp_batch: l.bp_batch.max(1),
+        hidden: hidden_layers(&l.hidden)?,
+        activation: l
             .activation
             .parse::<Activation>()
             .map_err(anyhow::Error::msg)?,
-        output: args
-            .output
-            .parse::<Activation>()
-            .map_err(anyhow::Error::msg)?,
-        encoding: args.encoding.clone(),
-        play: args.play.clone(),
-        seed: args.seed,
+        output: l.output.parse::<Activation>().map_err(anyhow::Error::msg)?,
+        encoding: l.encoding.clone(),
+        play: l.play.clone(),
+        seed: config.seed,
     };
     let start = Instant::now();
     let mut progress = |e: &wopr::experiment::pretrain::PoolEntry| {
@@ -107,9 +237,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             e.loss
         );
     };
-    let pool = with_board_game!(&game, g => pretrain(g, &options, &args.out, &mut progress)
+    let pool = with_board_game!(&game, g => pretrain(g, &options, out, &mut progress)
         .map_err(anyhow::Error::msg)?,
         anyhow::bail!("pretraining needs a board game, not {}", game.spec()));
+    wopr::experiment::write_atomic(&out.join("config.toml"), &toml::to_string_pretty(config)?)
+        .map_err(anyhow::Error::msg)?;
     println!(
         "pre-trained {} nets ({}, {} positions per teacher, {} epochs) in {:.1} s: {}/pool.json",
         pool.nets.len(),
@@ -117,11 +249,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         pool.positions,
         pool.epochs,
         start.elapsed().as_secs_f64(),
-        args.out.display()
+        out.display()
     );
     println!(
         "start a run from it with [init] population = \"pretrained:{}\"",
-        args.out.display()
+        out.display()
     );
     Ok(())
 }

@@ -2,12 +2,14 @@
 //! config. The config's `[learner] kind` chooses: none or `"evolve"` is an
 //! evolution config (every file in `configs/` runs as it is, as
 //! `wopr evolve` runs it), `"td"` a TD self-play run (the config
-//! `wopr td --print-config` writes). `wopr run --resume DIR` goes on with a
-//! killed run, or extends a finished one with `--set stop.generations=N`
-//! (evolution) or `--set stop.games=N` (TD).
+//! `wopr td --print-config` writes), `"pretrain"` a pre-trained pool (the
+//! config `wopr pretrain --print-config` writes). `wopr run --resume DIR`
+//! goes on with a killed run, or extends a finished one with
+//! `--set stop.generations=N` (evolution) or `--set stop.games=N` (TD); a
+//! pre-training run is not resumed but run again (it takes minutes).
 //!
-//! Supervised training and pre-training (`kind = "train"`, `"pretrain"`)
-//! do not run from a config yet: `wopr train` and `wopr pretrain` run them.
+//! Supervised training (`kind = "train"`) does not run from a config yet:
+//! `wopr train` runs it.
 
 use std::path::{Path, PathBuf};
 
@@ -15,6 +17,7 @@ use anyhow::Context;
 use wopr::experiment::LearnerKind;
 
 use super::evolve;
+use super::pretrain::{self, PretrainConfig};
 use super::td::{self, TdConfig};
 
 /// Arguments of `wopr run`.
@@ -85,17 +88,11 @@ fn start(path: &Path, args: &Args) -> anyhow::Result<()> {
             quiet: args.quiet,
         }),
         LearnerKind::Td => {
-            let mut config = read_td(&text, &args.set, path)?;
+            let mut config: TdConfig = read_config(&text, &args.set, path)?;
             if let Some(s) = args.seed {
                 config.seed = s;
             }
-            let stem = path
-                .file_stem()
-                .map_or("run".into(), |s| s.to_string_lossy().to_string());
-            let out = args
-                .out
-                .clone()
-                .unwrap_or_else(|| PathBuf::from(format!("runs/{stem}-seed{}", config.seed)));
+            let out = out_dir(args, path, config.seed);
             if out.join("td.json").exists() {
                 anyhow::bail!(
                     "{} already holds a run; continue it with wopr run --resume {} or choose another --out",
@@ -109,16 +106,44 @@ fn start(path: &Path, args: &Args) -> anyhow::Result<()> {
                 quiet: args.quiet,
             })
         }
-        k @ (LearnerKind::Train | LearnerKind::Pretrain) => anyhow::bail!(
-            "bad config {}: [learner] kind = \"{k}\" does not run from a config yet; use wopr {k} (wopr run takes: evolve, td)",
+        LearnerKind::Pretrain => {
+            let mut config: PretrainConfig = read_config(&text, &args.set, path)?;
+            if let Some(s) = args.seed {
+                config.seed = s;
+            }
+            let out = out_dir(args, path, config.seed);
+            if out.join("pool.json").exists() {
+                anyhow::bail!(
+                    "{} already holds a pre-trained pool; choose another --out",
+                    out.display()
+                );
+            }
+            pretrain::run_config(&config, &out)
+        }
+        k @ LearnerKind::Train => anyhow::bail!(
+            "bad config {}: [learner] kind = \"{k}\" does not run from a config yet; use wopr {k} (wopr run takes: evolve, td, pretrain)",
             path.display()
         ),
     }
 }
 
-/// Reads a TD config (with `--set` applied): one line naming the file, and
-/// the line when no `--set` rewrote it.
-fn read_td(text: &str, set: &[String], path: &Path) -> anyhow::Result<TdConfig> {
+/// `--out`, or `runs/<config name>-seed<S>`.
+fn out_dir(args: &Args, path: &Path, seed: u64) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map_or("run".into(), |s| s.to_string_lossy().to_string());
+    args.out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("runs/{stem}-seed{seed}")))
+}
+
+/// Reads a learner's config (with `--set` applied): one line naming the
+/// file, and the line when no `--set` rewrote it.
+fn read_config<T: serde::de::DeserializeOwned>(
+    text: &str,
+    set: &[String],
+    path: &Path,
+) -> anyhow::Result<T> {
     let text = evolve::with_settings(text, set).map_err(|e| anyhow::anyhow!("bad --set: {e}"))?;
     toml::from_str(&text).map_err(|e| {
         let line = match e.span() {
@@ -159,7 +184,7 @@ fn resume(dir: &Path, set: &[String], quiet: bool) -> anyhow::Result<()> {
                 dir.display()
             )
         })?;
-        let mut config = read_td(&text, &[], &path)?;
+        let mut config: TdConfig = read_config(&text, &[], &path)?;
         if let Some(games) = stop_key("stop.games")? {
             config.stop.games = games;
         }
@@ -179,6 +204,13 @@ fn resume(dir: &Path, set: &[String], quiet: bool) -> anyhow::Result<()> {
             resume: Some(dir.to_path_buf()),
             quiet,
         });
+    }
+    if dir.join("pool.json").is_file() {
+        anyhow::bail!(
+            "{} holds a pre-trained pool: a pre-training run is not resumed; run its config again (wopr run {} --out NEW)",
+            dir.display(),
+            dir.join("config.toml").display()
+        );
     }
     anyhow::bail!(
         "{} holds no run to resume (no checkpoint.json of an evolution run, no td.json of a TD run)",
