@@ -8,7 +8,7 @@
 //! the others are bounded by depth or simulations.
 
 use std::any::Any;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -50,7 +50,7 @@ pub fn check_engine<G: Roster>(
 }
 
 /// A fixed number of engine slots. A request that finds them all busy
-/// waits in a queue of bounded length for at most a set time, and is then
+/// waits, first come first served, in a queue of bounded length for at most a set time, and is then
 /// refused with a 503 and `Retry-After`, so the server's CPU use is bounded
 /// and a request never waits long.
 pub struct Slots {
@@ -65,7 +65,10 @@ pub struct Slots {
 #[derive(Default)]
 struct SlotState {
     busy: usize,
-    waiting: usize,
+    /// Tickets of the requests waiting, first come first.
+    queue: VecDeque<u64>,
+    /// The next ticket.
+    next: u64,
 }
 
 /// A held engine slot; dropping it frees the slot.
@@ -75,8 +78,12 @@ impl Drop for Slot<'_> {
     fn drop(&mut self) {
         let mut s = self.0.lock();
         s.busy -= 1;
+        let waiting = !s.queue.is_empty();
         drop(s);
-        self.0.freed.notify_one();
+        // The waiters check whether it is their turn: the first in line is.
+        if waiting {
+            self.0.freed.notify_all();
+        }
     }
 }
 
@@ -104,30 +111,43 @@ impl Slots {
     pub fn enter(&self) -> Result<Slot<'_>, Refusal> {
         let mut s = self.lock();
         // Newcomers queue behind those already waiting.
-        if s.busy < self.size && s.waiting == 0 {
+        if s.busy < self.size && s.queue.is_empty() {
             s.busy += 1;
             return Ok(Slot(self));
         }
-        if s.waiting >= self.queue_len {
+        if s.queue.len() >= self.queue_len {
             return Err(Refusal::busy(
                 format!(
                     "all {} engine slots are busy and {} requests are waiting; try again shortly",
-                    self.size, s.waiting
+                    self.size,
+                    s.queue.len()
                 ),
                 self.retry_after,
             ));
         }
-        s.waiting += 1;
+        // Slots go to the waiters in the order they came.
+        let ticket = s.next;
+        s.next += 1;
+        s.queue.push_back(ticket);
         let until = Instant::now() + self.wait;
         loop {
             let now = Instant::now();
-            if s.busy < self.size {
-                s.waiting -= 1;
+            if s.busy < self.size && s.queue.front() == Some(&ticket) {
+                s.queue.pop_front();
                 s.busy += 1;
+                // A slot may still be free for the next in line.
+                let more = s.busy < self.size && !s.queue.is_empty();
+                drop(s);
+                if more {
+                    self.freed.notify_all();
+                }
                 return Ok(Slot(self));
             }
             if now >= until {
-                s.waiting -= 1;
+                s.queue.retain(|&t| t != ticket);
+                drop(s);
+                // The line moved: the next may be first now.
+                self.freed.notify_all();
                 return Err(Refusal::busy(
                     format!(
                         "all {} engine slots stayed busy for {} ms; try again shortly",
@@ -215,7 +235,7 @@ mod tests {
         };
         // Let the waiter join the queue, then a third finds it full.
         let start = Instant::now();
-        while slots.lock().waiting == 0 && start.elapsed() < Duration::from_secs(5) {
+        while slots.lock().queue.is_empty() && start.elapsed() < Duration::from_secs(5) {
             std::thread::yield_now();
         }
         let third = slots.enter().err().expect("the queue of one is full");
@@ -230,5 +250,31 @@ mod tests {
         assert!(late.reason.contains("stayed busy"), "{}", late.reason);
         drop(held);
         assert_eq!(slots.lock().busy, 0);
+    }
+
+    #[test]
+    fn waiters_get_the_slot_in_the_order_they_came() {
+        let slots = Arc::new(Slots::new(1, 8, Duration::from_secs(20), 1));
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let held = slots.enter().unwrap();
+        let mut waiters = Vec::new();
+        for k in 0..4 {
+            let (slots2, order2) = (slots.clone(), order.clone());
+            waiters.push(std::thread::spawn(move || {
+                let _slot = slots2.enter().unwrap();
+                order2.lock().unwrap().push(k);
+                std::thread::sleep(Duration::from_millis(5));
+            }));
+            // Each joins the line before the next is started.
+            let start = Instant::now();
+            while slots.lock().queue.len() < k + 1 && start.elapsed() < Duration::from_secs(5) {
+                std::thread::yield_now();
+            }
+        }
+        drop(held);
+        for w in waiters {
+            w.join().unwrap();
+        }
+        assert_eq!(*order.lock().unwrap(), [0, 1, 2, 3]);
     }
 }
