@@ -18,7 +18,8 @@ use wopr::{with_game, AnyGame, Game};
 
 use super::engines::Engines;
 use super::nets::OfferedNet;
-use super::session::{new_session, Held, NewGame, Refusal};
+use super::refusal::Refusal;
+use super::session::{new_session, Held, NewGame};
 use super::state::AppState;
 
 /// Shared state as the handlers receive it.

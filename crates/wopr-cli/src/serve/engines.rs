@@ -16,7 +16,7 @@ use wopr::players::{Caps, PlayerSpec};
 use wopr::{Player, Roster};
 
 use super::nets::Nets;
-use super::session::Refusal;
+use super::refusal::Refusal;
 
 /// The server's limits on engines, and the engines at rest.
 pub struct Engines {

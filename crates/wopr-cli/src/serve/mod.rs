@@ -7,6 +7,7 @@
 //! - `engines.rs`: engine specs checked on their typed form, engine slots
 //!   with a bounded queue, players at rest;
 //! - `nets.rs`: the net files offered, by name;
+//! - `refusal.rs`: the 4xx/503 answer with its one-line reason;
 //! - `board.rs`: the board and the click targets as JSON;
 //! - `state.rs`: the bounded table of held games and the runs.
 //!
@@ -21,6 +22,7 @@ mod api;
 mod board;
 mod engines;
 mod nets;
+mod refusal;
 mod session;
 mod state;
 

@@ -7,7 +7,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::engines::Engines;
-use super::session::{Held, Refusal};
+use super::refusal::Refusal;
+use super::session::Held;
 
 /// One held game and when it was last used.
 struct Entry {
