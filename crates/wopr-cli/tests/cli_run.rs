@@ -5,7 +5,7 @@
 
 mod cli_common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use cli_common::{fails_with, ok, s, wopr, Scratch};
 
@@ -19,6 +19,27 @@ fn sha256(path: &Path) -> String {
         .next()
         .unwrap_or_default()
         .to_string()
+}
+
+/// Runs `wopr COMMAND FLAGS --out OUT`, then writes the config
+/// `wopr COMMAND FLAGS --print-config` prints (with its `[learner] kind`)
+/// to `DIR/COMMAND.toml`; returns that path.
+fn flags_then_config(dir: &Path, command: &str, flags: &[&str], out: &Path) -> PathBuf {
+    let mut args = vec![command];
+    args.extend(flags);
+    args.extend(["--out", s(out)]);
+    ok(&wopr(&args));
+    let mut print = vec![command];
+    print.extend(flags);
+    print.push("--print-config");
+    let config = ok(&wopr(&print));
+    assert!(
+        config.contains(&format!("kind = \"{command}\"")),
+        "{config}"
+    );
+    let path = dir.join(format!("{command}.toml"));
+    std::fs::write(&path, &config).unwrap();
+    path
 }
 
 const CMAES: &str = concat!(
@@ -127,17 +148,7 @@ fn a_td_config_learns_what_wopr_td_learns_and_resumes() {
         "3",
     ];
     let a = dir.join("td");
-    let mut args = vec!["td"];
-    args.extend(flags);
-    args.extend(["--out", s(&a), "-q"]);
-    ok(&wopr(&args));
-    let mut print = vec!["td"];
-    print.extend(flags);
-    print.push("--print-config");
-    let config = ok(&wopr(&print));
-    assert!(config.contains("kind = \"td\""), "{config}");
-    let path = dir.join("td.toml");
-    std::fs::write(&path, &config).unwrap();
+    let path = flags_then_config(&dir, "td", &flags, &a);
     let b = dir.join("run");
     ok(&wopr(&["run", s(&path), "--out", s(&b), "-q"]));
     // Stopped at 2,000 games and extended to 3,000.
@@ -248,17 +259,7 @@ fn a_pretrain_config_makes_the_pool_wopr_pretrain_makes() {
         "5",
     ];
     let a = dir.join("flags");
-    let mut args = vec!["pretrain"];
-    args.extend(flags);
-    args.extend(["--out", s(&a)]);
-    ok(&wopr(&args));
-    let mut print = vec!["pretrain"];
-    print.extend(flags);
-    print.push("--print-config");
-    let config = ok(&wopr(&print));
-    assert!(config.contains("kind = \"pretrain\""), "{config}");
-    let path = dir.join("pre.toml");
-    std::fs::write(&path, &config).unwrap();
+    let path = flags_then_config(&dir, "pretrain", &flags, &a);
     let b = dir.join("config");
     ok(&wopr(&["run", s(&path), "--out", s(&b), "-q"]));
     // Two teachers × two nets, and the pool's description: the same bytes.

@@ -19,8 +19,8 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-#[test]
-fn no_source_file_is_over_700_lines() {
+/// The folder of the crates, and every source file under `crates/*/src/`.
+fn source_files() -> (PathBuf, Vec<PathBuf>) {
     let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files = Vec::new();
     for krate in std::fs::read_dir(&crates).unwrap() {
@@ -29,6 +29,12 @@ fn no_source_file_is_over_700_lines() {
             rust_files(&src, &mut files);
         }
     }
+    (crates, files)
+}
+
+#[test]
+fn no_source_file_is_over_700_lines() {
+    let (_, files) = source_files();
     assert!(files.len() > 50, "only {} source files found", files.len());
     let long: Vec<String> = files
         .iter()
@@ -117,14 +123,7 @@ fn names(code: &str, word: &str) -> bool {
 /// and one registry entry, and nothing else learns its name.
 #[test]
 fn only_the_games_and_the_registry_name_concrete_games() {
-    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut files = Vec::new();
-    for krate in std::fs::read_dir(&crates).unwrap() {
-        let src = krate.unwrap().path().join("src");
-        if src.is_dir() {
-            rust_files(&src, &mut files);
-        }
-    }
+    let (crates, files) = source_files();
     let mut offenders = Vec::new();
     for f in &files {
         let rel = f

@@ -67,13 +67,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             if let Some(g) = args.generations {
                 config.stop.generations = g;
             }
-            let stem = path
-                .file_stem()
-                .map_or("run".into(), |s| s.to_string_lossy().to_string());
-            let dir = args
-                .out
-                .clone()
-                .unwrap_or_else(|| PathBuf::from(format!("runs/{stem}-seed{}", config.seed)));
+            let dir = out_dir(args.out.as_deref(), path, config.seed);
             if dir.join("checkpoint.json").exists() {
                 anyhow::bail!(
                     "{} already holds a run; continue it with --resume {} or choose another --out",
@@ -296,8 +290,23 @@ fn draw(cp: &Checkpoint, dir: &Path) -> anyhow::Result<()> {
 pub fn load_config(path: &std::path::Path, set: &[String]) -> anyhow::Result<EvolveConfig> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read config {}", path.display()))?;
-    let text = with_settings(&text, set).map_err(|e| anyhow::anyhow!("bad --set: {e}"))?;
-    let config: EvolveConfig = toml::from_str(&text).map_err(|e| {
+    let config: EvolveConfig = parse_config(&text, set, path)?;
+    config
+        .check()
+        .map_err(|e| anyhow::anyhow!("bad config {}: {e}", path.display()))?;
+    Ok(config)
+}
+
+/// Parses a config's `text` (read from `path`) with the `--set` settings
+/// applied, into any learner's config type: a one-line error naming the
+/// file, and the line when no `--set` rewrote it.
+pub(crate) fn parse_config<T: serde::de::DeserializeOwned>(
+    text: &str,
+    set: &[String],
+    path: &Path,
+) -> anyhow::Result<T> {
+    let text = with_settings(text, set).map_err(|e| anyhow::anyhow!("bad --set: {e}"))?;
+    toml::from_str(&text).map_err(|e| {
         // Lines of the file mean nothing once --set rewrote it.
         let line = match e.span() {
             Some(s) if set.is_empty() => {
@@ -311,9 +320,16 @@ pub fn load_config(path: &std::path::Path, set: &[String]) -> anyhow::Result<Evo
             path.display(),
             e.message().replace("expected one of", "accepted:")
         )
-    })?;
-    config
-        .check()
-        .map_err(|e| anyhow::anyhow!("bad config {}: {e}", path.display()))?;
-    Ok(config)
+    })
+}
+
+/// The run folder of `--out`, or by default `runs/<config name>-seed<S>`.
+pub(crate) fn out_dir(out: Option<&Path>, config: &Path, seed: u64) -> PathBuf {
+    let stem = config
+        .file_stem()
+        .map_or("run".into(), |s| s.to_string_lossy().to_string());
+    out.map_or_else(
+        || PathBuf::from(format!("runs/{stem}-seed{seed}")),
+        Path::to_path_buf,
+    )
 }

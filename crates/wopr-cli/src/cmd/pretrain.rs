@@ -25,16 +25,16 @@ pub struct Args {
     teachers: Vec<String>,
     /// Nets per teacher; algorithms in turn irprop+ ×4, rprop ×3, bp ×3
     /// (the paper's 10).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = ten())]
     per_teacher: usize,
     /// Positions in each teacher's dataset (distinct).
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = two_thousand())]
     positions: usize,
     /// Epochs per net.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = hundred())]
     epochs: usize,
     /// Examples per back-propagation step (RPROP is full batch).
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = sixteen())]
     bp_batch: usize,
     /// Units of a hidden layer; repeat for more (default: 58 and 27, the
     /// paper's 64-58-27-1); `--hidden 0` alone: no hidden layer (a linear
@@ -42,20 +42,20 @@ pub struct Args {
     #[arg(long)]
     hidden: Vec<usize>,
     /// Hidden activation.
-    #[arg(long, default_value = "sigmoid")]
+    #[arg(long, default_value_t = sigmoid())]
     activation: String,
     /// Output activation.
-    #[arg(long, default_value = "linear")]
+    #[arg(long, default_value_t = linear())]
     output: String,
     /// Input encoding.
-    #[arg(long, default_value = "raw")]
+    #[arg(long, default_value_t = raw())]
     encoding: String,
     /// Players of the recorded games, for every teacher (once for both
     /// seats, twice for two); by default see `--teachers`.
     #[arg(long = "play")]
     play: Vec<String>,
     /// Seed of the games, initial weights and example orders.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = one())]
     seed: u64,
     /// The folder to write (net files and pool.json).
     #[arg(long, required_unless_present = "print_config")]
@@ -131,6 +131,7 @@ pub enum PretrainKind {
     Pretrain,
 }
 
+// The defaults, shared by the flags and the config.
 fn one() -> u64 {
     1
 }

@@ -88,11 +88,11 @@ fn start(path: &Path, args: &Args) -> anyhow::Result<()> {
             quiet: args.quiet,
         }),
         LearnerKind::Td => {
-            let mut config: TdConfig = read_config(&text, &args.set, path)?;
+            let mut config: TdConfig = evolve::parse_config(&text, &args.set, path)?;
             if let Some(s) = args.seed {
                 config.seed = s;
             }
-            let out = out_dir(args, path, config.seed);
+            let out = evolve::out_dir(args.out.as_deref(), path, config.seed);
             if out.join("td.json").exists() {
                 anyhow::bail!(
                     "{} already holds a run; continue it with wopr run --resume {} or choose another --out",
@@ -107,11 +107,11 @@ fn start(path: &Path, args: &Args) -> anyhow::Result<()> {
             })
         }
         LearnerKind::Pretrain => {
-            let mut config: PretrainConfig = read_config(&text, &args.set, path)?;
+            let mut config: PretrainConfig = evolve::parse_config(&text, &args.set, path)?;
             if let Some(s) = args.seed {
                 config.seed = s;
             }
-            let out = out_dir(args, path, config.seed);
+            let out = evolve::out_dir(args.out.as_deref(), path, config.seed);
             if out.join("pool.json").exists() {
                 anyhow::bail!(
                     "{} already holds a pre-trained pool; choose another --out",
@@ -125,40 +125,6 @@ fn start(path: &Path, args: &Args) -> anyhow::Result<()> {
             path.display()
         ),
     }
-}
-
-/// `--out`, or `runs/<config name>-seed<S>`.
-fn out_dir(args: &Args, path: &Path, seed: u64) -> PathBuf {
-    let stem = path
-        .file_stem()
-        .map_or("run".into(), |s| s.to_string_lossy().to_string());
-    args.out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("runs/{stem}-seed{seed}")))
-}
-
-/// Reads a learner's config (with `--set` applied): one line naming the
-/// file, and the line when no `--set` rewrote it.
-fn read_config<T: serde::de::DeserializeOwned>(
-    text: &str,
-    set: &[String],
-    path: &Path,
-) -> anyhow::Result<T> {
-    let text = evolve::with_settings(text, set).map_err(|e| anyhow::anyhow!("bad --set: {e}"))?;
-    toml::from_str(&text).map_err(|e| {
-        let line = match e.span() {
-            Some(s) if set.is_empty() => {
-                format!(" line {}:", text[..s.start].matches('\n').count() + 1)
-            }
-            _ if !set.is_empty() => " (with --set)".to_string(),
-            _ => String::new(),
-        };
-        anyhow::anyhow!(
-            "bad config {}:{line} {}",
-            path.display(),
-            e.message().replace("expected one of", "accepted:")
-        )
-    })
 }
 
 /// Resumes the run in `dir`, whichever learner made it.
@@ -184,7 +150,7 @@ fn resume(dir: &Path, set: &[String], quiet: bool) -> anyhow::Result<()> {
                 dir.display()
             )
         })?;
-        let mut config: TdConfig = read_config(&text, &[], &path)?;
+        let mut config: TdConfig = evolve::parse_config(&text, &[], &path)?;
         if let Some(games) = stop_key("stop.games")? {
             config.stop.games = games;
         }

@@ -165,25 +165,26 @@ pub struct TdInit {
     pub net: PathBuf,
 }
 
-fn one() -> u64 {
+// The defaults, shared with `wopr td`'s flags.
+pub(super) fn one() -> u64 {
     1
 }
-fn ntuple2() -> String {
+pub(super) fn ntuple2() -> String {
     "ntuple2".into()
 }
-fn tanh() -> String {
+pub(super) fn tanh() -> String {
     "tanh".into()
 }
-fn alpha() -> f32 {
+pub(super) fn alpha() -> f32 {
     0.001
 }
-fn epsilon() -> f64 {
+pub(super) fn epsilon() -> f64 {
     0.1
 }
-fn every() -> u64 {
+pub(super) fn every() -> u64 {
     10_000
 }
-fn eval_games() -> usize {
+pub(super) fn eval_games() -> usize {
     200
 }
 

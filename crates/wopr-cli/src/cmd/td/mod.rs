@@ -52,23 +52,23 @@ pub struct Args {
     game: String,
     /// Input encoding (e.g. ntuple2, ntuple4, raw): the net is linear over
     /// it.
-    #[arg(long, default_value = "ntuple2")]
+    #[arg(long, default_value_t = config::ntuple2())]
     encoding: String,
     /// Output activation: tanh or linear.
-    #[arg(long, default_value = "tanh")]
+    #[arg(long, default_value_t = config::tanh())]
     output: String,
     /// Games of self-play to learn from, in all (a resumed run continues
     /// to this count).
     #[arg(long, default_value_t = 100_000)]
     games: u64,
     /// Step size on every weight.
-    #[arg(long, default_value_t = 0.001)]
+    #[arg(long, default_value_t = config::alpha())]
     alpha: f32,
     /// Trace decay (0: TD(0)).
     #[arg(long, default_value_t = 0.0)]
     lambda: f32,
     /// Chance of a random move at each position.
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(long, default_value_t = config::epsilon())]
     epsilon: f64,
     /// Anneal alpha to this value over --decay-games games (geometrically).
     #[arg(long)]
@@ -83,7 +83,7 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     random_plies: usize,
     /// Seed of the learning games (and of the yardstick games).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = config::one())]
     seed: u64,
     /// Learn against these players, one per game in turn, from both seats,
     /// instead of by self-play (separated by commas).
@@ -94,13 +94,13 @@ pub struct Args {
     #[arg(long)]
     init: Option<PathBuf>,
     /// Checkpoint, and play the yardsticks, every this many games.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = config::every())]
     every: u64,
     /// Yardstick opponents, separated by commas (none: no yardsticks).
     #[arg(long, value_delimiter = ',')]
     against: Vec<String>,
     /// Games against each yardstick (half from each seat).
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = config::eval_games())]
     eval_games: usize,
     /// Where yardstick games start.
     #[command(flatten)]
