@@ -6,7 +6,6 @@
 //! reproducible); with both, whichever comes first stops it.
 
 use std::marker::PhantomData;
-use std::time::Duration;
 
 use crate::game::rng::WoprRng;
 use crate::game::{Action, Game, GameSpec, Searchable, SpecError};
@@ -56,18 +55,14 @@ pub fn parse_limits(spec: &GameSpec) -> Result<Limits, SpecError> {
         .get("depth")
         .map(|_| spec.int("depth", 0, 1, 64))
         .transpose()?;
-    let ms = spec
-        .get("ms")
-        .map(|_| spec.int("ms", 0, 1, 86_400_000))
-        .transpose()?;
-    Ok(match (depth, ms) {
+    Ok(match (depth, super::ms_arg(spec)?) {
         (None, None) => Limits {
             depth: Some(DEFAULT_DEPTH),
             time: None,
         },
-        (d, t) => Limits {
+        (d, time) => Limits {
             depth: d.map(|d| d as u32),
-            time: t.map(|t| Duration::from_millis(t as u64)),
+            time,
         },
     })
 }
