@@ -1,7 +1,9 @@
 //! `wopr run CONFIG.toml` (issue 27): an evolution config runs as
 //! `wopr evolve` runs it, byte for byte; `wopr td --print-config` writes a
-//! config that `wopr run` learns the same net from; `wopr run --resume`
-//! goes on with a run of either learner; bad configs are one-line errors.
+//! config that `wopr run` learns the same net from, and so do
+//! `wopr train --print-config` and `wopr pretrain --print-config`;
+//! `wopr run --resume` goes on with a run of any learner; bad configs are
+//! one-line errors.
 
 mod cli_common;
 
@@ -196,8 +198,11 @@ fn bad_configs_and_resumes_are_one_line_errors() {
             "accepted: evolve, td, train, pretrain",
         ),
         (
-            write("train.toml", "[learner]\nkind = \"train\"\n"),
-            "use wopr train",
+            write(
+                "train.toml",
+                "[learner]\nkind = \"train\"\ndata = \"none.csv\"\n[stop]\nepochs = 5\n",
+            ),
+            "none.csv",
         ),
         (
             write("typo.toml", &td.replace("games = 10", "gamez = 10")),
@@ -275,4 +280,99 @@ fn a_pretrain_config_makes_the_pool_wopr_pretrain_makes() {
     assert_eq!(nets, 5, "four nets and pool.json");
     assert!(b.join("config.toml").is_file());
     fails_with(&wopr(&["run", "--resume", s(&b)]), "is not resumed");
+}
+
+/// `wopr train FLAGS --out NET` against `wopr run` of the config
+/// `--print-config` writes: the champion is the net file, byte for byte,
+/// whether the run went straight or was stopped at an epoch boundary and
+/// resumed (full batch iRPROP+, whose memory is the step sizes, and
+/// online back-propagation with momentum, whose order is reshuffled every
+/// epoch).
+#[test]
+fn a_train_config_trains_what_wopr_train_trains_and_resumes() {
+    let dir = Scratch::new("wopr-cli-run", "train", true);
+    let csv = dir.join("ttt.csv");
+    ok(&wopr(&[
+        "dataset",
+        "--game",
+        "tictactoe",
+        "--oracle",
+        "perfect",
+        "--positions",
+        "150",
+        "--seed",
+        "5",
+        "--out",
+        s(&csv),
+    ]));
+    let setups: [&[&str]; 2] = [
+        &["--hidden", "6", "--algo", "irprop+"],
+        &[
+            "--hidden",
+            "4",
+            "--algo",
+            "bp",
+            "--lr",
+            "0.05",
+            "--momentum",
+            "0.5",
+            "--batch",
+            "1",
+        ],
+    ];
+    for (k, setup) in setups.iter().enumerate() {
+        let mut flags = vec!["--data", s(&csv), "--epochs", "30", "--seed", "2"];
+        flags.extend_from_slice(setup);
+        let net = dir.join(format!("net{k}.json"));
+        let path = flags_then_config(&dir, "train", &flags, &net);
+        let want = sha256(&net);
+        let straight = dir.join(format!("straight{k}"));
+        ok(&wopr(&[
+            "run",
+            s(&path),
+            "--out",
+            s(&straight),
+            "--set",
+            "yardsticks.every=10",
+            "--set",
+            "yardsticks.against=[\"random\"]",
+            "--set",
+            "yardsticks.games=20",
+            "-q",
+        ]));
+        assert_eq!(sha256(&straight.join("champion.json")), want, "setup {k}");
+        let log = std::fs::read_to_string(straight.join("learning.csv")).unwrap();
+        let losses = std::fs::read_to_string(dir.join(format!("net{k}.loss.csv"))).unwrap();
+        assert_eq!(
+            log.replace("epochs,loss", "epoch,loss"),
+            losses,
+            "the run logs every epoch's loss as wopr train does"
+        );
+        // Yardsticks at epochs 0, 10, 20 and 30.
+        let y = std::fs::read_to_string(straight.join("yardsticks.csv")).unwrap();
+        assert_eq!(y.lines().count(), 5, "{y}");
+        let split = dir.join(format!("split{k}"));
+        ok(&wopr(&[
+            "run",
+            s(&path),
+            "--out",
+            s(&split),
+            "--set",
+            "stop.epochs=13",
+            "--set",
+            "yardsticks.every=5",
+            "-q",
+        ]));
+        assert_ne!(sha256(&split.join("champion.json")), want);
+        let resumed = ok(&wopr(&[
+            "run",
+            "--resume",
+            s(&split),
+            "--set",
+            "stop.epochs=30",
+            "-q",
+        ]));
+        assert!(resumed.contains("30 epochs"), "{resumed}");
+        assert_eq!(sha256(&split.join("champion.json")), want, "setup {k}");
+    }
 }

@@ -46,7 +46,7 @@ fn a_resumed_run_learns_what_a_straight_run_learns() {
     let again = ok(&td(&split, "1000", &[]));
     assert!(again.contains("nothing to do"), "{again}");
     // Killed while saving the next checkpoint: `net.json` already holds
-    // other weights and the logs a row past `td.json`'s count. The resume
+    // other weights and the logs a row past `state.json`'s count. The resume
     // reads the checkpoint's own `net-1000.json` and drops the row.
     assert!(split.join("net-1000.json").exists());
     std::fs::write(split.join("net.json"), "not a net").unwrap();
@@ -63,22 +63,28 @@ fn a_resumed_run_learns_what_a_straight_run_learns() {
     );
     assert_eq!(read(&straight, "net.json"), read(&split, "net.json"));
     assert_eq!(
-        read(&straight, "progress.csv"),
-        read(&split, "progress.csv")
+        read(&straight, "yardsticks.csv"),
+        read(&split, "yardsticks.csv")
     );
-    assert!(read(&split, "td.json").contains("\"games_done\": 3000"));
-    // A yardstick row at games 0, 1000, 2000 and 3000.
-    let progress = read(&straight, "progress.csv");
+    assert!(read(&split, "state.json").contains("\"done\":3000"));
+    // A yardstick row at games 0, 1000, 2000 and 3000:
+    // games,opponent,played,wins,draws,losses,score,score_low,score_high.
+    let progress = read(&straight, "yardsticks.csv");
     let rows: Vec<&str> = progress.lines().skip(1).collect();
     assert_eq!(rows.len(), 4, "{progress}");
-    let score = |row: &str| -> f64 { row.rsplit(',').next().unwrap().parse().unwrap() };
+    let score = |row: &str| -> f64 { row.split(',').nth(6).unwrap().parse().unwrap() };
+    // The interval holds the score.
+    for row in &rows {
+        let f: Vec<f64> = row.split(',').skip(6).map(|x| x.parse().unwrap()).collect();
+        assert!(f[1] <= f[0] && f[0] <= f[2], "{row}");
+    }
     // The zero net plays the first legal move among equal values; learning
     // from 3,000 games must beat it against random.
     assert!(
         score(rows[3]) > score(rows[0]),
         "no progress against random: {progress}"
     );
-    assert!(straight.join("progress.png").exists());
+    assert!(straight.join("yardsticks.png").exists());
     // The net plays as a greedy net player.
     let net = format!("net:{}", s(&straight.join("best.json")));
     let eval = ok(&wopr(&[
@@ -120,13 +126,13 @@ fn bad_settings_are_one_line_errors() {
     fails_with(&ntuple9, "unknown encoding 'ntuple9'");
     fails_with(
         &td(&out, "10", &["--against", "nobody"]),
-        "bad --against 'nobody'",
+        "yardsticks.against 'nobody'",
     );
     ok(&td(&out, "10", &[]));
     fails_with(
         &td(&out, "20", &["--epsilon", "0.2"]),
         "holds a run with other settings",
     );
-    let kuhn = wopr(&["td", "--game", "kuhn", "--out", s(&out)]);
+    let kuhn = wopr(&["td", "--game", "kuhn", "--out", s(&dir.join("kuhn"))]);
     fails_with(&kuhn, "needs a board game");
 }

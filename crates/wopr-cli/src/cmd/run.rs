@@ -1,24 +1,24 @@
-//! `wopr run CONFIG.toml`: one command for the learners that run from a
-//! config. The config's `[learner] kind` chooses: none or `"evolve"` is an
-//! evolution config (every file in `configs/` runs as it is, as
-//! `wopr evolve` runs it), `"td"` a TD self-play run (the config
-//! `wopr td --print-config` writes), `"pretrain"` a pre-trained pool (the
-//! config `wopr pretrain --print-config` writes). `wopr run --resume DIR`
-//! goes on with a killed run, or extends a finished one with
-//! `--set stop.generations=N` (evolution) or `--set stop.games=N` (TD); a
+//! `wopr run CONFIG.toml`: one command for every learner. The config's
+//! `[learner] kind` chooses: none or `"evolve"` is an evolution config
+//! (every file in `configs/` runs as it is, as `wopr evolve` runs it),
+//! `"td"` a TD self-play run, `"train"` supervised training, `"pretrain"`
+//! a pre-trained pool (the configs `wopr td|train|pretrain
+//! --print-config` write). `wopr run --resume DIR` goes on with a killed
+//! run, or extends a finished one with `--set stop.generations=N`
+//! (evolution), `stop.games=N` (TD) or `stop.epochs=N` (training); a
 //! pre-training run is not resumed but run again (it takes minutes).
-//!
-//! Supervised training (`kind = "train"`) does not run from a config yet:
-//! `wopr train` runs it.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use wopr::experiment::LearnerKind;
 
+use wopr::experiment::learn::td::TdConfig;
+use wopr::experiment::learn::train::TrainConfig;
+use wopr::experiment::learn::{self as layer};
+
 use super::evolve;
 use super::pretrain::{self, PretrainConfig};
-use super::td::{self, TdConfig};
 
 /// Arguments of `wopr run`.
 #[derive(clap::Args, Debug)]
@@ -92,19 +92,16 @@ fn start(path: &Path, args: &Args) -> anyhow::Result<()> {
             if let Some(s) = args.seed {
                 config.seed = s;
             }
-            let out = evolve::out_dir(args.out.as_deref(), path, config.seed);
-            if out.join("td.json").exists() {
-                anyhow::bail!(
-                    "{} already holds a run; continue it with wopr run --resume {} or choose another --out",
-                    out.display(),
-                    out.display()
-                );
+            let out = fresh_out(args.out.as_deref(), path, config.seed)?;
+            super::td::run_config(&config, &out, args.quiet)
+        }
+        LearnerKind::Train => {
+            let mut config: TrainConfig = evolve::parse_config(&text, &args.set, path)?;
+            if let Some(s) = args.seed {
+                config.seed = s;
             }
-            td::run_config(&td::TdRun {
-                config: &config,
-                out: &out,
-                quiet: args.quiet,
-            })
+            let out = fresh_out(args.out.as_deref(), path, config.seed)?;
+            train_config(&config, &out, args.quiet)
         }
         LearnerKind::Pretrain => {
             let mut config: PretrainConfig = evolve::parse_config(&text, &args.set, path)?;
@@ -120,10 +117,6 @@ fn start(path: &Path, args: &Args) -> anyhow::Result<()> {
             }
             pretrain::run_config(&config, &out)
         }
-        k @ LearnerKind::Train => anyhow::bail!(
-            "bad config {}: [learner] kind = \"{k}\" does not run from a config yet; use wopr {k} (wopr run takes: evolve, td, pretrain)",
-            path.display()
-        ),
     }
 }
 
@@ -142,23 +135,36 @@ fn resume(dir: &Path, set: &[String], quiet: bool) -> anyhow::Result<()> {
         }
         Ok(value)
     };
-    if dir.join("td.json").is_file() {
+    if layer::is_run(dir) {
         let path = dir.join("config.toml");
-        let text = std::fs::read_to_string(&path).with_context(|| {
-            format!(
-                "{} has no config.toml (a run of an older wopr td: resume it with the same wopr td command)",
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        return match layer::run_kind(dir)?.as_str() {
+            "td" => {
+                let mut config: TdConfig = evolve::parse_config(&text, &[], &path)?;
+                if let Some(games) = stop_key("stop.games")? {
+                    config.stop.games = games;
+                }
+                super::td::run_config(&config, dir, quiet)
+            }
+            "train" => {
+                let mut config: TrainConfig = evolve::parse_config(&text, &[], &path)?;
+                if let Some(epochs) = stop_key("stop.epochs")? {
+                    config.stop.epochs = epochs;
+                }
+                train_config(&config, dir, quiet)
+            }
+            other => anyhow::bail!(
+                "{} holds a run of an unknown learner '{other}'",
                 dir.display()
-            )
-        })?;
-        let mut config: TdConfig = evolve::parse_config(&text, &[], &path)?;
-        if let Some(games) = stop_key("stop.games")? {
-            config.stop.games = games;
-        }
-        return td::run_config(&td::TdRun {
-            config: &config,
-            out: dir,
-            quiet,
-        });
+            ),
+        };
+    }
+    if dir.join("td.json").is_file() {
+        anyhow::bail!(
+            "{} is a run folder of an older wopr td (td.json): run that wopr td command with the wopr that made it, or start again with wopr run",
+            dir.display()
+        );
     }
     if dir.join("checkpoint.json").is_file() {
         return evolve::run(&evolve::Args {
@@ -179,7 +185,28 @@ fn resume(dir: &Path, set: &[String], quiet: bool) -> anyhow::Result<()> {
         );
     }
     anyhow::bail!(
-        "{} holds no run to resume (no checkpoint.json of an evolution run, no td.json of a TD run)",
+        "{} holds no run to resume (no checkpoint.json of an evolution run, no state.json of a TD or training run)",
         dir.display()
     )
+}
+
+/// The run folder of a new run: `--out` or the default, which must not
+/// hold a run already.
+fn fresh_out(out: Option<&Path>, config: &Path, seed: u64) -> anyhow::Result<PathBuf> {
+    let out = evolve::out_dir(out, config, seed);
+    if layer::is_run(&out) {
+        anyhow::bail!(
+            "{} already holds a run; continue it with wopr run --resume {} or choose another --out",
+            out.display(),
+            out.display()
+        );
+    }
+    Ok(out)
+}
+
+/// Runs (or resumes) the training run of `config` in `out`.
+fn train_config(config: &TrainConfig, out: &Path, quiet: bool) -> anyhow::Result<()> {
+    let start = std::time::Instant::now();
+    let summary = layer::train::run(config, out, &mut super::learn::Bar::new(quiet))?;
+    super::learn::finish(out, "epochs", &summary, start.elapsed().as_secs_f64())
 }

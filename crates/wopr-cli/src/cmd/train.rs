@@ -9,6 +9,11 @@
 //! `wopr dataset`), the net file names its game, encoding and player mode
 //! (`policy` for per-move targets, `greedy` for position values), so it
 //! plays through `net:PATH`.
+//!
+//! The flags make a [`TrainConfig`] (`--print-config` writes it): `wopr run`
+//! of that config trains the same net in a run folder, checkpointed at
+//! epoch boundaries and resumable, with yardsticks; its `champion.json` is
+//! this command's net file, byte for byte.
 
 use std::fmt::Write as _;
 use std::ops::ControlFlow;
@@ -18,10 +23,9 @@ use std::time::Instant;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
-use wopr::nn::{Activation, AnyNet, Architecture, NetFile};
-use wopr::train::oracle::{DatasetInfo, OracleKind};
-use wopr::train::{self, Algorithm, BackpropConfig, Dataset, Loss, TrainOptions};
-use wopr::with_board_game;
+use wopr::experiment::learn::train::{prepare, TrainConfig, TrainKind, TrainSettings, TrainStop};
+use wopr::experiment::learn::YardsticksConfig;
+use wopr::train;
 
 use crate::plot::{self, Series};
 
@@ -76,92 +80,75 @@ pub struct Args {
     #[arg(long, default_value_t = 0.5)]
     init_range: f32,
     /// The net file to write.
+    #[arg(long, required_unless_present = "print_config")]
+    out: Option<PathBuf>,
+    /// Write the config of this training (TOML, for `wopr run`, which
+    /// trains it in a run folder with checkpoints) to stdout and exit.
     #[arg(long)]
-    out: PathBuf,
+    print_config: bool,
     /// Print `{"epochs": …, "loss": …}` (and a few more fields) at the end.
     #[arg(long)]
     json: bool,
 }
 
+impl Args {
+    /// The config these flags make.
+    pub fn config(&self) -> TrainConfig {
+        TrainConfig {
+            name: None,
+            seed: self.seed,
+            learner: TrainSettings {
+                kind: TrainKind::Train,
+                data: self.data.clone(),
+                hidden: self.hidden.clone(),
+                complete: self.complete,
+                algorithm: self.algo.clone(),
+                loss: self.loss.clone(),
+                activation: self.activation.clone(),
+                output: self.output.clone(),
+                lr: self.lr,
+                momentum: self.momentum,
+                batch: self.batch,
+                init_range: self.init_range,
+                target_loss: self.target_loss,
+            },
+            stop: TrainStop {
+                epochs: self.epochs as u64,
+            },
+            yardsticks: YardsticksConfig {
+                every: 100,
+                ..YardsticksConfig::default()
+            },
+            init: None,
+        }
+    }
+}
+
 /// Trains the net and writes the net file, loss log and plot.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let algorithm = algorithm(args)?;
-    let loss: Loss = args.loss.parse().map_err(anyhow::Error::msg)?;
-    let hidden_act: Activation = args.activation.parse().map_err(anyhow::Error::msg)?;
-    let output_act: Activation = args.output.parse().map_err(anyhow::Error::msg)?;
-    if let Some(t) = args.target_loss {
-        if !(t.is_finite() && t >= 0.0) {
-            anyhow::bail!("--target-loss must be a number at least 0, not {t}");
-        }
+    let config = args.config();
+    if args.print_config {
+        print!("{}", toml::to_string_pretty(&config)?);
+        return Ok(());
     }
-    if !(args.init_range.is_finite() && args.init_range >= 0.0) {
-        anyhow::bail!("--init-range must be a number at least 0");
-    }
-    let data = Dataset::read_csv(&args.data).map_err(anyhow::Error::msg)?;
-    if data.is_empty() {
-        anyhow::bail!("{} has no examples", args.data.display());
-    }
-    let sidecar = DatasetInfo::sidecar_path(&args.data);
-    let info = if sidecar.exists() {
-        Some(DatasetInfo::load(&sidecar).map_err(anyhow::Error::msg)?)
-    } else {
-        None
-    };
-    if let Some(info) = &info {
-        check_info(info, &data, &sidecar)?;
-    }
-    check_loss(loss, output_act, &data)?;
-
-    let (ni, no) = (data.num_inputs(), data.num_outputs());
-    let arch = match args.complete {
-        Some(nodes) => {
-            if nodes < no {
-                anyhow::bail!(
-                    "--complete {nodes}: a complete net needs at least as many nodes as outputs ({no})"
-                );
-            }
-            Architecture::Complete {
-                inputs: ni,
-                nodes,
-                outputs: no,
-            }
-        }
-        None => {
-            if let Some(i) = args.hidden.iter().position(|&h| h == 0) {
-                anyhow::bail!("--hidden number {} is 0; a layer needs units", i + 1);
-            }
-            let mut layers = vec![ni];
-            layers.extend(&args.hidden);
-            layers.push(no);
-            Architecture::Mlp { layers }
-        }
-    };
-    let activations = match arch {
-        Architecture::Complete { .. } => vec![hidden_act, output_act],
-        Architecture::Mlp { ref layers } => {
-            let mut a = vec![hidden_act; layers.len() - 2];
-            a.push(output_act);
-            a
-        }
-    };
-    let mut net = AnyNet::new(&arch, &activations).map_err(anyhow::Error::msg)?;
-
-    let options = TrainOptions {
-        loss,
-        epochs: args.epochs,
-        target_loss: args.target_loss,
-        batch_size: args.batch,
-        seed: args.seed,
-        init_range: Some(args.init_range),
-        shuffle: true,
-    };
+    let out = args.out.as_deref().expect("clap requires --out");
+    let prepared = prepare(&config)?;
+    let (data, algorithm, arch, info) = (
+        &prepared.data,
+        prepared.algorithm,
+        &prepared.architecture,
+        &prepared.info,
+    );
+    let loss = prepared.options.loss;
+    let mut net = prepared.net.clone();
+    let options = prepared.options.clone();
     let bar = ProgressBar::new(args.epochs as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} epoch {pos}/{len}, loss {msg}, ETA {eta}")
             .expect("a valid template"),
     );
     let start = Instant::now();
-    let report = train::train(&mut net, &data, &algorithm, &options, |s| {
+    let report = train::train(&mut net, data, &algorithm, &options, |s| {
         bar.set_position(s.epoch as u64);
         bar.set_message(format!("{:.6}", s.loss));
         ControlFlow::Continue(())
@@ -170,14 +157,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let report = report.map_err(anyhow::Error::msg)?;
     let seconds = start.elapsed().as_secs_f64();
 
-    let mut file = NetFile::new(net);
-    if let Some(info) = &info {
-        file.game = Some(info.game.clone());
-        file.encoding = Some(info.encoding.clone());
-        file.player = Some(info.kind.player_mode().to_string());
-    }
-    file.save(&args.out).map_err(anyhow::Error::msg)?;
-    let log = beside(&args.out, "loss.csv");
+    prepared
+        .net_file(&net)
+        .save(out)
+        .map_err(anyhow::Error::msg)?;
+    let log = beside(out, "loss.csv");
     let mut csv = String::from("epoch,loss\n");
     for (e, l) in report.losses.iter().enumerate() {
         let _ = writeln!(csv, "{e},{l}");
@@ -186,7 +170,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     // `plot::lines` writes this path's `.png` and `.svg` forms. The loss is
     // drawn on a log scale: RPROP's first steps can raise it a hundredfold
     // before it falls by orders of magnitude.
-    let png = beside(&args.out, "loss.png");
+    let png = beside(out, "loss.png");
     let points: Vec<(f64, f64)> = report
         .losses
         .iter()
@@ -217,7 +201,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 "seconds": seconds,
                 "architecture": arch.to_string(),
                 "algorithm": algorithm.name(),
-                "out": args.out.display().to_string(),
+                "out": out.display().to_string(),
             })
         );
         return Ok(());
@@ -240,126 +224,20 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     );
     println!(
         "wrote {}, {}, {} and {}",
-        args.out.display(),
+        out.display(),
         log.display(),
         png.display(),
         png.with_extension("svg").display()
     );
-    if let Some(info) = &info {
+    if let Some(info) = info {
         println!(
             "play it with net:{} in {} (mode {})",
-            args.out.display(),
+            out.display(),
             info.game,
             info.kind.player_mode()
         );
     }
     Ok(())
-}
-
-/// The algorithm with the back-propagation settings applied.
-fn algorithm(args: &Args) -> anyhow::Result<Algorithm> {
-    let mut algorithm: Algorithm = args.algo.parse().map_err(anyhow::Error::msg)?;
-    match &mut algorithm {
-        Algorithm::Backprop(c) => {
-            let d = BackpropConfig::default();
-            c.learning_rate = args.lr.unwrap_or(d.learning_rate);
-            c.momentum = args.momentum.unwrap_or(d.momentum);
-            if !(c.learning_rate.is_finite() && c.learning_rate > 0.0) {
-                anyhow::bail!("--lr must be a positive number");
-            }
-            if !(c.momentum.is_finite() && (0.0..1.0).contains(&c.momentum)) {
-                anyhow::bail!("--momentum must be in [0, 1)");
-            }
-        }
-        Algorithm::Rprop(_) => {
-            if args.lr.is_some() || args.momentum.is_some() {
-                anyhow::bail!(
-                    "--lr and --momentum apply to --algo bp only; {} adapts its own step sizes",
-                    algorithm.name()
-                );
-            }
-        }
-    }
-    Ok(algorithm)
-}
-
-/// Checks the dataset against its description.
-fn check_info(info: &DatasetInfo, data: &Dataset, path: &Path) -> anyhow::Result<()> {
-    let game = super::parse_game(&info.game).with_context(|| format!("{}", path.display()))?;
-    let sizes = with_board_game!(&game, g => {
-        use wopr::game::encode::Encodable;
-        let enc = g
-            .encoding(&info.encoding)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        Ok((enc.size(), wopr::Game::num_actions(g)))
-    }, Err(anyhow::anyhow!("{}: {} is not a board game", path.display(), info.game)))?;
-    let (inputs, actions) = sizes;
-    if data.num_inputs() != inputs {
-        anyhow::bail!(
-            "{}: encoding {} of {} has {} inputs but the CSV has {}",
-            path.display(),
-            info.encoding,
-            info.game,
-            inputs,
-            data.num_inputs()
-        );
-    }
-    let want = match info.kind {
-        OracleKind::Policy => actions,
-        OracleKind::Value => 1,
-    };
-    if data.num_outputs() != want {
-        anyhow::bail!(
-            "{}: a {} dataset for {} has {} targets but the CSV has {}",
-            path.display(),
-            info.kind,
-            info.game,
-            want,
-            data.num_outputs()
-        );
-    }
-    Ok(())
-}
-
-/// Rejects losses that do not fit the outputs or the targets.
-fn check_loss(loss: Loss, output: Activation, data: &Dataset) -> anyhow::Result<()> {
-    if loss == Loss::Mse {
-        return Ok(());
-    }
-    if output != Activation::Linear {
-        anyhow::bail!(
-            "--loss {} reads the outputs as logits: use --output linear, not {}",
-            loss.name(),
-            output
-        );
-    }
-    let no = data.num_outputs();
-    if loss == Loss::SoftmaxCrossEntropy && no < 2 {
-        anyhow::bail!("--loss softmax-ce needs at least two outputs; this dataset has one target");
-    }
-    let counted = (0..data.len()).flat_map(|i| {
-        let m = data.mask(i);
-        data.target(i)
-            .iter()
-            .enumerate()
-            .filter(move |&(j, _)| m.is_none_or(|m| m[j]))
-            .map(|(_, &t)| t)
-    });
-    let bad = |ok: fn(f32) -> bool, what: &str| -> anyhow::Result<()> {
-        let mut counted = counted.clone();
-        if let Some(t) = counted.find(|&t| !ok(t)) {
-            anyhow::bail!(
-                "--loss {} needs targets {what}; the dataset has {t}",
-                loss.name()
-            );
-        }
-        Ok(())
-    };
-    match loss {
-        Loss::SoftmaxCrossEntropy => bad(|t| t >= 0.0, "of at least 0"),
-        Loss::SigmoidCrossEntropy => bad(|t| (0.0..=1.0).contains(&t), "in [0, 1]"),
-        Loss::Mse => Ok(()),
-    }
 }
 
 /// `DIR/NAME.json` and `loss.csv` → `DIR/NAME.loss.csv`.

@@ -17,6 +17,7 @@ pub mod engine;
 mod error;
 pub mod files;
 mod fitness;
+pub mod learn;
 mod learner;
 pub mod phenotype;
 pub mod pretrain;

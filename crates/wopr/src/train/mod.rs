@@ -26,10 +26,10 @@ mod loss;
 mod optim;
 pub mod oracle;
 pub mod td;
+mod trainer;
 
 use std::ops::ControlFlow;
 
-use rand::RngExt;
 use rayon::prelude::*;
 
 pub use dataset::{DataError, Dataset};
@@ -37,8 +37,8 @@ pub use loss::Loss;
 pub use optim::{
     Algorithm, AnyOptimizer, Backprop, BackpropConfig, Optimizer, Rprop, RpropConfig, RpropVariant,
 };
+pub use trainer::{TrainState, Trainer};
 
-use crate::game::rng::stream;
 use crate::nn::{Network, Scratch};
 
 /// Examples per forward/backward chunk when summing over a dataset.
@@ -132,89 +132,21 @@ pub fn train<N: Network + Sync + ?Sized>(
     options: &TrainOptions,
     mut on_epoch: impl FnMut(&EpochStats) -> ControlFlow<()>,
 ) -> Result<TrainReport, TrainError> {
-    check_shapes(net, data)?;
-    if let Some(r) = options.init_range {
-        net.randomize(&mut stream(options.seed, &[0]), r);
-    }
-    let n = data.len();
-    let np = net.num_params();
-    let mut opt = AnyOptimizer::new(*algorithm, np);
-    let mut w = Work::new(net.num_outputs());
-    let mut losses = Vec::with_capacity(options.epochs + 1);
+    let mut trainer = Trainer::new(net, data, algorithm, options)?;
     let target = options.target_loss.unwrap_or(f64::NEG_INFINITY);
-    let bs = match options.batch_size {
-        0 => n,
-        b => b.min(n),
-    };
-    let mut grad64 = vec![0.0f64; np];
-    let mut grad = vec![0.0f32; np];
-    let mut order: Vec<usize> = (0..n).collect();
-    let mut reached;
-    let mut epoch = 0;
     loop {
-        // The error at the current weights, and for full batch its gradient.
-        let loss = if bs == n {
-            let l = gradient(net, data, options.loss, &mut grad64);
-            for (g, &v) in grad.iter_mut().zip(&grad64) {
-                *g = v as f32;
-            }
-            l
-        } else {
-            evaluate(net, data, options.loss)
-        };
-        if !loss.is_finite() {
-            return Err(TrainError(format!(
-                "the error became {loss} after {epoch} epochs (learning rate too high?)"
-            )));
+        let stats = trainer.measure(net)?;
+        let reached = stats.loss <= target;
+        let flow = on_epoch(&stats);
+        if reached || stats.epoch == options.epochs || flow.is_break() {
+            return Ok(TrainReport {
+                epochs: stats.epoch,
+                losses: trainer.state().losses.clone(),
+                reached_target: reached,
+            });
         }
-        losses.push(loss);
-        reached = loss <= target;
-        let flow = on_epoch(&EpochStats { epoch, loss });
-        if reached || epoch == options.epochs || flow.is_break() {
-            break;
-        }
-        epoch += 1;
-        if bs == n {
-            step(net, &mut opt, &mut grad, loss);
-            continue;
-        }
-        if options.shuffle {
-            let mut rng = stream(options.seed, &[1, epoch as u64]);
-            for i in (1..n).rev() {
-                order.swap(i, rng.random_range(0..=i));
-            }
-        }
-        for batch in order.chunks(bs) {
-            grad.fill(0.0);
-            let l = w.batch_gradient(net, data, batch, options.loss, &mut grad);
-            let scale = 1.0 / batch.len() as f32;
-            grad.iter_mut().for_each(|g| *g *= scale);
-            step(net, &mut opt, &mut grad, l / batch.len() as f64);
-        }
+        trainer.run_epoch(net)?;
     }
-    Ok(TrainReport {
-        epochs: epoch,
-        losses,
-        reached_target: reached,
-    })
-}
-
-/// One optimiser step that leaves pruned parameters at zero.
-fn step<N: Network + Sync + ?Sized>(
-    net: &mut N,
-    opt: &mut AnyOptimizer,
-    grad: &mut [f32],
-    loss: f64,
-) {
-    if let Some(m) = net.mask() {
-        for (g, &keep) in grad.iter_mut().zip(m) {
-            if !keep {
-                *g = 0.0;
-            }
-        }
-    }
-    opt.step(net.params_mut(), grad, loss);
-    net.apply_mask();
 }
 
 fn check_shapes<N: Network + Sync + ?Sized>(net: &N, data: &Dataset) -> Result<(), TrainError> {

@@ -10,6 +10,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use serde::{Deserialize, Serialize};
+
 /// A rule that moves parameters given the gradient of the error.
 pub trait Optimizer {
     /// The rule's settings; `Default` gives the values the papers used.
@@ -29,7 +31,7 @@ pub trait Optimizer {
 }
 
 /// Settings of [`Backprop`].
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BackpropConfig {
     /// Step size η (Naveed & Cowling: 0.01).
     pub learning_rate: f64,
@@ -48,7 +50,7 @@ impl Default for BackpropConfig {
 
 /// Gradient descent with momentum (back-propagation's update rule):
 /// `Δw(t) = −η ∂E/∂w + α Δw(t−1)`, `w += Δw(t)`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Backprop {
     config: BackpropConfig,
     velocity: Vec<f32>,
@@ -82,7 +84,7 @@ impl Optimizer for Backprop {
 
 /// Which member of the RPROP family (names as in Igel & Hüsken 2003,
 /// "Empirical evaluation of the improved Rprop learning algorithms").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RpropVariant {
     /// Riedmiller & Braun's original RPROP (1993): after a sign change of
     /// the derivative, the previous step is undone ("weight-backtracking").
@@ -109,7 +111,7 @@ impl RpropVariant {
 }
 
 /// Settings of [`Rprop`]; the defaults are Naveed & Cowling's (§2.3).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RpropConfig {
     /// Which variant.
     pub variant: RpropVariant,
@@ -151,13 +153,14 @@ impl Default for RpropConfig {
 ///   case); RPROP− steps `−sign(g)·Δ` and remembers `g`; iRPROP− does not
 ///   move and remembers `g' = 0`;
 /// - `g'·g = 0`: `Δw = −sign(g)·Δ`, `w += Δw`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Rprop {
     config: RpropConfig,
     delta: Vec<f32>,
     prev_grad: Vec<f32>,
     prev_step: Vec<f32>,
-    prev_loss: f64,
+    /// The error at the last step (none before the first).
+    prev_loss: Option<f64>,
 }
 
 impl Optimizer for Rprop {
@@ -169,7 +172,7 @@ impl Optimizer for Rprop {
             delta: vec![config.delta_init; num_params],
             prev_grad: vec![0.0; num_params],
             prev_step: vec![0.0; num_params],
-            prev_loss: f64::INFINITY,
+            prev_loss: None,
         }
     }
 
@@ -179,7 +182,7 @@ impl Optimizer for Rprop {
 
     fn step(&mut self, params: &mut [f32], grad: &[f32], loss: f64) {
         let c = self.config;
-        let error_rose = loss > self.prev_loss;
+        let error_rose = self.prev_loss.is_some_and(|p| loss > p);
         for i in 0..params.len() {
             let g = grad[i];
             let dir = self.prev_grad[i] * g;
@@ -209,7 +212,7 @@ impl Optimizer for Rprop {
                 }
             }
         }
-        self.prev_loss = loss;
+        self.prev_loss = Some(loss);
     }
 }
 
@@ -225,7 +228,7 @@ fn sign(x: f32) -> f32 {
 }
 
 /// A training algorithm chosen at run time, with its settings.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Algorithm {
     /// Back-propagation (gradient descent with momentum).
     Backprop(BackpropConfig),
@@ -281,13 +284,13 @@ impl FromStr for Algorithm {
 }
 
 /// The optimiser of an [`Algorithm`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AnyOptimizer {
     algorithm: Algorithm,
     inner: Inner,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 enum Inner {
     Backprop(Backprop),
     Rprop(Rprop),

@@ -252,6 +252,13 @@ impl<G: Encodable> TdLearner<G> {
     /// linear layered net (no hidden layer, one output) over this encoding,
     /// with this learner's output activation.
     pub fn with_net(mut self, net: &AnyNet) -> Result<Self, TrainError> {
+        self.set_net(net)?;
+        Ok(self)
+    }
+
+    /// Takes `net`'s weights (as [`TdLearner::with_net`]), e.g. a
+    /// checkpoint's.
+    pub fn set_net(&mut self, net: &AnyNet) -> Result<(), TrainError> {
         let inputs = self.encoding.size();
         if net.num_inputs() != inputs || net.linear_value_output() != Some(self.output) {
             return Err(TrainError(format!(
@@ -267,7 +274,7 @@ impl<G: Encodable> TdLearner<G> {
         }
         // A linear value net's parameters are the learner's layout.
         self.weights.copy_from_slice(net.params());
-        Ok(self)
+        Ok(())
     }
 
     /// Plays every game against one of `opponents` in turn instead of

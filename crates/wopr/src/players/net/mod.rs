@@ -252,6 +252,23 @@ where
         let path = &settings.path;
         let file = NetFile::load(path).map_err(|e| SpecError(e.to_string()))?;
         check_game(game, &file, path).map_err(SpecError)?;
+        Self::from_loaded(game, file, settings)
+    }
+
+    /// A player of a net file already in memory (a learner's net, measured
+    /// as it learns), in the mode its `player` field names; `label` is what
+    /// records show.
+    pub fn from_file(game: &G, file: NetFile, label: &str) -> Result<Self, SpecError> {
+        check_game(game, &file, label).map_err(SpecError)?;
+        let settings = NetSettings {
+            path: label.to_string(),
+            ..NetSettings::default()
+        };
+        Self::from_loaded(game, file, &settings)
+    }
+
+    /// The player of a loaded `file` with `settings` over the file's own.
+    fn from_loaded(game: &G, file: NetFile, settings: &NetSettings) -> Result<Self, SpecError> {
         let encoding = game.encoding(file.encoding.as_deref().unwrap_or("raw"))?;
         let default_mode = if file.net.num_outputs() == 1 {
             "greedy"

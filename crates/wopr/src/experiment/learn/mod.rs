@@ -1,0 +1,308 @@
+//! The run layer of the learners that make one net: TD self-play
+//! ([`td`]) and supervised training ([`train`]). A [`Learner`] owns only
+//! its step and its state; [`drive`] owns everything else, alike for each:
+//! the run folder, the config copy, atomic checkpoints and resuming after
+//! a kill, the append-only logs, progress, the yardsticks measured at each
+//! checkpoint (with openings, both seats and intervals), the best net and
+//! the champion.
+//!
+//! A run folder:
+//! - `config.toml`: the config as run (`wopr run --resume` reads it; a
+//!   larger stop count extends the run);
+//! - `state.json`: the checkpoint: the learner's kind, the units done
+//!   (games, epochs), the learner's own state, the best yardstick score
+//!   and the net file of this checkpoint, `net-DONE.json`. That file is
+//!   written before the checkpoint that names it and removed after the
+//!   next one, so a run killed at any moment resumes from weights and a
+//!   count that belong together, and ends byte for byte as an
+//!   uninterrupted run would;
+//! - `net.json`: the net at the last checkpoint, `best.json` the one with
+//!   the best mean yardstick score, `champion.json` the final net once the
+//!   run has ended (the best was chosen on the yardstick games, so
+//!   measuring it on them again would flatter it);
+//! - `learning.csv`: the learner's own rows, first column the unit;
+//!   `yardsticks.csv`: `UNIT,opponent,played,wins,draws,losses,score,
+//!   score_low,score_high` (score = (W + D/2)/games, with its 95%
+//!   interval). Rows a killed run wrote past its checkpoint are dropped
+//!   on resume.
+//!
+//! Evolution keeps its own folder layout (`super::run`): a generation's
+//! state is a population, not one net.
+
+pub mod td;
+pub mod train;
+mod yardsticks;
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::atomic::write_atomic;
+use super::error::RunError;
+use crate::nn::NetFile;
+pub use yardsticks::{GameYardsticks, NoYardsticks, Row, Yardsticks, YardsticksConfig};
+
+/// One learner's step and state; [`drive`] does the rest.
+pub trait Learner {
+    /// What the run counts, plural (`games`, `epochs`): the first column
+    /// of the logs and the `[stop]` key.
+    fn unit(&self) -> &'static str;
+    /// Units done.
+    fn done(&self) -> u64;
+    /// Learns until [`Learner::done`] is `until` (or the learner stops by
+    /// itself), calling `tick` with the count as it goes. Returns the rows
+    /// for `learning.csv`: the unit count and the rest of the row.
+    fn advance(
+        &mut self,
+        until: u64,
+        tick: &mut dyn FnMut(u64),
+    ) -> Result<Vec<(u64, String)>, RunError>;
+    /// The columns of `learning.csv` after the unit.
+    fn log_header(&self) -> &'static str;
+    /// Whether the learner has stopped by itself (a target reached).
+    fn finished(&self) -> bool {
+        false
+    }
+    /// The net learned so far, as a file a `net:` player loads.
+    fn net_file(&self) -> NetFile;
+    /// What a checkpoint keeps besides the net's weights.
+    fn state(&self) -> serde_json::Value;
+    /// Goes on from a checkpoint's state and net.
+    fn restore(&mut self, state: serde_json::Value, net: &NetFile) -> Result<(), RunError>;
+}
+
+/// What the caller sees while a run goes on.
+pub trait LearnProgress {
+    /// Before learning: the unit, the count done and the count to reach.
+    fn start(&mut self, unit: &str, done: u64, stop: u64);
+    /// As units are done.
+    fn tick(&mut self, done: u64);
+    /// After each yardstick measurement.
+    fn yardsticks(&mut self, done: u64, rows: &[yardsticks::Row]);
+    /// When the run has ended.
+    fn finish(&mut self);
+}
+
+/// Where and how long a run goes.
+pub struct RunPlan<'a> {
+    /// The learner's kind (`td`, `train`), kept in the checkpoint.
+    pub kind: &'a str,
+    /// The run folder.
+    pub dir: &'a Path,
+    /// The config as run, TOML.
+    pub config: &'a str,
+    /// Units to reach.
+    pub stop: u64,
+    /// Units between checkpoints and yardsticks.
+    pub every: u64,
+}
+
+/// `state.json`.
+#[derive(Serialize, Deserialize)]
+struct Checkpoint {
+    kind: String,
+    done: u64,
+    /// The net file of this checkpoint, in the run folder.
+    net_file: String,
+    /// The best mean yardstick score so far, and at which count.
+    best: Option<(f64, u64)>,
+    /// The learner's own state.
+    learner: serde_json::Value,
+}
+
+/// What a finished (or already finished) run reports.
+#[derive(Clone, Debug)]
+pub struct RunSummary {
+    /// Units done.
+    pub done: u64,
+    /// Whether this call learned anything (false: the run had reached its
+    /// stop already).
+    pub learned: bool,
+    /// The best mean yardstick score and when.
+    pub best: Option<(f64, u64)>,
+    /// The champion's file.
+    pub champion: PathBuf,
+}
+
+/// Whether `dir` holds a run of this layer (its checkpoint).
+pub fn is_run(dir: &Path) -> bool {
+    dir.join("state.json").is_file()
+}
+
+/// The learner kind of the run in `dir` (from its checkpoint).
+pub fn run_kind(dir: &Path) -> Result<String, RunError> {
+    Ok(read_checkpoint(dir)?.kind)
+}
+
+fn read_checkpoint(dir: &Path) -> Result<Checkpoint, RunError> {
+    let path = dir.join("state.json");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| RunError(format!("cannot read {}: {e}", path.display())))?;
+    serde_json::from_str(&text)
+        .map_err(|e| RunError(format!("{} is not a run checkpoint: {e}", path.display())))
+}
+
+/// Runs `learner` to `plan.stop` in `plan.dir`, starting fresh or from
+/// the folder's checkpoint, measuring with `yardsticks` at every
+/// checkpoint. A caller resumes a folder with the config it holds
+/// (`config.toml`), its stop count aside.
+pub fn drive(
+    learner: &mut dyn Learner,
+    plan: &RunPlan,
+    yardsticks: &dyn Yardsticks,
+    progress: &mut dyn LearnProgress,
+) -> Result<RunSummary, RunError> {
+    let dir = plan.dir;
+    if plan.every == 0 {
+        return Err(RunError(
+            "yardsticks.every must be at least 1 (units between checkpoints)".into(),
+        ));
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| RunError(format!("cannot create {}: {e}", dir.display())))?;
+    let unit = learner.unit();
+    let mut cp = if is_run(dir) {
+        let cp = read_checkpoint(dir)?;
+        if cp.kind != plan.kind {
+            return Err(RunError(format!(
+                "{} holds a {} run, not {}; give another --out",
+                dir.display(),
+                cp.kind,
+                plan.kind
+            )));
+        }
+        let net = NetFile::load(dir.join(&cp.net_file)).map_err(|e| RunError(e.to_string()))?;
+        learner.restore(cp.learner.clone(), &net)?;
+        for log in ["learning.csv", "yardsticks.csv"] {
+            trim_log(&dir.join(log), cp.done)?;
+        }
+        cp
+    } else {
+        write_atomic(
+            &dir.join("learning.csv"),
+            &format!("{unit},{}\n", learner.log_header()),
+        )?;
+        write_atomic(
+            &dir.join("yardsticks.csv"),
+            &format!("{unit},{}\n", yardsticks::Row::HEADER),
+        )?;
+        let mut cp = Checkpoint {
+            kind: plan.kind.to_string(),
+            done: 0,
+            net_file: String::new(),
+            best: None,
+            learner: serde_json::Value::Null,
+        };
+        let rows = learner.advance(0, &mut |_| {})?;
+        log_rows(dir, &rows)?;
+        measure(learner, dir, yardsticks, &mut cp, progress)?;
+        checkpoint(learner, dir, &mut cp)?;
+        cp
+    };
+    write_atomic(&dir.join("config.toml"), plan.config)?;
+    let learned = cp.done < plan.stop && !learner.finished();
+    progress.start(unit, cp.done, plan.stop);
+    while cp.done < plan.stop && !learner.finished() {
+        let until = ((cp.done / plan.every + 1) * plan.every).min(plan.stop);
+        let rows = learner.advance(until, &mut |d| progress.tick(d))?;
+        log_rows(dir, &rows)?;
+        cp.done = learner.done();
+        measure(learner, dir, yardsticks, &mut cp, progress)?;
+        checkpoint(learner, dir, &mut cp)?;
+    }
+    progress.finish();
+    let champion = dir.join("champion.json");
+    write_atomic(&champion, &learner.net_file().to_json())?;
+    Ok(RunSummary {
+        done: cp.done,
+        learned,
+        best: cp.best,
+        champion,
+    })
+}
+
+/// Plays the yardsticks with the learner's net, logs them, and keeps the
+/// net as `best.json` if its mean score is the best yet.
+fn measure(
+    learner: &dyn Learner,
+    dir: &Path,
+    yardsticks: &dyn Yardsticks,
+    cp: &mut Checkpoint,
+    progress: &mut dyn LearnProgress,
+) -> Result<(), RunError> {
+    let net = learner.net_file();
+    let rows = yardsticks.measure(&net, cp.done)?;
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let mut text = String::new();
+    for r in &rows {
+        text.push_str(&format!("{},{}\n", cp.done, r.csv()));
+    }
+    append(&dir.join("yardsticks.csv"), &text)?;
+    progress.yardsticks(cp.done, &rows);
+    let mean = rows.iter().map(|r| r.score).sum::<f64>() / rows.len() as f64;
+    if cp.best.is_none_or(|(b, _)| mean > b) {
+        cp.best = Some((mean, cp.done));
+        write_atomic(&dir.join("best.json"), &net.to_json())?;
+    }
+    Ok(())
+}
+
+/// Saves the net as `net-DONE.json`, points `state.json` at it, copies it
+/// to `net.json` and removes the previous checkpoint's net file.
+fn checkpoint(learner: &dyn Learner, dir: &Path, cp: &mut Checkpoint) -> Result<(), RunError> {
+    let json = learner.net_file().to_json();
+    let name = format!("net-{}.json", cp.done);
+    write_atomic(&dir.join(&name), &json)?;
+    let previous = std::mem::replace(&mut cp.net_file, name.clone());
+    cp.learner = learner.state();
+    let text = serde_json::to_string(cp).map_err(|e| RunError(e.to_string()))?;
+    write_atomic(&dir.join("state.json"), &text)?;
+    write_atomic(&dir.join("net.json"), &json)?;
+    if !previous.is_empty() && previous != name {
+        let _ = std::fs::remove_file(dir.join(previous));
+    }
+    Ok(())
+}
+
+fn log_rows(dir: &Path, rows: &[(u64, String)]) -> Result<(), RunError> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let text: String = rows.iter().map(|(u, r)| format!("{u},{r}\n")).collect();
+    append(&dir.join("learning.csv"), &text)
+}
+
+fn append(path: &Path, text: &str) -> Result<(), RunError> {
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| RunError(format!("cannot append to {}: {e}", path.display())))
+}
+
+/// Drops the rows of a log whose first column is past `done`.
+fn trim_log(path: &Path, done: u64) -> Result<(), RunError> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(());
+    };
+    let kept: String = text
+        .lines()
+        .enumerate()
+        .filter(|(i, line)| {
+            *i == 0
+                || line
+                    .split(',')
+                    .next()
+                    .and_then(|u| u.parse::<u64>().ok())
+                    .is_some_and(|u| u <= done)
+        })
+        .map(|(_, line)| format!("{line}\n"))
+        .collect();
+    if kept != text {
+        write_atomic(path, &kept)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,298 @@
+//! TD self-play as a run ([`crate::train::td`] for the learning itself):
+//! the config `wopr run` reads and `wopr td --print-config` writes, and the
+//! [`Learner`] that plays and learns its games.
+//!
+//! ```toml
+//! game = "connect4:6x6"
+//! seed = 1
+//!
+//! [learner]
+//! kind = "td"
+//! encoding = "walk8"      # the linear net's input encoding
+//! output = "tanh"         # or "linear"
+//! alpha = 0.001           # step size (alpha_final: annealed to it)
+//! lambda = 0.5            # trace decay
+//! epsilon = 0.1           # chance of a random move (epsilon_final)
+//! decay_games = 0         # games over which alpha and epsilon anneal
+//! random_plies = 0        # random plies at the start of each game
+//! opponents = []          # learn against these instead of self-play
+//!
+//! [stop]
+//! games = 15000000
+//!
+//! [yardsticks]
+//! every = 200000          # games between checkpoints and yardsticks
+//! against = ["random", "alphabeta:depth=2"]
+//! games = 200             # per yardstick, half from each seat
+//! openings = "plies=4"    # or start = "moves"
+//!
+//! [init]
+//! net = "FILE.json"       # start from these weights instead of zeros
+//! ```
+//!
+//! A game is learned from its own random stream (game `i` from
+//! `(seed, i)`), so the weights after `n` games are the same whether the
+//! run stopped and resumed on the way or not: the checkpoint's net and
+//! game count are the whole state.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::yardsticks::{GameYardsticks, YardsticksConfig};
+use super::{drive, LearnProgress, Learner, RunPlan, RunSummary};
+use crate::experiment::error::{err, RunError};
+use crate::game::encode::Encodable;
+use crate::game::Searchable;
+use crate::nn::{Activation, NetFile};
+use crate::players::{PlayerSpec, Roster};
+use crate::train::td::{TdLearner, TdOptions};
+use crate::with_board_game;
+
+/// A TD run's settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TdConfig {
+    /// A name for reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The game spec (a board game).
+    pub game: String,
+    /// Seed of the learning games and of the yardstick games.
+    #[serde(default = "one")]
+    pub seed: u64,
+    /// What is learned and how.
+    pub learner: TdSettings,
+    /// When the run ends.
+    pub stop: TdStop,
+    /// Checkpoints and the yardsticks measured at each.
+    #[serde(default)]
+    pub yardsticks: YardsticksConfig,
+    /// Where the weights start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init: Option<NetInit>,
+}
+
+/// `[learner]` of a TD run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TdSettings {
+    /// Always `"td"`.
+    pub kind: TdKind,
+    /// Input encoding; the net is linear over it.
+    #[serde(default = "ntuple2")]
+    pub encoding: String,
+    /// Output activation: `tanh` or `linear`.
+    #[serde(default = "tanh")]
+    pub output: String,
+    /// Step size on every weight.
+    #[serde(default = "alpha")]
+    pub alpha: f32,
+    /// Trace decay (0: TD(0)).
+    #[serde(default)]
+    pub lambda: f32,
+    /// Chance of a random move at each position.
+    #[serde(default = "epsilon")]
+    pub epsilon: f64,
+    /// Alpha annealed to this over `decay_games` (geometrically).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alpha_final: Option<f32>,
+    /// Epsilon annealed to this over `decay_games` (linearly).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epsilon_final: Option<f64>,
+    /// Games over which alpha and epsilon reach their final values.
+    #[serde(default)]
+    pub decay_games: u64,
+    /// Random plies at the start of every learning game.
+    #[serde(default)]
+    pub random_plies: usize,
+    /// Learn against these players in turn instead of by self-play.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opponents: Vec<String>,
+}
+
+/// The one kind of this table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TdKind {
+    /// Temporal-difference self-play.
+    Td,
+}
+
+/// `[stop]` of a TD run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TdStop {
+    /// Games learned in all (a resumed run continues to this count).
+    pub games: u64,
+}
+
+/// `[init]` of a learner that makes one net.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetInit {
+    /// A net file to start from.
+    pub net: PathBuf,
+}
+
+/// The default seed.
+pub fn one() -> u64 {
+    1
+}
+/// The default encoding.
+pub fn ntuple2() -> String {
+    "ntuple2".into()
+}
+/// The default output.
+pub fn tanh() -> String {
+    "tanh".into()
+}
+/// The default step size.
+pub fn alpha() -> f32 {
+    0.001
+}
+/// The default exploration.
+pub fn epsilon() -> f64 {
+    0.1
+}
+
+/// A TD learner with its game count.
+struct TdRun<G: Encodable> {
+    learner: TdLearner<G>,
+    game: G,
+    done: u64,
+}
+
+impl<G: Encodable> Learner for TdRun<G> {
+    fn unit(&self) -> &'static str {
+        "games"
+    }
+
+    fn done(&self) -> u64 {
+        self.done
+    }
+
+    fn log_header(&self) -> &'static str {
+        "mean_abs_error,first_seat_score,mean_plies,learner_score"
+    }
+
+    fn advance(
+        &mut self,
+        until: u64,
+        tick: &mut dyn FnMut(u64),
+    ) -> Result<Vec<(u64, String)>, RunError> {
+        let count = until.saturating_sub(self.done);
+        if count == 0 {
+            return Ok(Vec::new());
+        }
+        let (mut error, mut first, mut plies, mut own) = (0.0, 0.0, 0usize, None);
+        for i in self.done..until {
+            let g = self.learner.learn_game(i);
+            error += g.mean_abs_error;
+            first += (g.first_return + 1.0) / 2.0;
+            plies += g.plies;
+            if let Some(r) = g.learner_return {
+                *own.get_or_insert(0.0) += (r + 1.0) / 2.0;
+            }
+            self.done = i + 1;
+            tick(self.done);
+        }
+        let n = count as f64;
+        Ok(vec![(
+            until,
+            format!(
+                "{:.6},{:.4},{:.2},{}",
+                error / n,
+                first / n,
+                plies as f64 / n,
+                own.map_or(String::new(), |o: f64| format!("{:.4}", o / n))
+            ),
+        )])
+    }
+
+    fn net_file(&self) -> NetFile {
+        let mut file = NetFile::new(self.learner.to_net());
+        file.game = Some(self.game.spec());
+        file.encoding = Some(self.learner.encoding_name().to_string());
+        file.player = Some("greedy".to_string());
+        file
+    }
+
+    /// The games learned: with the net, the whole state.
+    fn state(&self) -> serde_json::Value {
+        self.done.into()
+    }
+
+    fn restore(&mut self, state: serde_json::Value, net: &NetFile) -> Result<(), RunError> {
+        self.done = state
+            .as_u64()
+            .ok_or_else(|| RunError(format!("a TD checkpoint holds a game count, not {state}")))?;
+        self.learner.set_net(&net.net).map_err(err)
+    }
+}
+
+/// Runs (or resumes, when `dir` holds its checkpoint) a TD run.
+pub fn run(
+    config: &TdConfig,
+    dir: &Path,
+    progress: &mut dyn LearnProgress,
+) -> Result<RunSummary, RunError> {
+    let game = crate::registry::AnyGame::parse(&config.game).map_err(err)?;
+    with_board_game!(&game, g => run_game(g, config, dir, progress),
+        Err(RunError(format!("TD learning needs a board game, not {}", game.spec()))))
+}
+
+fn run_game<G>(
+    game: &G,
+    config: &TdConfig,
+    dir: &Path,
+    progress: &mut dyn LearnProgress,
+) -> Result<RunSummary, RunError>
+where
+    G: Encodable + Roster,
+    G::State: Searchable,
+{
+    let l = &config.learner;
+    let output: Activation = l.output.parse().map_err(err)?;
+    let options = TdOptions {
+        alpha: l.alpha,
+        lambda: l.lambda,
+        epsilon: l.epsilon,
+        openings: l.random_plies,
+        seed: config.seed,
+        alpha_final: l.alpha_final,
+        epsilon_final: l.epsilon_final,
+        decay_games: l.decay_games,
+    };
+    let yardsticks = GameYardsticks::new(game, &config.yardsticks, config.seed)?;
+    let opponents = l
+        .opponents
+        .iter()
+        .map(|o| {
+            PlayerSpec::parse(game, o)
+                .and_then(|p| p.build(game))
+                .map_err(|e| RunError(format!("learner.opponents '{o}': {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut learner = TdLearner::new(game.clone(), &l.encoding, output, options)
+        .map_err(err)?
+        .with_opponents(opponents);
+    if let Some(init) = &config.init {
+        let file = NetFile::load(&init.net).map_err(err)?;
+        learner = learner.with_net(&file.net).map_err(err)?;
+    }
+    let text = toml::to_string_pretty(config).map_err(err)?;
+    let mut run = TdRun {
+        learner,
+        game: game.clone(),
+        done: 0,
+    };
+    let plan = RunPlan {
+        kind: "td",
+        dir,
+        config: &text,
+        stop: config.stop.games,
+        every: config.yardsticks.every,
+    };
+    drive(&mut run, &plan, &yardsticks, progress)
+}
