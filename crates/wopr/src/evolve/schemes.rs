@@ -31,7 +31,7 @@ use crate::game::driver::play_out;
 use crate::game::player::ValuePlayer;
 use crate::game::rng::stream;
 use crate::game::{Action, Game, State};
-use crate::players::{parse_player, Player, Roster};
+use crate::players::{Player, PlayerSpec, Roster};
 
 /// Builds a player from decoded weights (a net of a fixed architecture,
 /// encoding and play mode).
@@ -99,8 +99,9 @@ impl Points {
 /// Who an individual plays against in [`FixedOpponents`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum Opponent {
-    /// A player spec (`level1`, `ai:3`, `perfect`, …).
-    Spec(String),
+    /// A player (`level1`, `ai:3`, `perfect`, …), parsed once; each worker
+    /// builds its own.
+    Spec(PlayerSpec),
     /// A fixed set of weights for the same phenotype (a hall-of-fame champion,
     /// the other population's parent).
     Weights(Vec<f32>),
@@ -273,7 +274,8 @@ where
                     let me = me.get(i, || self.phenotype.player(&weights[i]));
                     let them: &mut Box<dyn Player<G>> =
                         them[j].get_or_insert_with(|| match &self.opponents[j] {
-                            Opponent::Spec(spec) => parse_player(&self.game, spec)
+                            Opponent::Spec(spec) => spec
+                                .build(&self.game)
                                 .expect("opponent specs are checked when the run is configured"),
                             Opponent::Weights(w) => self.phenotype.player(w),
                         });

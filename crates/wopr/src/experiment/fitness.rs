@@ -12,7 +12,7 @@ use crate::evolve::schemes::{
 use crate::evolve::{Fitness, Genome, Scores};
 use crate::game::encode::Encodable;
 use crate::game::{Game, Searchable};
-use crate::players::{parse_player, Roster};
+use crate::players::{PlayerSpec, Roster};
 
 /// Adds up several fitness schemes (round-robin plus hall-of-fame games).
 struct Sum<'a, Gn>(Vec<Box<dyn Fitness<Gn> + 'a>>);
@@ -91,14 +91,11 @@ where
     let hof_games = n * hof.len() as u64 * per_opponent;
     let (main, games): (Box<dyn Fitness<Gn> + 'a>, u64) = match f.scheme {
         Scheme::Fixed => {
-            for o in &f.opponents {
-                parse_player(game, o).map_err(|e| RunError(format!("opponent '{o}': {e}")))?;
-            }
             let mut opponents: Vec<Opponent> = f
                 .opponents
                 .iter()
-                .map(|s| Opponent::Spec(s.clone()))
-                .collect();
+                .map(|o| program(game, o))
+                .collect::<Result<_, _>>()?;
             let games = n * opponents.len() as u64 * per_opponent;
             opponents.extend(hof.iter().cloned());
             return Ok((Box::new(fixed(opponents)), games + hof_games));
@@ -175,9 +172,9 @@ where
     let f = &config.fitness;
     let mut opponents = vec![Opponent::Weights(partner)];
     for o in &f.opponents {
-        parse_player(game, o).map_err(|e| RunError(format!("opponent '{o}': {e}")))?;
+        let p = program(game, o)?;
         for _ in 0..f.games_per_seat.max(1) {
-            opponents.push(Opponent::Spec(o.clone()));
+            opponents.push(p.clone());
         }
     }
     let games = (population * opponents.len()) as u64;
@@ -196,4 +193,13 @@ where
         }),
         games,
     ))
+}
+
+/// A fixed opponent of the config, its spec parsed once and built once
+/// here (a net file that cannot be read fails now, not in a worker).
+fn program<G: Roster>(game: &G, spec: &str) -> Result<Opponent, RunError> {
+    let bad = |e: crate::game::SpecError| RunError(format!("opponent '{spec}': {e}"));
+    let parsed = PlayerSpec::parse(game, spec).map_err(bad)?;
+    parsed.build(game).map_err(bad)?;
+    Ok(Opponent::Spec(parsed))
 }

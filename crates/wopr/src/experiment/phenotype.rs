@@ -10,7 +10,7 @@ use crate::game::encode::Encodable;
 use crate::game::player::ValuePlayer;
 use crate::game::Searchable;
 use crate::nn::{Activation, AnyNet, Architecture, NetFile, Network, Segment, SegmentKind};
-use crate::players::net::{Finished, NetMode, NetPlayer};
+use crate::players::net::{Finished, NetMode, NetPlayer, NetSettings};
 use crate::players::Player;
 
 /// Turns weights into net players for a game, as the config says.
@@ -109,17 +109,14 @@ where
         };
         // `ply` matters to alpha-beta only (a greedy net with ply > 1 would
         // turn into one).
-        let ply = if mode_name == "alphabeta" {
-            format!(",ply={}", cfg.ply.max(1))
-        } else {
-            String::new()
+        let settings = NetSettings {
+            mode: Some(mode_name.to_ascii_lowercase()),
+            ply: (mode_name == "alphabeta").then_some(cfg.ply.max(1)),
+            temp: Some(cfg.temp),
+            reduce: Some(cfg.reduce.parse().map_err(err)?),
+            ..NetSettings::default()
         };
-        let spec = crate::game::GameSpec::parse(&format!(
-            "net:mode={mode_name}{ply},temp={},reduce={}",
-            cfg.temp, cfg.reduce
-        ))
-        .map_err(err)?;
-        let mode = NetMode::from_spec(&spec, &mode_name).map_err(err)?;
+        let mode = settings.mode(&mode_name).map_err(err)?;
         let biases: Vec<(usize, usize)> = net
             .segments()
             .iter()

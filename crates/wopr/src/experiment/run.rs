@@ -28,7 +28,7 @@ use crate::game::driver::seats_swapped;
 use crate::game::encode::Encodable;
 use crate::game::rng::stream;
 use crate::game::Searchable;
-use crate::players::{parse_player, Player, Roster};
+use crate::players::{parse_player, Player, PlayerSpec, Roster};
 
 /// What the caller sees while a run goes on.
 pub trait Progress {
@@ -88,7 +88,9 @@ where
             Openings::parse(game, o).map_err(|e| RunError(format!("yardsticks.openings: {e}")))?;
         }
         for spec in &y.against {
-            parse_player(game, spec).map_err(|e| RunError(format!("yardstick '{spec}': {e}")))?;
+            yardstick(game, spec)?
+                .build(game)
+                .map_err(|e| RunError(format!("yardstick '{spec}': {e}")))?;
         }
     }
     Ok(Checkpoint {
@@ -117,6 +119,11 @@ enum Measured {
     /// population's elite; rows are labelled `SPEC (first movers)` or
     /// `SPEC (second movers)`.
     Seat(usize),
+}
+
+/// A yardstick's spec, parsed.
+fn yardstick<G: Roster>(game: &G, spec: &str) -> Result<PlayerSpec, RunError> {
+    PlayerSpec::parse(game, spec).map_err(|e| RunError(format!("yardstick '{spec}': {e}")))
 }
 
 /// The yardsticks' openings (the start position when unset).
@@ -148,9 +155,9 @@ where
         Measured::Seat(s) => (" (second movers)".to_string(), s..s + 1, 2),
     };
     for (j, spec) in y.against.iter().enumerate() {
-        parse_player(game, spec).map_err(|e| RunError(format!("yardstick '{spec}': {e}")))?;
+        let parsed = yardstick(game, spec)?;
         let mine = || -> Result<Box<dyn Player<G>>, String> { Ok(phenotype.player(weights)) };
-        let theirs = || parse_player(game, spec).map_err(|e| e.to_string());
+        let theirs = || parsed.build(game).map_err(|e| e.to_string());
         use rand::Rng;
         let path: &[u64] = if tag == 0 {
             &[0x5941_5244, generation, j as u64]
@@ -231,7 +238,8 @@ where
     let mut rows = Vec::new();
     let openings = yardstick_openings(game, y)?;
     for (j, spec) in y.against.iter().enumerate() {
-        let theirs = || parse_player(game, spec).map_err(|e| e.to_string());
+        let parsed = yardstick(game, spec)?;
+        let theirs = || parsed.build(game).map_err(|e| e.to_string());
         let mut total = YardstickRow {
             generation,
             opponent: format!("mean:{spec}"),

@@ -38,6 +38,21 @@ pub enum Reduce {
     Mean,
 }
 
+impl std::str::FromStr for Reduce {
+    type Err = SpecError;
+
+    /// `max` or `mean`, in any case.
+    fn from_str(text: &str) -> Result<Reduce, SpecError> {
+        match text.to_ascii_lowercase().as_str() {
+            "max" => Ok(Reduce::Max),
+            "mean" => Ok(Reduce::Mean),
+            other => Err(SpecError(format!(
+                "reduce={other} is not known (accepted: max, mean)"
+            ))),
+        }
+    }
+}
+
 impl NetMode {
     /// The mode's spec text (`mode=…` plus its options).
     pub fn spec(&self) -> String {
@@ -143,18 +158,7 @@ impl NetSettings {
                     .ok_or_else(|| SpecError("temp= must be a positive number".into()))?,
             ),
         };
-        let reduce = match spec.get("reduce") {
-            None => None,
-            Some(r) => Some(match r.to_ascii_lowercase().as_str() {
-                "max" => Reduce::Max,
-                "mean" => Reduce::Mean,
-                other => {
-                    return Err(SpecError(format!(
-                        "reduce={other} is not known (accepted: max, mean)"
-                    )))
-                }
-            }),
-        };
+        let reduce = spec.get("reduce").map(str::parse).transpose()?;
         let finished = spec.get("finished").map(Finished::parse).transpose()?;
         let time = crate::players::ms_arg(spec)?;
         Ok(NetSettings {
