@@ -13,7 +13,7 @@ use wopr::evolve::schemes::{
 use wopr::evolve::{Fitness, RealGenome};
 use wopr::game::rng::WoprRng;
 use wopr::games::tictactoe::TicTacToe;
-use wopr::players::{Player, ViewOf};
+use wopr::players::{Player, PlayerSpec, ViewOf};
 use wopr::Action;
 
 struct Preference(Vec<f32>);
@@ -74,8 +74,8 @@ fn fixed_opponents_score_against_perfect_play_and_are_thread_independent() {
         game: TicTacToe,
         phenotype: &p,
         opponents: vec![
-            Opponent::Spec("perfect".into()),
-            Opponent::Spec("random".into()),
+            Opponent::Spec(PlayerSpec::parse(&TicTacToe, "perfect").unwrap()),
+            Opponent::Spec(PlayerSpec::Random),
         ],
         games_per_seat: 3,
         points: Points::NAVEED,
@@ -145,7 +145,9 @@ fn handa_fitness_counts_program_losses_negative() {
     let scheme = |raw: bool| FixedOpponents {
         game: TicTacToe,
         phenotype: &p,
-        opponents: vec![Opponent::Spec("perfect".into())],
+        opponents: vec![Opponent::Spec(
+            PlayerSpec::parse(&TicTacToe, "perfect").unwrap(),
+        )],
         games_per_seat: 9,
         points: Points::WINS,
         seat: Some(0),
