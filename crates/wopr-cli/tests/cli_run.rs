@@ -181,6 +181,29 @@ fn a_td_config_learns_what_wopr_td_learns_and_resumes() {
         &wopr(&["run", s(&path), "--out", s(&b), "-q"]),
         "already holds a run",
     );
+    // `wopr report` summarises TD runs as it does evolution runs: one
+    // final yardstick row per run, with its interval, and a tournament.
+    let page = dir.join("report.md");
+    ok(&wopr(&[
+        "report",
+        s(&b),
+        s(&c),
+        "--games",
+        "4",
+        "--out",
+        s(&page),
+    ]));
+    let md = std::fs::read_to_string(&page).unwrap();
+    for says in [
+        "## Learning",
+        "## Yardsticks",
+        "## Tournament",
+        "| 3000 | random |",
+    ] {
+        assert!(md.contains(says), "{says} not in {md}");
+    }
+    assert_eq!(md.matches("| 3000 | random |").count(), 2, "{md}");
+    assert!(dir.join("report-yardsticks.png").exists());
 }
 
 #[test]

@@ -72,6 +72,29 @@ pub struct Row {
     pub interval: (f64, f64),
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_reads_back_what_it_wrote_even_with_commas_in_the_opponent() {
+        let row = Row {
+            opponent: "ai:3,ties=first".into(),
+            wdl: Wdl {
+                wins: 7,
+                draws: 2,
+                losses: 1,
+            },
+            score: 0.8,
+            interval: (0.55, 1.0),
+        };
+        let (at, back) = parse_row(&format!("40,{}", row.csv())).unwrap();
+        assert_eq!(at, 40);
+        assert_eq!(back, row);
+        assert!(parse_row("40,random,10,1,2").is_none());
+    }
+}
+
 impl Row {
     /// The columns of `yardsticks.csv` after the unit.
     pub const HEADER: &'static str = "opponent,played,wins,draws,losses,score,score_low,score_high";
@@ -91,6 +114,54 @@ impl Row {
             self.interval.1
         )
     }
+}
+
+/// The rows of a run folder's `yardsticks.csv`, each with its unit count
+/// (none when the file is missing; a line that is not a row is an error).
+pub fn read_rows(dir: &std::path::Path) -> Result<Vec<(u64, Row)>, RunError> {
+    let path = dir.join("yardsticks.csv");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(Vec::new());
+    };
+    text.lines()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            parse_row(l).ok_or_else(|| {
+                RunError(format!(
+                    "{} line {}: not a yardstick row",
+                    path.display(),
+                    i + 1
+                ))
+            })
+        })
+        .collect()
+}
+
+/// `UNIT,opponent,played,wins,draws,losses,score,low,high`; the opponent
+/// may be quoted and hold commas, so the numbers are read from the end.
+fn parse_row(line: &str) -> Option<(u64, Row)> {
+    let (at, rest) = line.split_once(',')?;
+    let mut fields: Vec<&str> = rest.rsplitn(8, ',').collect();
+    let opponent = fields.pop()?;
+    fields.reverse();
+    let [_, w, d, l, score, low, high] = fields[..] else {
+        return None;
+    };
+    Some((
+        at.parse().ok()?,
+        Row {
+            opponent: opponent.trim_matches('"').replace("\"\"", "\""),
+            wdl: Wdl {
+                wins: w.parse().ok()?,
+                draws: d.parse().ok()?,
+                losses: l.parse().ok()?,
+            },
+            score: score.parse().ok()?,
+            interval: (low.parse().ok()?, high.parse().ok()?),
+        },
+    ))
 }
 
 /// A CSV field, quoted when it holds a comma or a quote.

@@ -1,7 +1,9 @@
 //! `wopr report RUN_DIR...`: one Markdown page on runs of one config with
 //! different seeds: the config, fitness and yardstick curves (median and
 //! range over the seeds), each champion's final yardsticks with intervals,
-//! and a tournament among the champions and the yardstick players.
+//! and a tournament among the champions and the yardstick players. Runs of
+//! TD or training ([`learn`]) get the same page with their learning curve
+//! in place of the fitness.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -13,6 +15,8 @@ use wopr::experiment::{load_checkpoint, Checkpoint, EvolveConfig, GenerationRow,
 use wopr::{with_game, Roster};
 
 use crate::plot::{self, Series};
+
+mod learn;
 
 /// Arguments of `wopr report`.
 #[derive(clap::Args, Debug)]
@@ -57,6 +61,9 @@ fn median_range(xs: &mut [f64]) -> (f64, f64, f64) {
 
 /// Writes the report.
 pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
+    if wopr::experiment::learn::is_run(&args.runs[0]) {
+        return learn::report(args);
+    }
     let mut runs: Vec<(PathBuf, Checkpoint)> = Vec::new();
     for dir in &args.runs {
         let cp = load_checkpoint(dir).map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -258,79 +265,95 @@ fn write_report<G: Roster>(
     pruned_means(&mut md, runs)?;
 
     // A tournament among the champions and the yardstick players.
-    if args.games > 0 {
-        let mut players: Vec<String> = runs
-            .iter()
-            .filter(|(dir, _)| dir.join("champion.json").exists())
-            .map(|(dir, _)| format!("net:{}", dir.join("champion.json").display()))
-            .collect();
-        if let Some(y) = &config.yardsticks {
-            players.extend(y.against.iter().cloned());
-        }
-        players.dedup();
-        if players.len() >= 2 {
-            let openings = wopr::eval::openings::Openings::parse(game, &args.openings)
-                .map_err(|e| anyhow::anyhow!("bad --openings: {e}"))?;
-            let t = play_tournament(
-                game,
-                &players,
-                Format::RoundRobin,
-                args.games,
-                args.seed,
-                &openings,
-                &|| {},
-            )
-            .map_err(|e| anyhow::anyhow!(e))?;
-            let anchor = players.len() - 1;
-            let ratings = super::tournament::ratings_of(&t, anchor, 0.0)?;
-            writeln!(
-                md,
-                "## Tournament\n\nRound robin, {} games per pairing from openings `{}` (seats swapped within each pair), seed {}: {} games, {} distinct. Ratings on the logistic Elo scale, fitted to all games at once, anchored at `{}` = 0.\n",
-                args.games, args.openings, args.seed, t.games, t.distinct_games, players[anchor]
-            )?;
-            writeln!(md, "| rank | player | Elo | 95% interval | games | score | LOS next |\n|---|---|---|---|---|---|---|")?;
-            for (
-                rank,
-                super::tournament::Ranked {
-                    index: i,
-                    elo,
-                    ci95: (low, high),
-                    los_next: los,
-                },
-            ) in super::tournament::ranked(&ratings).into_iter().enumerate()
-            {
-                let w = t.total(i);
-                let score = (w.wins as f64 + 0.5 * w.draws as f64) / w.games().max(1) as f64;
-                writeln!(
-                    md,
-                    "| {} | `{}` | {:.0} | [{:.0}, {:.0}] | {} | {:.1}% | {} |",
-                    rank + 1,
-                    players[i],
-                    elo,
-                    low,
-                    high,
-                    w.games(),
-                    100.0 * score,
-                    los.map_or("-".into(), |l| format!("{:.1}%", 100.0 * l))
-                )?;
-            }
-            writeln!(md)?;
-        }
+    let mut players: Vec<String> = runs
+        .iter()
+        .filter(|(dir, _)| dir.join("champion.json").exists())
+        .map(|(dir, _)| format!("net:{}", dir.join("champion.json").display()))
+        .collect();
+    if let Some(y) = &config.yardsticks {
+        players.extend(y.against.iter().cloned());
     }
+    tournament(&mut md, game, players, args)?;
+    let dirs: Vec<&Path> = runs.iter().map(|(d, _)| d.as_path()).collect();
+    made_by(&mut md, &dirs, args)?;
+    std::fs::write(&args.out, md)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    println!("wrote {}", args.out.display());
+    Ok(())
+}
+
+/// The report's tournament: a round robin among `players` (the champions
+/// and the yardstick players), with ratings.
+fn tournament<G: Roster>(
+    md: &mut String,
+    game: &G,
+    mut players: Vec<String>,
+    args: &ReportArgs,
+) -> anyhow::Result<()> {
+    players.dedup();
+    if args.games == 0 || players.len() < 2 {
+        return Ok(());
+    }
+    let openings = wopr::eval::openings::Openings::parse(game, &args.openings)
+        .map_err(|e| anyhow::anyhow!("bad --openings: {e}"))?;
+    let t = play_tournament(
+        game,
+        &players,
+        Format::RoundRobin,
+        args.games,
+        args.seed,
+        &openings,
+        &|| {},
+    )
+    .map_err(|e| anyhow::anyhow!(e))?;
+    let anchor = players.len() - 1;
+    let ratings = super::tournament::ratings_of(&t, anchor, 0.0)?;
+    writeln!(
+        md,
+        "## Tournament\n\nRound robin, {} games per pairing from openings `{}` (seats swapped within each pair), seed {}: {} games, {} distinct. Ratings on the logistic Elo scale, fitted to all games at once, anchored at `{}` = 0.\n",
+        args.games, args.openings, args.seed, t.games, t.distinct_games, players[anchor]
+    )?;
+    writeln!(md, "| rank | player | Elo | 95% interval | games | score | LOS next |\n|---|---|---|---|---|---|---|")?;
+    for (
+        rank,
+        super::tournament::Ranked {
+            index: i,
+            elo,
+            ci95: (low, high),
+            los_next: los,
+        },
+    ) in super::tournament::ranked(&ratings).into_iter().enumerate()
+    {
+        let w = t.total(i);
+        let score = (w.wins as f64 + 0.5 * w.draws as f64) / w.games().max(1) as f64;
+        writeln!(
+            md,
+            "| {} | `{}` | {:.0} | [{:.0}, {:.0}] | {} | {:.1}% | {} |",
+            rank + 1,
+            players[i],
+            elo,
+            low,
+            high,
+            w.games(),
+            100.0 * score,
+            los.map_or("-".into(), |l| format!("{:.1}%", 100.0 * l))
+        )?;
+    }
+    writeln!(md)?;
+    Ok(())
+}
+
+/// The line that remakes the report.
+fn made_by(md: &mut String, dirs: &[&Path], args: &ReportArgs) -> anyhow::Result<()> {
+    let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     writeln!(
         md,
         "Made by `wopr report {} --games {} --seed {} --openings {}`.",
-        runs.iter()
-            .map(|(d, _)| d.display().to_string())
-            .collect::<Vec<_>>()
-            .join(" "),
+        dirs.join(" "),
         args.games,
         args.seed,
         args.openings
     )?;
-    std::fs::write(&args.out, md)
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
-    println!("wrote {}", args.out.display());
     Ok(())
 }
 
