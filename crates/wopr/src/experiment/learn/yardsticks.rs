@@ -72,29 +72,6 @@ pub struct Row {
     pub interval: (f64, f64),
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_row_reads_back_what_it_wrote_even_with_commas_in_the_opponent() {
-        let row = Row {
-            opponent: "ai:3,ties=first".into(),
-            wdl: Wdl {
-                wins: 7,
-                draws: 2,
-                losses: 1,
-            },
-            score: 0.8,
-            interval: (0.55, 1.0),
-        };
-        let (at, back) = parse_row(&format!("40,{}", row.csv())).unwrap();
-        assert_eq!(at, 40);
-        assert_eq!(back, row);
-        assert!(parse_row("40,random,10,1,2").is_none());
-    }
-}
-
 impl Row {
     /// The columns of `yardsticks.csv` after the unit.
     pub const HEADER: &'static str = "opponent,played,wins,draws,losses,score,score_low,score_high";
@@ -273,5 +250,28 @@ where
             });
         }
         Ok(rows)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_reads_back_what_it_wrote_even_with_commas_in_the_opponent() {
+        let row = Row {
+            opponent: "ai:3,ties=first".into(),
+            wdl: Wdl {
+                wins: 7,
+                draws: 2,
+                losses: 1,
+            },
+            score: 0.8,
+            interval: (0.55, 1.0),
+        };
+        let (at, back) = parse_row(&format!("40,{}", row.csv())).unwrap();
+        assert_eq!(at, 40);
+        assert_eq!(back, row);
+        assert!(parse_row("40,random,10,1,2").is_none());
     }
 }
