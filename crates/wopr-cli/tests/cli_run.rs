@@ -322,7 +322,8 @@ fn a_train_config_trains_what_wopr_train_trains_and_resumes() {
         "--oracle",
         "perfect",
         "--positions",
-        "150",
+        // Three chunks of 256 examples: the gradient is a sum over parts.
+        "700",
         "--seed",
         "5",
         "--out",
@@ -364,6 +365,19 @@ fn a_train_config_trains_what_wopr_train_trains_and_resumes() {
             "-q",
         ]));
         assert_eq!(sha256(&straight.join("champion.json")), want, "setup {k}");
+        // One thread sums the gradients in the order many do.
+        let one = dir.join(format!("one{k}"));
+        let single = std::process::Command::new(env!("CARGO_BIN_EXE_wopr"))
+            .env("RAYON_NUM_THREADS", "1")
+            .args(["run", s(&path), "--out", s(&one), "-q"])
+            .output()
+            .unwrap();
+        ok(&single);
+        assert_eq!(
+            sha256(&one.join("champion.json")),
+            want,
+            "setup {k}, 1 thread"
+        );
         let log = std::fs::read_to_string(straight.join("learning.csv")).unwrap();
         let losses = std::fs::read_to_string(dir.join(format!("net{k}.loss.csv"))).unwrap();
         assert_eq!(

@@ -1,7 +1,9 @@
 //! Every config in `configs/` parses and sets up a run through `wopr run`
 //! (nets, engine, fitness scheme, opponents and yardsticks are all checked
 //! before a run starts): evolution configs for zero generations, TD configs
-//! for zero games (the first checkpoint and two yardstick games each).
+//! for zero games (the first checkpoint and two yardstick games each),
+//! training configs for zero epochs (on a small data set of the name they
+//! read).
 
 use std::process::Command;
 
@@ -50,6 +52,29 @@ fn every_paper_config_starts() {
             String::from_utf8_lossy(&pool.stderr)
         );
     }
+    // The teacher's data set, small: training configs read `train10k.csv`.
+    let data = Command::new(env!("CARGO_BIN_EXE_wopr"))
+        .current_dir(&work)
+        .args([
+            "dataset",
+            "--game",
+            "connect4:6x6",
+            "--oracle",
+            "perfect",
+            "--positions",
+            "20",
+            "--seed",
+            "4",
+            "--out",
+            "train10k.csv",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        data.status.success(),
+        "{}",
+        String::from_utf8_lossy(&data.stderr)
+    );
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().and_then(|e| e.to_str()) != Some("toml") {
@@ -63,9 +88,12 @@ fn every_paper_config_starts() {
         let _ = std::fs::remove_dir_all(&out_dir);
         // Zero generations or games: set up, check, write the folder, stop.
         let text = std::fs::read_to_string(&path).unwrap();
-        let pretrained = text.contains("\npopulation = \"pretrained:");
+        let train = text.contains("\nkind = \"train\"");
+        let pretrained = train || text.contains("\npopulation = \"pretrained:");
         let stop: &[&str] = if text.contains("\nkind = \"td\"") {
             &["--set", "stop.games=0", "--set", "yardsticks.games=2"]
+        } else if train {
+            &["--set", "stop.epochs=0", "--set", "yardsticks.games=2"]
         } else {
             &["--set", "stop.generations=0"]
         };
