@@ -101,6 +101,26 @@ fn a_resumed_run_learns_what_a_straight_run_learns() {
     assert!(eval.contains("random"), "{eval}");
 }
 
+/// A folder of an older `wopr td` (`td.json`, no `state.json`) resumes:
+/// its checkpoint is read into the run layer's.
+#[test]
+fn a_run_of_an_older_wopr_td_resumes() {
+    let dir = Scratch::new("wopr-cli-td", "legacy", true);
+    let (straight, old) = (dir.join("straight"), dir.join("old"));
+    ok(&td(&straight, "2000", &[]));
+    ok(&td(&old, "1000", &[]));
+    std::fs::remove_file(old.join("state.json")).unwrap();
+    std::fs::write(
+        old.join("td.json"),
+        r#"{"game": "tictactoe", "games_done": 1000, "best_score": 0.5, "best_games": 0, "net_file": "net-1000.json"}"#,
+    )
+    .unwrap();
+    ok(&td(&old, "2000", &[]));
+    let read = |d: &Path, f: &str| std::fs::read_to_string(d.join(f)).unwrap();
+    assert_eq!(read(&straight, "net.json"), read(&old, "net.json"));
+    assert!(read(&old, "state.json").contains("\"done\":2000"));
+}
+
 #[test]
 fn bad_settings_are_one_line_errors() {
     let dir = Scratch::new("wopr-cli-td", "errors", true);

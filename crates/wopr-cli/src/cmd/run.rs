@@ -160,11 +160,10 @@ fn resume(dir: &Path, set: &[String], quiet: bool) -> anyhow::Result<()> {
             ),
         };
     }
-    if dir.join("td.json").is_file() {
-        anyhow::bail!(
-            "{} is a run folder of an older wopr td (td.json): run that wopr td command with the wopr that made it, or start again with wopr run",
-            dir.display()
-        );
+    if dir.join("td.json").is_file() && dir.join("config.toml").is_file() {
+        // A TD run of an older wopr: its checkpoint becomes the layer's.
+        layer::td::upgrade(dir)?;
+        return resume(dir, set, quiet);
     }
     if dir.join("checkpoint.json").is_file() {
         return evolve::run(&evolve::Args {

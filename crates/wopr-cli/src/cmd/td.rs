@@ -127,9 +127,15 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         return Ok(());
     }
     let out = args.out.as_deref().expect("clap requires --out");
-    if layer::is_run(out) {
+    if layer::is_run(out) || out.join("td.json").is_file() {
         // The same command again resumes; other settings are another run.
-        let text = std::fs::read_to_string(out.join("config.toml"))?;
+        let path = out.join("config.toml");
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            anyhow::anyhow!(
+                "{} holds a run but no config.toml ({e}); give another --out",
+                out.display()
+            )
+        })?;
         let mut saved: TdConfig = toml::from_str(&text)?;
         saved.stop = config.stop.clone();
         anyhow::ensure!(

@@ -41,6 +41,7 @@ use serde::{Deserialize, Serialize};
 
 use super::yardsticks::{GameYardsticks, YardsticksConfig};
 use super::{drive, LearnProgress, Learner, RunPlan, RunSummary};
+use crate::experiment::atomic::write_atomic;
 use crate::experiment::error::{err, RunError};
 use crate::game::encode::Encodable;
 use crate::game::Searchable;
@@ -231,12 +232,53 @@ impl<G: Encodable> Learner for TdRun<G> {
     }
 }
 
+/// Turns the folder of a TD run made before the run layer (`td.json`,
+/// `progress.csv`) into one the layer resumes: `state.json` with the same
+/// game count, net file and best score. The old yardstick log stays as it
+/// is; new rows go to `yardsticks.csv`. Returns whether it did.
+pub fn upgrade(dir: &Path) -> Result<bool, RunError> {
+    #[derive(Deserialize)]
+    struct Old {
+        games_done: u64,
+        best_score: Option<f64>,
+        best_games: Option<u64>,
+        net_file: Option<String>,
+    }
+    let old_path = dir.join("td.json");
+    if super::is_run(dir) || !old_path.is_file() {
+        return Ok(false);
+    }
+    let text = std::fs::read_to_string(&old_path)
+        .map_err(|e| RunError(format!("cannot read {}: {e}", old_path.display())))?;
+    let old: Old = serde_json::from_str(&text).map_err(|e| {
+        RunError(format!(
+            "{} is not a TD checkpoint: {e}",
+            old_path.display()
+        ))
+    })?;
+    let cp = super::Checkpoint {
+        kind: "td".into(),
+        done: old.games_done,
+        net_file: old.net_file.unwrap_or_else(|| "net.json".into()),
+        best: old.best_score.zip(old.best_games),
+        learner: old.games_done.into(),
+    };
+    let yardsticks = dir.join("yardsticks.csv");
+    if !yardsticks.exists() {
+        write_atomic(&yardsticks, &format!("games,{}\n", super::Row::HEADER))?;
+    }
+    let text = serde_json::to_string(&cp).map_err(err)?;
+    write_atomic(&dir.join("state.json"), &text)?;
+    Ok(true)
+}
+
 /// Runs (or resumes, when `dir` holds its checkpoint) a TD run.
 pub fn run(
     config: &TdConfig,
     dir: &Path,
     progress: &mut dyn LearnProgress,
 ) -> Result<RunSummary, RunError> {
+    upgrade(dir)?;
     let game = crate::registry::AnyGame::parse(&config.game).map_err(err)?;
     with_board_game!(&game, g => run_game(g, config, dir, progress),
         Err(RunError(format!("TD learning needs a board game, not {}", game.spec()))))
