@@ -40,7 +40,7 @@ use serde::{Deserialize, Serialize};
 use super::atomic::write_atomic;
 use super::error::RunError;
 use crate::nn::NetFile;
-pub use yardsticks::{read_rows, GameYardsticks, NoYardsticks, Row, Yardsticks, YardsticksConfig};
+pub use yardsticks::{read_rows, Row, Yardsticks, YardsticksConfig};
 
 /// One learner's step and state; [`drive`] does the rest.
 pub trait Learner {

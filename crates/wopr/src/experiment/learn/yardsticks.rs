@@ -50,12 +50,12 @@ impl Default for YardsticksConfig {
 }
 
 /// The default of `every`.
-pub fn every() -> u64 {
+fn every() -> u64 {
     10_000
 }
 
 /// The default of `games`.
-pub fn eval_games() -> usize {
+fn eval_games() -> usize {
     200
 }
 
