@@ -351,7 +351,7 @@ mod tests {
             let mut pbil = Pbil::new(PbilConfig::baluja(50), code(), 64, seed).unwrap();
             let solved = (0..150).find(|_| {
                 let f = onemax(&pbil);
-                let done = f.iter().any(|&x| x == 64.0);
+                let done = f.contains(&64.0);
                 pbil.tell(&f);
                 done
             });
