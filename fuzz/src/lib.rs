@@ -626,6 +626,7 @@ where
             a.mu.unwrap_or(15).saturating_add(a.lambda.unwrap_or(15))
         }
         AlgorithmKind::CmaEs => a.lambda.unwrap_or(32),
+        AlgorithmKind::Pbil | AlgorithmKind::Cem => a.population,
     };
     let small = weights <= 20_000
         && genomes <= 2_000
@@ -913,6 +914,8 @@ fn population_len(engine: &AnyEngine) -> usize {
         AnyEngine::OnePlusLambda(e) => e.population().len(),
         AnyEngine::SelfAdaptive(e) => e.population().len(),
         AnyEngine::CmaEs(e) => e.population().len(),
+        AnyEngine::Pbil(e) => e.population().len(),
+        AnyEngine::Cem(e) => e.population().len(),
     }
 }
 

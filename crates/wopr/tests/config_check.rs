@@ -184,3 +184,53 @@ fn cma_es_on_naveeds_net_is_refused_with_the_figures() {
     let small = parse("game='tictactoe'\n[algorithm]\nkind='cma-es'").unwrap();
     assert!(start(&TicTacToe, small).is_ok());
 }
+
+/// Issue 27: PBIL evolves bit strings, CEM real vectors; each one's
+/// settings are checked, and belong to it alone.
+#[test]
+fn model_building_kinds_need_their_genome_and_their_ranges() {
+    refused(
+        "game='tictactoe'\n[genome]\nkind='real'\n[algorithm]\nkind='pbil'",
+        &["algorithm.kind = \"pbil\" needs genome.kind = \"bits\""],
+    );
+    refused(
+        "game='tictactoe'\n[genome]\nkind='bits'\n[algorithm]\nkind='cem'",
+        &["algorithm.kind = \"cem\" needs genome.kind = \"real\""],
+    );
+    // The other ES kinds still refuse bits, now naming both bit engines.
+    refused(
+        "game='tictactoe'\n[genome]\nkind='bits'\n[algorithm]\nkind='cma-es'",
+        &["needs algorithm.kind = \"ga\" or \"pbil\"", "cma-es"],
+    );
+    let pbil = "game='tictactoe'\n[genome]\nkind='bits'\n[algorithm]\nkind='pbil'\n";
+    let cem = "game='tictactoe'\n[algorithm]\nkind='cem'\n";
+    for (text, says) in [
+        (format!("{pbil}learning_rate=0.0"), "accepted (0, 1]"),
+        (format!("{pbil}learning_rate=1.5"), "accepted (0, 1]"),
+        (
+            format!("{pbil}negative_learning_rate=-0.1"),
+            "accepted [0, 1]",
+        ),
+        (format!("{pbil}mutation_shift=2.0"), "accepted [0, 1]"),
+        (format!("{pbil}population=10\nmu=11"), "1..=population (10)"),
+        (format!("{cem}elite_fraction=1.0"), "a fraction in (0, 1)"),
+        (format!("{cem}elite_fraction=0.0"), "a fraction in (0, 1)"),
+        (format!("{cem}noise_start=-1.0"), "a finite number >= 0"),
+        (
+            format!("{cem}learning_rate=0.1"),
+            "a setting of kind \"pbil\" only",
+        ),
+        (
+            format!("{pbil}elite_fraction=0.1"),
+            "a setting of kind \"cem\" only",
+        ),
+    ] {
+        refused(&text, &[says]);
+    }
+    // Both build an engine with the defaults.
+    for text in [pbil, cem] {
+        let c = parse(text).unwrap();
+        c.check().unwrap();
+        assert!(start(&TicTacToe, c).is_ok(), "{text}");
+    }
+}

@@ -20,7 +20,11 @@
 //!   mutation (Handa & Horiuchi);
 //! - [`SelfAdaptiveEs`]: (μ,λ) and (μ+λ) evolution with self-adaptive step
 //!   sizes (Blondie24's evolutionary programming);
-//! - [`CmaEs`]: Hansen's (μ/μ_w, λ)-CMA-ES.
+//! - [`CmaEs`]: Hansen's (μ/μ_w, λ)-CMA-ES;
+//! - [`Pbil`]: Baluja's population-based incremental learning, a probability
+//!   per bit of a bit-string genome;
+//! - [`Cem`]: the cross-entropy method with Szita & Lőrincz's decreasing
+//!   noise, a Gaussian per real gene.
 //!
 //! Fitness is "higher is better" everywhere.
 //!
@@ -32,21 +36,25 @@
 //! data: [`checkpoint`] writes it as JSON, [`restore`] reads it back, and a
 //! restored run continues exactly as the uninterrupted one would.
 
+pub mod cem;
 pub mod cma;
 pub mod es;
 pub mod fitness;
 pub mod ga;
 pub mod genome;
 pub mod operators;
+pub mod pbil;
 pub mod schemes;
 pub mod selection;
 
+pub use cem::{Cem, CemConfig};
 pub use cma::CmaEs;
 pub use es::{OnePlusLambda, OnePlusLambdaConfig, SelfAdaptiveConfig, SelfAdaptiveEs};
 pub use fitness::{Fitness, Independent, Scores, Statistics, Tally};
 pub use ga::{Ga, Plan, Recipe, Share};
 pub use genome::{BitCode, BitGenome, Genome, Levels, RealGenome};
 pub use operators::{Crossover, Mutation};
+pub use pbil::{Pbil, PbilConfig};
 pub use selection::{Scaling, Selection};
 
 use serde::de::DeserializeOwned;

@@ -7,8 +7,8 @@ use super::config::{AlgorithmKind, EvolveConfig, GenomeKind, Parents, Preset};
 use super::error::{err, RunError};
 use super::pretrain::{ExpectedNet, Pool};
 use crate::evolve::{
-    init_rng, BitCode, BitGenome, CmaEs, Engine, Ga, Levels, OnePlusLambda, OnePlusLambdaConfig,
-    Plan, RealGenome, SelfAdaptiveConfig, SelfAdaptiveEs,
+    init_rng, BitCode, BitGenome, Cem, CemConfig, CmaEs, Engine, Ga, Levels, OnePlusLambda,
+    OnePlusLambdaConfig, Pbil, PbilConfig, Plan, RealGenome, SelfAdaptiveConfig, SelfAdaptiveEs,
 };
 
 /// Any engine a config can ask for.
@@ -25,6 +25,10 @@ pub enum AnyEngine {
     SelfAdaptive(SelfAdaptiveEs),
     /// CMA-ES.
     CmaEs(CmaEs),
+    /// PBIL over bit strings.
+    Pbil(Pbil),
+    /// The noisy cross-entropy method.
+    Cem(Cem),
 }
 
 /// Runs an expression with `$x` bound to the engine inside an [`AnyEngine`].
@@ -36,6 +40,8 @@ macro_rules! with_engine {
             $crate::experiment::engine::AnyEngine::OnePlusLambda($x) => $body,
             $crate::experiment::engine::AnyEngine::SelfAdaptive($x) => $body,
             $crate::experiment::engine::AnyEngine::CmaEs($x) => $body,
+            $crate::experiment::engine::AnyEngine::Pbil($x) => $body,
+            $crate::experiment::engine::AnyEngine::Cem($x) => $body,
         }
     };
 }
@@ -197,6 +203,27 @@ pub fn new_engine(config: &EvolveConfig, seed: u64, weights: usize) -> Result<An
         AlgorithmKind::CmaEs => {
             let mean: Vec<f64> = real(0).genes.iter().map(|&x| x as f64).collect();
             AnyEngine::CmaEs(CmaEs::new(mean, a.sigma.unwrap_or(0.3), a.lambda, seed).map_err(err)?)
+        }
+        AlgorithmKind::Pbil => {
+            let mut c = PbilConfig::baluja(n);
+            c.best = a.mu.unwrap_or(c.best);
+            c.learning_rate = a.learning_rate.unwrap_or(c.learning_rate);
+            c.negative_learning_rate = a.negative_learning_rate.unwrap_or(c.negative_learning_rate);
+            c.mutation_probability = a.mutation_rate.unwrap_or(c.mutation_probability);
+            c.mutation_shift = a.mutation_shift.unwrap_or(c.mutation_shift);
+            AnyEngine::Pbil(Pbil::new(c, code, weights, seed).map_err(err)?)
+        }
+        AlgorithmKind::Cem => {
+            let d = CemConfig::szita_lorincz();
+            let c = CemConfig {
+                samples: n,
+                elite_fraction: a.elite_fraction.unwrap_or(d.elite_fraction),
+                noise_start: a.noise_start.unwrap_or(d.noise_start),
+                noise_decay: a.noise_decay.unwrap_or(d.noise_decay),
+            };
+            // Szita & Lőrincz start from the zero vector.
+            let mean = vec![0.0; weights];
+            AnyEngine::Cem(Cem::new(c, mean, a.sigma.unwrap_or(0.5), seed).map_err(err)?)
         }
     };
     Ok(engine)

@@ -146,6 +146,8 @@ impl Checkpoint {
                 AnyEngine::CmaEs(e) => e.check_state(),
                 AnyEngine::SelfAdaptive(e) => e.check_state(),
                 AnyEngine::OnePlusLambda(e) => e.check_state(),
+                AnyEngine::Pbil(e) => e.check_state(),
+                AnyEngine::Cem(e) => e.check_state(),
                 // A GA's plan is stored whole: check it as a config's is
                 // (recipe weights that are all zero used to panic).
                 AnyEngine::GaBits(e) => ga_plan_fits(&e.plan, e.population()),

@@ -13,16 +13,40 @@ pub struct AlgorithmConfig {
     /// default ([`Preset::default_for`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub preset: Option<Preset>,
-    /// GA population size.
+    /// GA population size; PBIL's and CEM's samples per generation.
     pub population: usize,
     /// ES children.
     pub lambda: Option<usize>,
-    /// ES parents.
+    /// ES parents; PBIL: how many of the best samples the probabilities
+    /// learn from (default 1).
     pub mu: Option<usize>,
-    /// Initial step size.
+    /// Initial step size; CEM: every gene's initial deviation (default 0.5).
     pub sigma: Option<f64>,
-    /// Weaver's per-bit mutation rate.
+    /// Weaver's per-bit mutation rate; PBIL: the probability that each
+    /// probability is mutated (default 0.02).
     pub mutation_rate: Option<f64>,
+    /// PBIL: learning rate towards the best samples, in (0, 1] (default 0.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub learning_rate: Option<f64>,
+    /// PBIL: negative learning rate where the best and the worst sample
+    /// disagree, in [0, 1] (default 0.075; 0 turns it off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub negative_learning_rate: Option<f64>,
+    /// PBIL: how far a mutation moves a probability towards 0 or 1, in
+    /// [0, 1] (default 0.05).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mutation_shift: Option<f64>,
+    /// CEM: the share of the samples the Gaussian is refitted to, in (0, 1)
+    /// (default 0.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elite_fraction: Option<f64>,
+    /// CEM: the extra variance `a` of the noise `max(a − b·g, 0)` added
+    /// after generation `g` (default 5).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise_start: Option<f64>,
+    /// CEM: the noise's fall per generation `b` (default 0.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise_decay: Option<f64>,
     /// (1+λ)-ES: probability that a child's unpruned weight is pruned
     /// (overrides the preset's 0.005; 0 turns pruning off, the paper's
     /// baseline).
@@ -45,10 +69,93 @@ impl Default for AlgorithmConfig {
             mu: None,
             sigma: None,
             mutation_rate: None,
+            learning_rate: None,
+            negative_learning_rate: None,
+            mutation_shift: None,
+            elite_fraction: None,
+            noise_start: None,
+            noise_decay: None,
             prune_rate: None,
             crossover_rate: None,
             parents: None,
         }
+    }
+}
+
+impl AlgorithmConfig {
+    /// Checks the settings of PBIL and CEM: each set only for its own kind,
+    /// and in range (the genome kind each needs is checked with the others').
+    pub(super) fn check_model_building(&self) -> Result<(), String> {
+        let owned = [
+            ("learning_rate", self.learning_rate, AlgorithmKind::Pbil),
+            (
+                "negative_learning_rate",
+                self.negative_learning_rate,
+                AlgorithmKind::Pbil,
+            ),
+            ("mutation_shift", self.mutation_shift, AlgorithmKind::Pbil),
+            ("elite_fraction", self.elite_fraction, AlgorithmKind::Cem),
+            ("noise_start", self.noise_start, AlgorithmKind::Cem),
+            ("noise_decay", self.noise_decay, AlgorithmKind::Cem),
+        ];
+        for (key, v, kind) in owned {
+            if v.is_some() && self.kind != kind {
+                return Err(format!(
+                    "algorithm.{key} is a setting of kind \"{}\" only (this is \"{}\")",
+                    kind.name(),
+                    self.kind.name()
+                ));
+            }
+        }
+        let range = |key: &str, v: Option<f64>, ok: fn(f64) -> bool, accepted: &str| match v {
+            Some(v) if !ok(v) => Err(format!("algorithm.{key} = {v}: accepted {accepted}")),
+            _ => Ok(()),
+        };
+        range(
+            "learning_rate",
+            self.learning_rate,
+            |v| v > 0.0 && v <= 1.0,
+            "(0, 1]",
+        )?;
+        range(
+            "negative_learning_rate",
+            self.negative_learning_rate,
+            |v| (0.0..=1.0).contains(&v),
+            "[0, 1]",
+        )?;
+        range(
+            "mutation_shift",
+            self.mutation_shift,
+            |v| (0.0..=1.0).contains(&v),
+            "[0, 1]",
+        )?;
+        range(
+            "elite_fraction",
+            self.elite_fraction,
+            |v| v > 0.0 && v < 1.0,
+            "a fraction in (0, 1)",
+        )?;
+        range(
+            "noise_start",
+            self.noise_start,
+            |v| v.is_finite() && v >= 0.0,
+            "a finite number >= 0",
+        )?;
+        range(
+            "noise_decay",
+            self.noise_decay,
+            |v| v.is_finite() && v >= 0.0,
+            "a finite number >= 0",
+        )?;
+        if let (AlgorithmKind::Pbil, Some(m)) = (self.kind, self.mu) {
+            if m > self.population {
+                return Err(format!(
+                    "algorithm.mu = {m}: PBIL learns from 1..=population ({}) best samples",
+                    self.population
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -77,6 +184,10 @@ pub enum AlgorithmKind {
     MuPlusLambda,
     /// Hansen's CMA-ES.
     CmaEs,
+    /// Baluja's population-based incremental learning (bit genomes).
+    Pbil,
+    /// The cross-entropy method with Szita & Lőrincz's noise (real genomes).
+    Cem,
 }
 
 impl AlgorithmKind {
@@ -88,6 +199,8 @@ impl AlgorithmKind {
             AlgorithmKind::MuLambda => "mu-lambda",
             AlgorithmKind::MuPlusLambda => "mu-plus-lambda",
             AlgorithmKind::CmaEs => "cma-es",
+            AlgorithmKind::Pbil => "pbil",
+            AlgorithmKind::Cem => "cem",
         }
     }
 }
@@ -135,12 +248,12 @@ impl Preset {
             ],
             AlgorithmKind::OnePlusLambda => &[HandaTictactoe, HandaReversi],
             AlgorithmKind::MuLambda | AlgorithmKind::MuPlusLambda => &[Blondie24],
-            AlgorithmKind::CmaEs => &[],
+            AlgorithmKind::CmaEs | AlgorithmKind::Pbil | AlgorithmKind::Cem => &[],
         }
     }
 
     /// The preset used when a config names none: the first one `kind`
-    /// accepts (`thesis-real` is the GA's), none for CMA-ES.
+    /// accepts (`thesis-real` is the GA's), none for CMA-ES, PBIL and CEM.
     pub fn default_for(kind: AlgorithmKind) -> Option<Preset> {
         match kind {
             AlgorithmKind::Ga => Some(Preset::ThesisReal),

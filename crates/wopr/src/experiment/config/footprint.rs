@@ -49,6 +49,10 @@ impl EvolveConfig {
                 // samples (λ·n) and the vectors (a few n).
                 (lambda, 2 * w * w + lambda * w + 6 * w, false)
             }
+            // The probability vector, one f64 per bit.
+            AlgorithmKind::Pbil => (a.population as u64, w * self.genome.bits as u64, false),
+            // The Gaussian's means and deviations.
+            AlgorithmKind::Cem => (a.population as u64, 2 * w, false),
         };
         let (gene_mem, gene_json) = if bits_genome {
             let words = (w * self.genome.bits as u64).div_ceil(64);

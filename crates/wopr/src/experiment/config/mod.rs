@@ -28,14 +28,21 @@
 //! layout = "by-source"    # weight order along the genome: by-source, or per-node (Weaver)
 //!
 //! [algorithm]
-//! kind = "ga"             # ga, one-plus-lambda, mu-lambda, mu-plus-lambda, cma-es
+//! kind = "ga"             # ga, one-plus-lambda, mu-lambda, mu-plus-lambda, cma-es,
+//!                         # pbil (bits genomes), cem (real genomes)
 //! preset = "weaver"       # GA plans: midi-connect4, weaver, weaver-direct, thesis-binary,
 //!                         # thesis-real, thesis-real-blend, naveed; ES: handa-tictactoe, handa-reversi, blondie24
-//! population = 100        # GA population
+//! population = 100        # GA population (pbil, cem: samples per generation)
 //! lambda = 9              # ES children (overrides the preset)
-//! mu = 15                 # (mu,lambda) / (mu+lambda) parents
-//! sigma = 0.05            # initial step size (ES, CMA-ES)
-//! mutation_rate = 0.005   # weaver: per-bit rate
+//! mu = 15                 # (mu,lambda) / (mu+lambda) parents (pbil: best samples learnt from, 1)
+//! sigma = 0.05            # initial step size (ES, CMA-ES; cem: initial deviation, 0.5)
+//! mutation_rate = 0.005   # weaver: per-bit rate (pbil: probability mutation odds, 0.02)
+//! learning_rate = 0.1     # pbil: towards the best, (0, 1]
+//! negative_learning_rate = 0.075  # pbil: where best and worst differ, [0, 1]
+//! mutation_shift = 0.05   # pbil: how far a mutated probability moves, [0, 1]
+//! elite_fraction = 0.1    # cem: the share refitted to, (0, 1)
+//! noise_start = 5.0       # cem: extra variance max(noise_start - noise_decay*g, 0)
+//! noise_decay = 0.1       #      (Szita & Lorincz's 5 - g/10)
 //! prune_rate = 0.005      # one-plus-lambda: pruning probability per weight (0: none)
 //! crossover_rate = 0.2    # naveed: crossover rate
 //! parents = "paired"      # naveed: "paired" (the top N/3 each used twice, shuffled
@@ -206,12 +213,22 @@ impl EvolveConfig {
             })?;
         }
         let a = &self.algorithm;
-        if a.kind != AlgorithmKind::Ga && g.kind == GenomeKind::Bits {
-            return Err(format!(
-                "genome.kind = \"bits\" needs algorithm.kind = \"ga\" ({} evolves real genomes)",
-                a.kind.name()
-            ));
+        match (a.kind, g.kind) {
+            (AlgorithmKind::Pbil, GenomeKind::Real) => {
+                return Err("algorithm.kind = \"pbil\" needs genome.kind = \"bits\" (PBIL learns a probability per bit; \"cem\" is for real genomes)".into());
+            }
+            (AlgorithmKind::Cem, GenomeKind::Bits) => {
+                return Err("algorithm.kind = \"cem\" needs genome.kind = \"real\" (CEM fits a Gaussian per gene; \"pbil\" is for bit genomes)".into());
+            }
+            (AlgorithmKind::Ga | AlgorithmKind::Pbil, _) | (_, GenomeKind::Real) => {}
+            (other, GenomeKind::Bits) => {
+                return Err(format!(
+                    "genome.kind = \"bits\" needs algorithm.kind = \"ga\" or \"pbil\" ({} evolves real genomes)",
+                    other.name()
+                ));
+            }
         }
+        a.check_model_building()?;
         if let Some(p) = a.preset {
             let ok = Preset::accepted(a.kind);
             if !ok.contains(&p) {
