@@ -17,10 +17,10 @@ use std::cell::Cell;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use wopr::experiment::config::{AlgorithmKind, NetConfig, Outputs, Scheme};
+use wopr::experiment::config::{NetConfig, Outputs, Scheme};
 use wopr::experiment::{
-    load_checkpoint, run as run_evolution, start, AnyEngine, Checkpoint, EvolveConfig,
-    GenerationRow, NetPhenotype, Progress, RunFiles, YardstickRow,
+    load_checkpoint, run as run_evolution, start, Checkpoint, EvolveConfig, GenerationRow,
+    NetPhenotype, Progress, RunFiles, YardstickRow,
 };
 use wopr::game::driver::{apply_notation, replay};
 use wopr::game::encode::Encodable;
@@ -502,12 +502,20 @@ fn serve_check<G: Roster>(game: &G, text: &str) {
                 game.spec()
             )
         });
-        assert_eq!(&again, spec, "'{canonical}' on {} is not stable", game.spec());
+        assert_eq!(
+            &again,
+            spec,
+            "'{canonical}' on {} is not stable",
+            game.spec()
+        );
     };
     round_trip(&spec);
     let nets = spec.cost().nets;
     let named: Vec<String> = spec.nets_mut().into_iter().map(|n| n.clone()).collect();
-    assert_eq!(named, nets, "'{text}': the nets named are not the nets read");
+    assert_eq!(
+        named, nets,
+        "'{text}': the nets named are not the nets read"
+    );
     if spec.check_caps(&SERVE_CAPS).is_err() {
         return;
     }
@@ -515,7 +523,10 @@ fn serve_check<G: Roster>(game: &G, text: &str) {
     let cost = spec.cost();
     assert!(cost.depth.is_none_or(|d| d <= SERVE_CAPS.depth), "{spec}");
     assert!(cost.sims.is_none_or(|n| n <= SERVE_CAPS.sims), "{spec}");
-    assert!(cost.empties.is_none_or(|e| e <= SERVE_CAPS.empties), "{spec}");
+    assert!(
+        cost.empties.is_none_or(|e| e <= SERVE_CAPS.empties),
+        "{spec}"
+    );
     assert!(cost.time.is_none_or(|t| t <= SERVE_CAPS.time), "{spec}");
     let timed = matches!(
         spec,
@@ -618,20 +629,14 @@ where
     let Some(weights) = planned_weights(game, &config.net) else {
         return;
     };
-    let a = &config.algorithm;
-    let genomes = match a.kind {
-        AlgorithmKind::Ga => a.population,
-        AlgorithmKind::OnePlusLambda => a.lambda.unwrap_or(10).saturating_add(1),
-        AlgorithmKind::MuLambda | AlgorithmKind::MuPlusLambda => {
-            a.mu.unwrap_or(15).saturating_add(a.lambda.unwrap_or(15))
-        }
-        AlgorithmKind::CmaEs => a.lambda.unwrap_or(32),
-        AlgorithmKind::Pbil | AlgorithmKind::Cem => a.population,
-    };
+    let state = config
+        .algorithm
+        .with(|a| a.state(weights as u64, &config.genome));
+    let genomes = usize::try_from(state.genomes).unwrap_or(usize::MAX);
     let small = weights <= 20_000
         && genomes <= 2_000
         && genomes.saturating_mul(weights.max(1)) <= 1_000_000
-        && (a.kind != AlgorithmKind::CmaEs || weights <= 300)
+        && (config.algorithm.name() != "cma-es" || weights <= 300)
         && config.net.hidden.len() <= 64;
     if !small || !harmless_names(&config) {
         return;
@@ -871,7 +876,7 @@ fn cheap_generation<G: Game>(game: &G, cp: &Checkpoint, weights: usize) -> bool 
     let c = &cp.config;
     let engines = std::iter::once(&cp.engine).chain(cp.second.as_ref());
     let small_engines = engines.into_iter().all(|e| {
-        population_len(e) <= 24 && serde_json::to_value(e).is_ok_and(|v| sizes_at_most(&v, 64))
+        e.population_len() <= 24 && serde_json::to_value(e).is_ok_and(|v| sizes_at_most(&v, 64))
     });
     let cheap_player = |s: &String| matches!(s.trim(), "random" | "first");
     let cheap_openings = |o: &Option<String>| {
@@ -903,20 +908,6 @@ fn cheap_generation<G: Game>(game: &G, cp: &Checkpoint, weights: usize) -> bool 
         && cheap_openings(&f.openings)
         && yardsticks_ok
         && cp.hall_of_fame.len() <= 8
-}
-
-/// The number of individuals an engine evaluates per generation.
-fn population_len(engine: &AnyEngine) -> usize {
-    use wopr::evolve::Engine;
-    match engine {
-        AnyEngine::GaBits(e) => e.population().len(),
-        AnyEngine::GaReal(e) => e.population().len(),
-        AnyEngine::OnePlusLambda(e) => e.population().len(),
-        AnyEngine::SelfAdaptive(e) => e.population().len(),
-        AnyEngine::CmaEs(e) => e.population().len(),
-        AnyEngine::Pbil(e) => e.population().len(),
-        AnyEngine::Cem(e) => e.population().len(),
-    }
 }
 
 /// Whether every number stored under a size key (`lambda`, `mu`, `n`,

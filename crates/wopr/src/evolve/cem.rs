@@ -151,10 +151,28 @@ impl Cem {
         &self.std
     }
 
+    /// Draws this generation's samples from the Gaussian.
+    fn sample(&mut self) {
+        let mut rng = engine_rng(self.seed, self.generation, 0);
+        self.population = (0..self.config.samples)
+            .map(|_| {
+                let x = self
+                    .mean
+                    .iter()
+                    .zip(&self.std)
+                    .map(|(m, s)| (m + s * standard_normal(&mut rng)) as f32)
+                    .collect();
+                RealGenome::new(x)
+            })
+            .collect();
+    }
+}
+
+impl Engine for Cem {
     /// Checks that a state read from a checkpoint is consistent (parameters
     /// in range, finite means and deviations of one length, `N` samples of
     /// that length), so a corrupt file is an error instead of a panic.
-    pub fn check_state(&self) -> Result<(), String> {
+    fn check_state(&self) -> Result<(), String> {
         self.config.check().map_err(|e| e.to_string())?;
         let n = self.mean.len();
         if n == 0 || self.std.len() != n {
@@ -180,24 +198,6 @@ impl Cem {
         Ok(())
     }
 
-    /// Draws this generation's samples from the Gaussian.
-    fn sample(&mut self) {
-        let mut rng = engine_rng(self.seed, self.generation, 0);
-        self.population = (0..self.config.samples)
-            .map(|_| {
-                let x = self
-                    .mean
-                    .iter()
-                    .zip(&self.std)
-                    .map(|(m, s)| (m + s * standard_normal(&mut rng)) as f32)
-                    .collect();
-                RealGenome::new(x)
-            })
-            .collect();
-    }
-}
-
-impl Engine for Cem {
     type Genome = RealGenome;
 
     fn population(&self) -> &[RealGenome] {

@@ -54,54 +54,6 @@ pub struct CmaEs {
 }
 
 impl CmaEs {
-    /// Checks that the state read from a checkpoint is consistent (every
-    /// vector and matrix of the sizes `n`, `λ`, `μ` say), so that a corrupt
-    /// file is an error instead of a panic in the next generation.
-    pub fn check_state(&self) -> Result<(), String> {
-        let n = self.n;
-        let vectors = [
-            ("mean", self.mean.len()),
-            ("pc", self.pc.len()),
-            ("ps", self.ps.len()),
-            ("d", self.d.len()),
-        ];
-        for (name, len) in vectors {
-            if len != n {
-                return Err(format!("CMA-ES {name} has {len} entries, not n = {n}"));
-            }
-        }
-        for (name, len) in [("covariance", self.c.len()), ("eigenvectors", self.b.len())] {
-            if Some(len) != n.checked_mul(n) {
-                return Err(format!(
-                    "CMA-ES {name} has {len} entries, not n² = {}",
-                    n * n
-                ));
-            }
-        }
-        if self.weights.len() != self.mu || self.mu == 0 || self.mu > self.lambda {
-            return Err(format!(
-                "CMA-ES has {} weights for mu = {} of lambda = {}",
-                self.weights.len(),
-                self.mu,
-                self.lambda
-            ));
-        }
-        if self.steps.iter().any(|y| y.len() != n)
-            || self.population.iter().any(|g| g.genes.len() != n)
-        {
-            return Err(format!("CMA-ES samples are not all of length n = {n}"));
-        }
-        if self.population.len() != self.lambda || self.steps.len() != self.lambda {
-            return Err(format!(
-                "CMA-ES holds {} samples and {} steps for lambda = {}",
-                self.population.len(),
-                self.steps.len(),
-                self.lambda
-            ));
-        }
-        Ok(())
-    }
-
     /// A CMA-ES around `mean` with initial step size `sigma` and `lambda`
     /// samples per generation (`None`: the default `4 + floor(3·ln n)`).
     pub fn new(
@@ -251,6 +203,54 @@ impl CmaEs {
 }
 
 impl Engine for CmaEs {
+    /// Checks that the state read from a checkpoint is consistent (every
+    /// vector and matrix of the sizes `n`, `λ`, `μ` say), so that a corrupt
+    /// file is an error instead of a panic in the next generation.
+    fn check_state(&self) -> Result<(), String> {
+        let n = self.n;
+        let vectors = [
+            ("mean", self.mean.len()),
+            ("pc", self.pc.len()),
+            ("ps", self.ps.len()),
+            ("d", self.d.len()),
+        ];
+        for (name, len) in vectors {
+            if len != n {
+                return Err(format!("CMA-ES {name} has {len} entries, not n = {n}"));
+            }
+        }
+        for (name, len) in [("covariance", self.c.len()), ("eigenvectors", self.b.len())] {
+            if Some(len) != n.checked_mul(n) {
+                return Err(format!(
+                    "CMA-ES {name} has {len} entries, not n² = {}",
+                    n * n
+                ));
+            }
+        }
+        if self.weights.len() != self.mu || self.mu == 0 || self.mu > self.lambda {
+            return Err(format!(
+                "CMA-ES has {} weights for mu = {} of lambda = {}",
+                self.weights.len(),
+                self.mu,
+                self.lambda
+            ));
+        }
+        if self.steps.iter().any(|y| y.len() != n)
+            || self.population.iter().any(|g| g.genes.len() != n)
+        {
+            return Err(format!("CMA-ES samples are not all of length n = {n}"));
+        }
+        if self.population.len() != self.lambda || self.steps.len() != self.lambda {
+            return Err(format!(
+                "CMA-ES holds {} samples and {} steps for lambda = {}",
+                self.population.len(),
+                self.steps.len(),
+                self.lambda
+            ));
+        }
+        Ok(())
+    }
+
     type Genome = RealGenome;
 
     fn population(&self) -> &[RealGenome] {

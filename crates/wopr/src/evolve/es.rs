@@ -140,24 +140,6 @@ impl OnePlusLambda {
         Ok(es)
     }
 
-    /// Checks that the state read from a checkpoint is consistent: its
-    /// settings as a new run's, a positive finite σ, and the parent with
-    /// its λ children.
-    pub fn check_state(&self) -> Result<(), String> {
-        self.config.check().map_err(|e| e.to_string())?;
-        if !(self.sigma.is_finite() && self.sigma > 0.0) {
-            return Err(format!("the (1+λ)-ES has step size {}", self.sigma));
-        }
-        if self.population.len() != self.config.lambda + 1 {
-            return Err(format!(
-                "the (1+λ)-ES holds {} genomes, its settings make {}",
-                self.population.len(),
-                self.config.lambda + 1
-            ));
-        }
-        Ok(())
-    }
-
     /// The current step size σ.
     pub fn sigma(&self) -> f64 {
         self.sigma
@@ -194,6 +176,24 @@ impl OnePlusLambda {
 }
 
 impl Engine for OnePlusLambda {
+    /// Checks that the state read from a checkpoint is consistent: its
+    /// settings as a new run's, a positive finite σ, and the parent with
+    /// its λ children.
+    fn check_state(&self) -> Result<(), String> {
+        self.config.check().map_err(|e| e.to_string())?;
+        if !(self.sigma.is_finite() && self.sigma > 0.0) {
+            return Err(format!("the (1+λ)-ES has step size {}", self.sigma));
+        }
+        if self.population.len() != self.config.lambda + 1 {
+            return Err(format!(
+                "the (1+λ)-ES holds {} genomes, its settings make {}",
+                self.population.len(),
+                self.config.lambda + 1
+            ));
+        }
+        Ok(())
+    }
+
     type Genome = RealGenome;
 
     fn population(&self) -> &[RealGenome] {
@@ -336,28 +336,6 @@ fn check_config(config: &SelfAdaptiveConfig, parents: &[RealGenome]) -> Result<(
 }
 
 impl SelfAdaptiveEs {
-    /// Checks that the state read from a checkpoint is consistent: every
-    /// parent and child carries one step size per gene.
-    pub fn check_state(&self) -> Result<(), String> {
-        let all = self.parents.iter().chain(&self.population);
-        if all.clone().any(|g| g.sigmas.len() != g.genes.len()) {
-            return Err("a self-adaptive genome lacks one step size per gene".into());
-        }
-        if self.parents.is_empty() {
-            return Err("the self-adaptive ES has no parents".into());
-        }
-        // Its settings are stored with it: check them as a new run's are
-        // (mu = 0 divided by zero in the next generation).
-        check_config(&self.config, &self.parents).map_err(|e| e.to_string())?;
-        let children = self.config.lambda + if self.config.plus { self.config.mu } else { 0 };
-        if self.population.len() != children {
-            return Err(format!(
-                "the self-adaptive ES has {} children, its settings make {children}",
-                self.population.len()
-            ));
-        }
-        Ok(())
-    }
     /// An ES whose first parents are `parents` (exactly μ, each with step
     /// sizes).
     pub fn new(
@@ -400,6 +378,29 @@ impl SelfAdaptiveEs {
 }
 
 impl Engine for SelfAdaptiveEs {
+    /// Checks that the state read from a checkpoint is consistent: every
+    /// parent and child carries one step size per gene.
+    fn check_state(&self) -> Result<(), String> {
+        let all = self.parents.iter().chain(&self.population);
+        if all.clone().any(|g| g.sigmas.len() != g.genes.len()) {
+            return Err("a self-adaptive genome lacks one step size per gene".into());
+        }
+        if self.parents.is_empty() {
+            return Err("the self-adaptive ES has no parents".into());
+        }
+        // Its settings are stored with it: check them as a new run's are
+        // (mu = 0 divided by zero in the next generation).
+        check_config(&self.config, &self.parents).map_err(|e| e.to_string())?;
+        let children = self.config.lambda + if self.config.plus { self.config.mu } else { 0 };
+        if self.population.len() != children {
+            return Err(format!(
+                "the self-adaptive ES has {} children, its settings make {children}",
+                self.population.len()
+            ));
+        }
+        Ok(())
+    }
+
     type Genome = RealGenome;
 
     fn population(&self) -> &[RealGenome] {

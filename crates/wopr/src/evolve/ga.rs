@@ -426,6 +426,18 @@ impl<G: Genome> Ga<G> {
 impl<G: Genome> Engine for Ga<G> {
     type Genome = G;
 
+    /// The stored plan against the population's genomes (recipe weights
+    /// that are all zero used to panic).
+    fn check_state(&self) -> Result<(), String> {
+        match self.population.first() {
+            Some(sample) => self
+                .plan
+                .check(sample)
+                .map_err(|e| format!("its GA plan: {e}")),
+            None => Ok(()),
+        }
+    }
+
     fn population(&self) -> &[G] {
         &self.population
     }

@@ -114,6 +114,10 @@ pub trait Engine: Serialize + DeserializeOwned {
     /// higher is better; NaN counts as worst) and breeds the next generation.
     /// Panics if the length is wrong.
     fn tell(&mut self, fitness: &[f64]);
+
+    /// Checks a state read back from a checkpoint (counters that agree,
+    /// finite numbers, settings in range) before a run goes on from it.
+    fn check_state(&self) -> Result<(), String>;
 }
 
 /// One generation's outcome: its statistics and its best individual.

@@ -145,36 +145,6 @@ impl Pbil {
         &self.probabilities
     }
 
-    /// Checks that a state read from a checkpoint is consistent (parameters
-    /// in range, probabilities in [0, 1], `N` samples of the right length),
-    /// so a corrupt file is an error instead of a panic.
-    pub fn check_state(&self) -> Result<(), String> {
-        self.config.check().map_err(|e| e.to_string())?;
-        let bits = self.weights * self.code.bits as usize;
-        if self.probabilities.len() != bits {
-            return Err(format!(
-                "PBIL has {} probabilities for {bits} bits",
-                self.probabilities.len()
-            ));
-        }
-        if !self.probabilities.iter().all(|p| (0.0..=1.0).contains(p)) {
-            return Err("PBIL has a probability outside [0, 1]".into());
-        }
-        if self.population.len() != self.config.samples
-            || self
-                .population
-                .iter()
-                .any(|g| g.len() != bits || *g.code() != self.code)
-        {
-            return Err(format!(
-                "PBIL holds {} samples, not {} of {bits} bits",
-                self.population.len(),
-                self.config.samples
-            ));
-        }
-        Ok(())
-    }
-
     /// Draws this generation's samples from `p`.
     fn sample(&mut self) {
         let mut rng = engine_rng(self.seed, self.generation, 0);
@@ -228,6 +198,36 @@ impl Pbil {
 }
 
 impl Engine for Pbil {
+    /// Checks that a state read from a checkpoint is consistent (parameters
+    /// in range, probabilities in [0, 1], `N` samples of the right length),
+    /// so a corrupt file is an error instead of a panic.
+    fn check_state(&self) -> Result<(), String> {
+        self.config.check().map_err(|e| e.to_string())?;
+        let bits = self.weights * self.code.bits as usize;
+        if self.probabilities.len() != bits {
+            return Err(format!(
+                "PBIL has {} probabilities for {bits} bits",
+                self.probabilities.len()
+            ));
+        }
+        if !self.probabilities.iter().all(|p| (0.0..=1.0).contains(p)) {
+            return Err("PBIL has a probability outside [0, 1]".into());
+        }
+        if self.population.len() != self.config.samples
+            || self
+                .population
+                .iter()
+                .any(|g| g.len() != bits || *g.code() != self.code)
+        {
+            return Err(format!(
+                "PBIL holds {} samples, not {} of {bits} bits",
+                self.population.len(),
+                self.config.samples
+            ));
+        }
+        Ok(())
+    }
+
     type Genome = BitGenome;
 
     fn population(&self) -> &[BitGenome] {

@@ -142,17 +142,7 @@ impl Checkpoint {
             }
         }
         for engine in std::iter::once(&self.engine).chain(self.second.as_ref()) {
-            let state = match engine {
-                AnyEngine::CmaEs(e) => e.check_state(),
-                AnyEngine::SelfAdaptive(e) => e.check_state(),
-                AnyEngine::OnePlusLambda(e) => e.check_state(),
-                AnyEngine::Pbil(e) => e.check_state(),
-                AnyEngine::Cem(e) => e.check_state(),
-                // A GA's plan is stored whole: check it as a config's is
-                // (recipe weights that are all zero used to panic).
-                AnyEngine::GaBits(e) => ga_plan_fits(&e.plan, e.population()),
-                AnyEngine::GaReal(e) => ga_plan_fits(&e.plan, e.population()),
-            };
+            let state = with_engine!(engine, e => e.check_state());
             if let Err(e) = state {
                 return bad(e);
             }
@@ -216,8 +206,14 @@ pub fn load_checkpoint(dir: &Path) -> Result<Checkpoint, RunError> {
             dir.display()
         ))
     })?;
-    let mut cp: Checkpoint = serde_json::from_str(&text)
-        .map_err(|e| RunError(format!("{} is not a wopr checkpoint: {e}", path.display())))?;
+    let not_ours = |e: serde_json::Error| {
+        RunError(format!("{} is not a wopr checkpoint: {e}", path.display()))
+    };
+    let mut value: serde_json::Value = serde_json::from_str(&text).map_err(not_ours)?;
+    if let Some(a) = value.pointer_mut("/config/algorithm") {
+        super::algorithm::upgrade_checkpoint_algorithm(a);
+    }
+    let mut cp: Checkpoint = serde_json::from_value(value).map_err(not_ours)?;
     // Rows written after the checkpoint (a run killed between the two
     // writes) belong to generations the checkpoint has not reached.
     let done = cp.engine.generation();
@@ -482,17 +478,6 @@ impl RunFiles {
             &dir.join(format!("gen-{generation:04}{suffix}.json")),
             &file.to_json(),
         )
-    }
-}
-
-/// Checks a stored GA plan against its population's genomes.
-fn ga_plan_fits<G: crate::evolve::Genome>(
-    plan: &crate::evolve::ga::Plan,
-    population: &[G],
-) -> Result<(), String> {
-    match population.first() {
-        Some(sample) => plan.check(sample).map_err(|e| format!("its GA plan: {e}")),
-        None => Ok(()),
     }
 }
 

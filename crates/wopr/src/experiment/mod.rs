@@ -3,6 +3,8 @@
 //! `configs/`.
 //!
 //! - [`config`]: the TOML config, checked before anything runs;
+//! - [`algorithm`]: the `[algorithm]` table, one typed settings per
+//!   algorithm (checks, costs, its engine);
 //! - [`engine`]: config to evolution engine;
 //! - [`phenotype`]: weights to a net player;
 //! - [`pretrain`]: pre-trained seed populations (`wopr pretrain`);
@@ -11,6 +13,7 @@
 //! - `learner`: the `[learner]` table naming how a config learns;
 //! - [`run`](mod@run): the generation loop and the yardsticks.
 
+pub mod algorithm;
 mod atomic;
 pub mod config;
 pub mod engine;

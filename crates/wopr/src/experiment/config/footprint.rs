@@ -1,7 +1,7 @@
 //! The memory and checkpoint budgets of a run, and the estimate of what a
 //! config's evolution state costs, checked against them before a run starts.
 
-use super::{AlgorithmKind, EvolveConfig, GenomeKind, Preset, Scheme};
+use super::{EvolveConfig, GenomeKind, Scheme};
 
 /// The most memory a run's evolution state may need, in bytes (2 GiB).
 pub const MEMORY_BUDGET: u64 = 2 << 30;
@@ -31,29 +31,9 @@ impl EvolveConfig {
     /// state for a net of `weights` weights.
     pub fn footprint(&self, weights: usize) -> Footprint {
         let w = weights as u64;
-        let a = &self.algorithm;
         let bits_genome = self.genome.kind == GenomeKind::Bits;
-        let (genomes, extra_f64, sigmas) = match a.kind {
-            AlgorithmKind::Ga => (a.population as u64, 0, a.preset == Some(Preset::Naveed)),
-            AlgorithmKind::OnePlusLambda => (1 + a.lambda.unwrap_or(10) as u64, 0, false),
-            AlgorithmKind::MuLambda | AlgorithmKind::MuPlusLambda => (
-                a.mu.unwrap_or(15) as u64 + a.lambda.unwrap_or(15) as u64,
-                0,
-                true,
-            ),
-            AlgorithmKind::CmaEs => {
-                let lambda = a
-                    .lambda
-                    .map_or(4 + (3.0 * (w.max(1) as f64).ln()) as u64, |l| l as u64);
-                // Covariance and eigenvectors (n² each), the steps of the
-                // samples (λ·n) and the vectors (a few n).
-                (lambda, 2 * w * w + lambda * w + 6 * w, false)
-            }
-            // The probability vector, one f64 per bit.
-            AlgorithmKind::Pbil => (a.population as u64, w * self.genome.bits as u64, false),
-            // The Gaussian's means and deviations.
-            AlgorithmKind::Cem => (a.population as u64, 2 * w, false),
-        };
+        let state = self.algorithm.with(|a| a.state(w, &self.genome));
+        let (genomes, extra_f64, sigmas) = (state.genomes, state.extra_f64, state.sigmas);
         let (gene_mem, gene_json) = if bits_genome {
             let words = (w * self.genome.bits as u64).div_ceil(64);
             (8 * words, 22 * words)
@@ -66,9 +46,9 @@ impl EvolveConfig {
         } else {
             1
         };
-        // The GA keeps parents and children; the run keeps the champion,
+        // A GA keeps parents and children; the run keeps the champion,
         // the best so far and the hall of fame (decoded weights).
-        let copies = if a.kind == AlgorithmKind::Ga { 2 } else { 1 };
+        let copies = state.copies;
         let kept = (2 + self.fitness.hall_of_fame as u64) * 4 * w;
         Footprint {
             memory: populations * (copies * genomes * gene_mem + 8 * extra_f64) + kept,
@@ -89,11 +69,7 @@ impl EvolveConfig {
                 mib(f.checkpoint),
                 mib(MEMORY_BUDGET),
                 mib(CHECKPOINT_BUDGET),
-                if self.algorithm.kind == AlgorithmKind::CmaEs {
-                    "CMA-ES keeps an n x n covariance: use a smaller net or another algorithm"
-                } else {
-                    "use a smaller population or net"
-                }
+                self.algorithm.with(|a| a.budget_hint())
             ));
         }
         Ok(())

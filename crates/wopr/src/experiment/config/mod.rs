@@ -29,24 +29,8 @@
 //!
 //! [algorithm]
 //! kind = "ga"             # ga, one-plus-lambda, mu-lambda, mu-plus-lambda, cma-es,
-//!                         # pbil (bits genomes), cem (real genomes)
-//! preset = "weaver"       # GA plans: midi-connect4, weaver, weaver-direct, thesis-binary,
-//!                         # thesis-real, thesis-real-blend, naveed; ES: handa-tictactoe, handa-reversi, blondie24
-//! population = 100        # GA population (pbil, cem: samples per generation)
-//! lambda = 9              # ES children (overrides the preset)
-//! mu = 15                 # (mu,lambda) / (mu+lambda) parents (pbil: best samples learnt from, 1)
-//! sigma = 0.05            # initial step size (ES, CMA-ES; cem: initial deviation, 0.5)
-//! mutation_rate = 0.005   # weaver: per-bit rate (pbil: probability mutation odds, 0.02)
-//! learning_rate = 0.1     # pbil: towards the best, (0, 1]
-//! negative_learning_rate = 0.075  # pbil: where best and worst differ, [0, 1]
-//! mutation_shift = 0.05   # pbil: how far a mutated probability moves, [0, 1]
-//! elite_fraction = 0.1    # cem: the share refitted to, (0, 1)
-//! noise_start = 5.0       # cem: extra variance max(noise_start - noise_decay*g, 0)
-//! noise_decay = 0.1       #      (Szita & Lorincz's 5 - g/10)
-//! prune_rate = 0.005      # one-plus-lambda: pruning probability per weight (0: none)
-//! crossover_rate = 0.2    # naveed: crossover rate
-//! parents = "paired"      # naveed: "paired" (the top N/3 each used twice, shuffled
-//!                         # pairs; the default) or "uniform" (drawn with replacement)
+//!                         # pbil (bits genomes), cem (real genomes); the other keys
+//! population = 100        # are the kind's own, documented in `experiment::algorithm`
 //!
 //! [init]
 //! population = "random"   # or "pretrained:DIR": the first population from the net
@@ -93,17 +77,18 @@
 
 use serde::{Deserialize, Serialize};
 
-mod algorithm;
 mod fitness;
 mod footprint;
+mod init;
 mod net;
 
-pub use algorithm::{AlgorithmConfig, AlgorithmKind, InitConfig, Parents, Preset};
+pub use super::algorithm::{AlgorithmConfig, Parents, Preset};
 pub use fitness::{
     ChampionRule, FitnessConfig, PointsKind, ProgramScore, Scheme, Scoring, StopConfig,
     YardstickConfig,
 };
 pub use footprint::{Footprint, CHECKPOINT_BUDGET, MEMORY_BUDGET};
+pub use init::InitConfig;
 pub use net::{BiasSign, FinishedBy, GenomeConfig, GenomeKind, Layout, NetConfig, Outputs};
 
 /// A whole run's settings.
@@ -212,90 +197,31 @@ impl EvolveConfig {
                 format!("genome.init = {}: must be > 0", g.init)
             })?;
         }
-        let a = &self.algorithm;
-        match (a.kind, g.kind) {
-            (AlgorithmKind::Pbil, GenomeKind::Real) => {
-                return Err("algorithm.kind = \"pbil\" needs genome.kind = \"bits\" (PBIL learns a probability per bit; \"cem\" is for real genomes)".into());
-            }
-            (AlgorithmKind::Cem, GenomeKind::Bits) => {
-                return Err("algorithm.kind = \"cem\" needs genome.kind = \"real\" (CEM fits a Gaussian per gene; \"pbil\" is for bit genomes)".into());
-            }
-            (AlgorithmKind::Ga | AlgorithmKind::Pbil, _) | (_, GenomeKind::Real) => {}
-            (other, GenomeKind::Bits) => {
-                return Err(format!(
-                    "genome.kind = \"bits\" needs algorithm.kind = \"ga\" or \"pbil\" ({} evolves real genomes)",
-                    other.name()
-                ));
-            }
-        }
-        a.check_model_building()?;
-        if let Some(p) = a.preset {
-            let ok = Preset::accepted(a.kind);
-            if !ok.contains(&p) {
-                let names: Vec<&str> = ok.iter().map(|p| p.name()).collect();
-                return Err(format!(
-                    "algorithm.preset = \"{}\" is not a preset of {} (accepted: {})",
-                    p.name(),
-                    a.kind.name(),
-                    if names.is_empty() {
-                        "none".into()
-                    } else {
-                        names.join(", ")
-                    }
-                ));
-            }
-        }
-        need((2..=1_000_000).contains(&a.population), || {
-            format!(
-                "algorithm.population = {}: accepted 2..=1000000",
-                a.population
-            )
-        })?;
-        for (key, v) in [("lambda", a.lambda), ("mu", a.mu)] {
-            if let Some(v) = v {
-                need((1..=1_000_000).contains(&v), || {
-                    format!("algorithm.{key} = {v}: accepted 1..=1000000")
-                })?;
-            }
-        }
-        if let Some(s) = a.sigma {
-            need(positive(s), || {
-                format!("algorithm.sigma = {s}: must be > 0")
+        self.algorithm.with(|a| -> Result<(), String> {
+            need(a.genomes().contains(&g.kind), || {
+                format!(
+                    "algorithm.kind = \"{}\" evolves {} genomes, not genome.kind = \"{}\"",
+                    a.name(),
+                    a.genomes()
+                        .iter()
+                        .map(|k| format!("\"{}\"", k.name()))
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                    g.kind.name()
+                )
             })?;
-        }
-        for (key, v) in [
-            ("mutation_rate", a.mutation_rate),
-            ("prune_rate", a.prune_rate),
-            ("crossover_rate", a.crossover_rate),
-        ] {
-            if let Some(v) = v {
-                need((0.0..=1.0).contains(&v), || {
-                    format!("algorithm.{key} = {v}: accepted 0..=1")
-                })?;
-            }
-        }
-        if a.parents.is_some() && a.preset != Some(Preset::Naveed) {
-            return Err(
-                "algorithm.parents is a setting of preset \"naveed\" only (set preset = \"naveed\")"
-                    .into(),
-            );
-        }
+            a.check()
+        })?;
         if self.init.pretrained()?.is_some() {
             need(g.kind == GenomeKind::Real, || {
                 "init.population = \"pretrained:…\" needs genome.kind = \"real\"".into()
             })?;
-            need(
-                matches!(
-                    a.kind,
-                    AlgorithmKind::Ga | AlgorithmKind::MuLambda | AlgorithmKind::MuPlusLambda
-                ),
-                || {
-                    format!(
-                        "init.population = \"pretrained:…\" seeds a population: algorithm.kind \"ga\", \"mu-lambda\" or \"mu-plus-lambda\", not \"{}\"",
-                        a.kind.name()
-                    )
-                },
-            )?;
+            need(self.algorithm.with(|a| a.seeded().is_some()), || {
+                format!(
+                    "init.population = \"pretrained:…\" seeds a population: algorithm.kind \"ga\", \"mu-lambda\" or \"mu-plus-lambda\", not \"{}\"",
+                    self.algorithm.name()
+                )
+            })?;
             need(self.net.bias == BiasSign::Add, || {
                 "init.population = \"pretrained:…\" needs net.bias = \"add\" (trained nets have biases, not thresholds)".into()
             })?;

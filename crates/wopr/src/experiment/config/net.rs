@@ -159,6 +159,16 @@ impl Default for GenomeConfig {
 pub enum GenomeKind {
     /// One real gene per weight.
     Real,
-    /// A bit string decoded into weights (GAs only).
+    /// A bit string decoded into weights (the GA, PBIL).
     Bits,
+}
+
+impl GenomeKind {
+    /// The name in a config.
+    pub fn name(self) -> &'static str {
+        match self {
+            GenomeKind::Real => "real",
+            GenomeKind::Bits => "bits",
+        }
+    }
 }
