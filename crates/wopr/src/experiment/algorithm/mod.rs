@@ -2,7 +2,7 @@
 //! chosen by its `kind`, each with its own fields, checks, costs and
 //! engine. Adding an algorithm is its engine (`evolve/<name>.rs`), its
 //! settings here (a file implementing [`Algorithm`]) and a variant of
-//! [`AlgorithmConfig`] and of [`AnyEngine`](super::AnyEngine).
+//! [`AlgorithmConfig`] and of [`AnyEngine`].
 //!
 //! ```toml
 //! [algorithm]
