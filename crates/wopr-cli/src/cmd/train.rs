@@ -18,8 +18,9 @@ use std::time::Instant;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
+use wopr::game::oracle::OracleKind;
 use wopr::nn::{Activation, AnyNet, Architecture, NetFile};
-use wopr::train::oracle::{DatasetInfo, OracleKind};
+use wopr::train::oracle::DatasetInfo;
 use wopr::train::{self, Algorithm, BackpropConfig, Dataset, Loss, TrainOptions};
 use wopr::with_board_game;
 
