@@ -1,7 +1,8 @@
 //! The `strategy` oracle: not positions from play but every board a player
 //! following a perfect strategy is asked to judge, each marked accept or
-//! reject, as listed by the game ([`Oracles::strategy_boards`]; Tic-Tac-Toe
-//! lists the WOPR thesis's §4.5 back-propagation set).
+//! reject, as listed by the game
+//! ([`Oracles::strategy_boards`](crate::game::oracle::Oracles::strategy_boards);
+//! Tic-Tac-Toe lists the WOPR thesis's §4.5 back-propagation set).
 //!
 //! **Targets.** One per board, on a sigmoid output's scale, from the view
 //! of the board's player to move (as every value oracle): 0 for an accepted
@@ -14,8 +15,8 @@
 
 use super::{DatasetInfo, Generated, OracleGame};
 use crate::game::encode::EncodingOf;
-use crate::game::mover;
-use crate::game::oracle::{Oracle, OracleError, OracleKind, Oracles, StrategyBoard};
+use crate::game::oracle::{Oracle, OracleError, OracleKind, StrategyBoard};
+use crate::game::{mover, Game};
 use crate::train::Dataset;
 
 /// The dataset of `game`'s strategy boards in the encoding named
@@ -51,7 +52,7 @@ pub(super) fn strategy_set<G: OracleGame>(
 
 /// The boards as a value dataset in `encoding` (see the module docs for the
 /// targets).
-fn strategy_dataset<G: Oracles>(
+fn strategy_dataset<G: Game>(
     encoding: &EncodingOf<G>,
     boards: &[StrategyBoard<G::State>],
 ) -> Result<Dataset, OracleError> {
