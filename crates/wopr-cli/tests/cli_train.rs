@@ -153,7 +153,7 @@ fn dataset_then_train_gives_a_net_that_plays() {
 
 #[test]
 fn dataset_oracle_strategy_lists_the_444_boards_of_the_thesis_set() {
-    // The count is derived in crates/wopr/src/train/oracle/strategy.rs:
+    // The count is derived in crates/wopr/src/games/tictactoe/oracle.rs:
     // 444 symmetry-reduced boards, 210 to accept (target 0), 234 to reject.
     let dir = scratch("strategy");
     let csv = dir.join("thesis.csv");

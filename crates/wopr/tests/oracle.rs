@@ -9,14 +9,13 @@ use std::sync::Arc;
 
 use wopr::eval::exhaustive;
 use wopr::game::encode::Encodable;
+use wopr::game::oracle::{Oracle, OracleKind};
 use wopr::game::rng::stream;
 use wopr::games::dots_and_boxes::DotsAndBoxes;
 use wopr::games::tictactoe::TicTacToe;
 use wopr::nn::{Activation, AnyNet, Architecture, Network};
 use wopr::players::net::{NetMode, NetPlayer};
-use wopr::train::oracle::{
-    generate, judge_for, DatasetInfo, DatasetOptions, Generated, Oracle, OracleKind,
-};
+use wopr::train::oracle::{generate, judge_for, DatasetInfo, DatasetOptions, Generated};
 use wopr::train::{self, Algorithm, Dataset, Loss, TrainOptions};
 use wopr::{AnyGame, Game};
 

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use rand::RngExt;
 use wopr::game::driver::play_game;
 use wopr::game::encode::Encodable;
+use wopr::game::oracle::Oracle;
 use wopr::game::rng::stream;
 use wopr::game::GameSpec;
 use wopr::games::virus::players::AiPlayer;
@@ -14,7 +15,7 @@ use wopr::games::virus::Virus;
 use wopr::nn::{Activation, AnyNet, Architecture, Network, SegmentKind};
 use wopr::players::net::{NetMode, NetPlayer};
 use wopr::players::Player;
-use wopr::train::oracle::{generate, DatasetOptions, Oracle};
+use wopr::train::oracle::{generate, DatasetOptions};
 use wopr::{Game, State};
 
 fn virus() -> Virus {

@@ -7,10 +7,11 @@ use wopr::experiment::phenotype::per_node_order;
 use wopr::experiment::{run, start, Checkpoint, EvolveConfig, Progress, RunFiles};
 use wopr::experiment::{GenerationRow, YardstickRow};
 use wopr::game::encode::Encodable;
+use wopr::game::oracle::Oracle;
 use wopr::game::{Game, State};
 use wopr::games::dots_and_boxes::DotsAndBoxes;
 use wopr::nn::{Activation, Mlp, Network};
-use wopr::train::oracle::{generate, DatasetOptions, Oracle};
+use wopr::train::oracle::{generate, DatasetOptions};
 
 struct Quiet;
 

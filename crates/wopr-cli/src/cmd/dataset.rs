@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use wopr::train::oracle::{generate, DatasetInfo, DatasetOptions, Oracle, OracleGame};
+use wopr::game::oracle::Oracle;
+use wopr::train::oracle::{generate, DatasetInfo, DatasetOptions, OracleGame};
 use wopr::with_board_game;
 
 /// Arguments of `wopr dataset`.

@@ -26,9 +26,10 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use super::error::RunError;
+use crate::game::oracle::Oracle;
 use crate::game::rng::{stream, WoprRng};
 use crate::nn::{Activation, AnyNet, Architecture, NetFile};
-use crate::train::oracle::{generate, DatasetOptions, Oracle, OracleGame};
+use crate::train::oracle::{generate, DatasetOptions, OracleGame};
 use crate::train::{self, Algorithm, Loss, TrainOptions};
 
 /// The name of a pool's list inside its folder.

@@ -21,9 +21,10 @@
 //!
 //! This module is the floor of the library: it knows no concrete game,
 //! player or solver. It holds the interfaces the games implement ([`Game`],
-//! [`State`], [`Searchable`], [`encode::Encodable`], [`solver::Solver`]) and
-//! the ones players implement ([`player::Player`]), the spec parser, the
-//! random streams, perft and the driver that plays one game.
+//! [`State`], [`Searchable`], [`encode::Encodable`], [`solver::Solver`],
+//! [`oracle::Oracles`]) and the ones players implement ([`player::Player`]),
+//! the spec parser, the random streams, perft and the driver that plays one
+//! game.
 //!
 //! **References.**
 //! - B. Horner, *WOPR in search of better strategies for board games*, M.S.
@@ -34,6 +35,7 @@ pub mod driver;
 pub mod encode;
 pub mod info;
 pub mod ntuple;
+pub mod oracle;
 pub mod perft;
 pub mod player;
 pub mod rng;

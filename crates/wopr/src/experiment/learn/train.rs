@@ -42,8 +42,9 @@ use super::yardsticks::{GameYardsticks, NoYardsticks, Yardsticks, YardsticksConf
 use super::{drive, LearnProgress, Learner, RunPlan, RunSummary};
 use crate::experiment::error::{err, RunError};
 use crate::game::encode::Encodable;
+use crate::game::oracle::OracleKind;
 use crate::nn::{Activation, AnyNet, Architecture, NetFile, Network};
-use crate::train::oracle::{DatasetInfo, OracleKind};
+use crate::train::oracle::DatasetInfo;
 use crate::train::{Algorithm, BackpropConfig, Dataset, Loss, TrainOptions, TrainState, Trainer};
 use crate::{with_board_game, AnyGame, Game};
 

@@ -50,6 +50,7 @@
 //!   International Computer Music Conference (ICMC)*, 2005.
 
 pub mod encode;
+mod oracle;
 pub mod players;
 pub mod solver;
 

@@ -64,6 +64,7 @@
 
 pub mod encode;
 mod geometry;
+mod oracle;
 pub mod players;
 pub mod solver;
 mod state;

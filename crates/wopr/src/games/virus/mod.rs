@@ -78,6 +78,7 @@
 //!   Symposium on Computational Intelligence and Games (CIG)*, 2006).
 
 pub mod encode;
+mod oracle;
 pub mod players;
 mod rules;
 mod state;

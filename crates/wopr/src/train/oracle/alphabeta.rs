@@ -1,6 +1,7 @@
 //! The `alphabeta:depth=D` oracle: a depth-limited search value, squashed.
 
-use super::{squash, Judge, OracleError};
+use super::squash;
+use crate::game::oracle::{Judge, OracleError};
 use crate::game::rng::WoprRng;
 use crate::game::{Action, Game, Searchable};
 use crate::search::{AlphaBeta, Limits};

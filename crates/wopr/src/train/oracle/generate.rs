@@ -8,8 +8,10 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::{judge_for, Judge, Oracle, OracleError, OracleGame, OracleKind};
+use super::strategy::strategy_set;
+use super::{judge_for, OracleGame};
 use crate::game::driver::{play_game_observed, seats_swapped};
+use crate::game::oracle::{Judge, Oracle, OracleError, OracleKind};
 use crate::game::rng::stream;
 use crate::game::{mover, ActionList, Game, State};
 use crate::players::{parse_player, Player, Roster};
@@ -139,9 +141,9 @@ pub(super) struct Judged {
 
 /// Plays games and records `options.positions` positions judged by
 /// `oracle`; `progress` is called with the number of rows so far after each
-/// window of games. An oracle that lists its own rows
-/// ([`OracleGame::own_dataset`]: `strategy`) plays no games and reads only
-/// `options.encoding`.
+/// window of games. The `strategy` oracle lists its boards instead
+/// ([`Oracles::strategy_boards`](crate::game::oracle::Oracles::strategy_boards)):
+/// it plays no games and reads only `options.encoding`.
 pub fn generate<G: OracleGame>(
     game: &G,
     oracle: &Oracle,
@@ -154,8 +156,10 @@ pub fn generate<G: OracleGame>(
         .encoding
         .clone()
         .unwrap_or_else(|| game.encoding_names()[0].to_string());
-    if let Some(made) = game.own_dataset(&oracle, &encoding_name) {
-        return made;
+    if oracle == Oracle::Strategy {
+        if let Some(made) = strategy_set(game, &encoding_name) {
+            return made;
+        }
     }
     judge_for(game, &oracle)?;
     let encoding = game.encoding(&encoding_name)?;

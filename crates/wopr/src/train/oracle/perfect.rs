@@ -1,6 +1,6 @@
 //! The `perfect` oracle: targets from the game's exact solver.
 
-use super::{Judge, OracleError, PerfectMoves};
+use crate::game::oracle::{Judge, OracleError, PerfectMoves};
 use crate::game::rng::WoprRng;
 use crate::game::solver::{SolveError, Solver};
 use crate::game::{mover, Action, Game, State};
