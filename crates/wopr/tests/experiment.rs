@@ -111,6 +111,48 @@ fn a_resumed_run_ends_where_a_straight_run_ends() {
     assert!(champion.contains("\"game\": \"tictactoe\""));
 }
 
+/// Every algorithm kind's run resumes from its checkpoint on disk to the
+/// end a straight run reaches (the engine state is the whole state).
+#[test]
+fn every_algorithm_resumes_exactly() {
+    for (genome, algorithm) in [
+        ("real", "kind = \"ga\"\npopulation = 6"),
+        (
+            "bits",
+            "kind = \"ga\"\npreset = \"thesis-binary\"\npopulation = 6",
+        ),
+        ("real", "kind = \"one-plus-lambda\"\nlambda = 4"),
+        ("real", "kind = \"mu-lambda\"\nmu = 3\nlambda = 6"),
+        ("real", "kind = \"mu-plus-lambda\"\nmu = 3\nlambda = 6"),
+        ("real", "kind = \"cma-es\"\nlambda = 6"),
+        ("bits", "kind = \"pbil\"\npopulation = 6"),
+        ("real", "kind = \"cem\"\npopulation = 6"),
+    ] {
+        let cfg = |generations: u64| -> EvolveConfig {
+            toml::from_str(&format!(
+                "game = \"tictactoe\"\nseed = 5\n[net]\nhidden = [3]\n[genome]\nkind = \"{genome}\"\n\
+                 [algorithm]\n{algorithm}\n[fitness]\nscheme = \"fixed\"\nopponents = [\"random\"]\n\
+                 [stop]\ngenerations = {generations}\n"
+            ))
+            .unwrap()
+        };
+        let name = algorithm.split('"').nth(1).unwrap();
+        let straight = run_to_end(
+            start(&TicTacToe, cfg(4)).unwrap(),
+            &temp_dir(&format!("kind-{name}-{genome}-straight")),
+        );
+        let dir = temp_dir(&format!("kind-{name}-{genome}-resumed"));
+        run_to_end(start(&TicTacToe, cfg(2)).unwrap(), &dir);
+        let mut cp = wopr::experiment::load_checkpoint(&dir).unwrap();
+        cp.config.stop.generations = 4;
+        cp.finished = false;
+        let resumed = run_to_end(cp, &dir);
+        assert_eq!(fingerprint(&straight), fingerprint(&resumed), "{algorithm}");
+        let engine = |cp: &Checkpoint| serde_json::to_string(&cp.engine).unwrap();
+        assert_eq!(engine(&straight), engine(&resumed), "{algorithm}");
+    }
+}
+
 #[test]
 fn two_populations_resume_exactly_and_keep_both_champions() {
     let cfg = |generations: u64| -> EvolveConfig {
