@@ -302,7 +302,44 @@ fn a_pretrain_config_makes_the_pool_wopr_pretrain_makes() {
     }
     assert_eq!(nets, 5, "four nets and pool.json");
     assert!(b.join("config.toml").is_file());
-    fails_with(&wopr(&["run", "--resume", s(&b)]), "is not resumed");
+    assert!(!b.join("pool.partial.json").exists());
+    fails_with(&wopr(&["run", "--resume", s(&b)]), "nothing to resume");
+    // Killed after its third net: the list so far (pool.partial.json) and
+    // three net files. The resumed run keeps them and ends with the same
+    // pool, byte for byte.
+    let pool: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(b.join("pool.json")).unwrap()).unwrap();
+    let files: Vec<String> = pool["nets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["file"].as_str().unwrap().to_string())
+        .collect();
+    let mut partial = pool.clone();
+    partial["nets"].as_array_mut().unwrap().truncate(3);
+    std::fs::write(
+        b.join("pool.partial.json"),
+        serde_json::to_string_pretty(&partial).unwrap(),
+    )
+    .unwrap();
+    std::fs::remove_file(b.join("pool.json")).unwrap();
+    std::fs::remove_file(b.join(&files[3])).unwrap();
+    let kept = std::fs::metadata(b.join(&files[0]))
+        .unwrap()
+        .modified()
+        .unwrap();
+    ok(&wopr(&["run", "--resume", s(&b), "-q"]));
+    assert_eq!(sha256(&b.join("pool.json")), sha256(&a.join("pool.json")));
+    assert_eq!(sha256(&b.join(&files[3])), sha256(&a.join(&files[3])));
+    assert_eq!(
+        std::fs::metadata(b.join(&files[0]))
+            .unwrap()
+            .modified()
+            .unwrap(),
+        kept,
+        "a finished net is not trained again"
+    );
+    assert!(!b.join("pool.partial.json").exists());
 }
 
 /// `wopr train FLAGS --out NET` against `wopr run` of the config

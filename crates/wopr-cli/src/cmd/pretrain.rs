@@ -5,9 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use wopr::experiment::pretrain::{pretrain, PretrainOptions};
+use wopr::experiment::pretrain::{pretrain, PretrainOptions, PARTIAL_FILE};
 use wopr::nn::Activation;
 use wopr::with_board_game;
 
@@ -206,7 +207,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 }
 
 /// Runs a pre-training config into `out`, keeping the config there as
-/// `config.toml`.
+/// `config.toml`; a run killed in that folder goes on from the nets it
+/// finished (`pool.partial.json`).
 pub fn run_config(config: &PretrainConfig, out: &Path) -> anyhow::Result<()> {
     let game = super::parse_game(&config.game)?;
     let l = &config.learner;
@@ -238,11 +240,21 @@ pub fn run_config(config: &PretrainConfig, out: &Path) -> anyhow::Result<()> {
             e.loss
         );
     };
+    // The config first: a killed run resumes from it (`wopr run --resume`,
+    // or this command again), and only with it.
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let text = toml::to_string_pretty(config)?;
+    let saved = std::fs::read_to_string(out.join("config.toml")).ok();
+    if out.join(PARTIAL_FILE).is_file() && saved.as_deref() != Some(text.as_str()) {
+        anyhow::bail!(
+            "{} holds part of a pool made with other settings (see its config.toml); give another --out",
+            out.display()
+        );
+    }
+    wopr::experiment::write_atomic(&out.join("config.toml"), &text).map_err(anyhow::Error::msg)?;
     let pool = with_board_game!(&game, g => pretrain(g, &options, out, &mut progress)
         .map_err(anyhow::Error::msg)?,
         anyhow::bail!("pretraining needs a board game, not {}", game.spec()));
-    wopr::experiment::write_atomic(&out.join("config.toml"), &toml::to_string_pretty(config)?)
-        .map_err(anyhow::Error::msg)?;
     println!(
         "pre-trained {} nets ({}, {} positions per teacher, {} epochs) in {:.1} s: {}/pool.json",
         pool.nets.len(),

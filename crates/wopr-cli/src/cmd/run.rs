@@ -6,11 +6,12 @@
 //! --print-config` write). `wopr run --resume DIR` goes on with a killed
 //! run, or extends a finished one with `--set stop.generations=N`
 //! (evolution), `stop.games=N` (TD) or `stop.epochs=N` (training); a
-//! pre-training run is not resumed but run again (it takes minutes).
+//! killed pre-training run goes on from the nets it finished.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use wopr::experiment::pretrain::PARTIAL_FILE;
 use wopr::experiment::LearnerKind;
 
 use wopr::experiment::learn::td::TdConfig;
@@ -109,9 +110,10 @@ fn start(path: &Path, args: &Args) -> anyhow::Result<()> {
                 config.seed = s;
             }
             let out = evolve::out_dir(args.out.as_deref(), path, config.seed);
-            if out.join("pool.json").exists() {
+            if out.join("pool.json").exists() || out.join(PARTIAL_FILE).exists() {
                 anyhow::bail!(
-                    "{} already holds a pre-trained pool; choose another --out",
+                    "{} already holds a pre-trained pool (or part of one: wopr run --resume {}); choose another --out",
+                    out.display(),
                     out.display()
                 );
             }
@@ -176,11 +178,19 @@ fn resume(dir: &Path, set: &[String], quiet: bool) -> anyhow::Result<()> {
             quiet,
         });
     }
+    if dir.join(PARTIAL_FILE).is_file() {
+        // A pre-training run killed on the way: its finished nets are kept.
+        let path = dir.join("config.toml");
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let config: PretrainConfig = evolve::parse_config(&text, &[], &path)?;
+        stop_key("none")?;
+        return pretrain::run_config(&config, dir);
+    }
     if dir.join("pool.json").is_file() {
         anyhow::bail!(
-            "{} holds a pre-trained pool: a pre-training run is not resumed; run its config again (wopr run {} --out NEW)",
-            dir.display(),
-            dir.join("config.toml").display()
+            "{} holds a finished pre-trained pool: nothing to resume",
+            dir.display()
         );
     }
     anyhow::bail!(

@@ -159,7 +159,28 @@ pub fn pretrain<G: OracleGame>(
         seed: options.seed,
         nets: Vec::new(),
     };
+    // The nets a killed run finished (each net depends on its teacher's
+    // data and its own seed only, so they are kept, not trained again).
+    let done = match resumed(dir, &pool)? {
+        Some(partial) => {
+            pool.architecture = partial.architecture;
+            partial.nets
+        }
+        None => Vec::new(),
+    };
     for (t, (teacher, oracle)) in options.teachers.iter().zip(&oracles).enumerate() {
+        let names: Vec<String> = (0..options.per_teacher)
+            .map(|j| net_file_name(teacher, j))
+            .collect();
+        let kept = |name: &String| done.iter().find(|e| &e.file == name).cloned();
+        if names.iter().all(|n| kept(n).is_some()) {
+            for n in &names {
+                let entry = kept(n).expect("all kept");
+                progress(&entry);
+                pool.nets.push(entry);
+            }
+            continue;
+        }
         let play = match oracle {
             _ if !options.play.is_empty() => options.play.clone(),
             Oracle::Ai { k, .. } => {
@@ -204,7 +225,12 @@ pub fn pretrain<G: OracleGame>(
         pool.architecture = arch.to_string();
         let mut activations = vec![options.activation; options.hidden.len()];
         activations.push(options.output);
-        for j in 0..options.per_teacher {
+        for (j, file_name) in names.iter().enumerate() {
+            if let Some(entry) = kept(file_name) {
+                progress(&entry);
+                pool.nets.push(entry);
+                continue;
+            }
             let name = ALGORITHM_CYCLE[j % ALGORITHM_CYCLE.len()];
             let algorithm: Algorithm = name.parse().map_err(fail)?;
             let seed = stream(options.seed, &[0x5052_4554, t as u64, j as u64]).random::<u64>();
@@ -225,20 +251,15 @@ pub fn pretrain<G: OracleGame>(
                 |_| ControlFlow::Continue(()),
             )
             .map_err(|e| fail(format!("teacher '{teacher}', net {}: {e}", j + 1)))?;
-            let file_name = format!(
-                "{}-{}-{}.json",
-                teacher.replace([':', ',', '='], "_"),
-                name,
-                j + 1
-            );
+
             let mut file = NetFile::new(net);
             file.game = Some(game.spec());
             file.encoding = Some(options.encoding.clone());
             file.player = Some("greedy".into());
-            file.save(dir.join(&file_name))
+            file.save(dir.join(file_name))
                 .map_err(|e| fail(e.to_string()))?;
             let entry = PoolEntry {
-                file: file_name,
+                file: file_name.clone(),
                 teacher: teacher.clone(),
                 algorithm: name.to_string(),
                 seed,
@@ -247,11 +268,56 @@ pub fn pretrain<G: OracleGame>(
             };
             progress(&entry);
             pool.nets.push(entry);
+            let text = serde_json::to_string_pretty(&pool).expect("plain values serialise");
+            super::atomic::write_atomic(&dir.join(PARTIAL_FILE), &text)?;
         }
     }
     let text = serde_json::to_string_pretty(&pool).expect("plain values serialise");
     super::atomic::write_atomic(&dir.join(POOL_FILE), &(text + "\n"))?;
+    let _ = std::fs::remove_file(dir.join(PARTIAL_FILE));
     Ok(pool)
+}
+
+/// The pool list a run keeps as it goes, until `pool.json` replaces it.
+pub const PARTIAL_FILE: &str = "pool.partial.json";
+
+/// The file of net `j` (0-based) of `teacher`: `ai_3-irprop+-1.json`.
+fn net_file_name(teacher: &str, j: usize) -> String {
+    format!(
+        "{}-{}-{}.json",
+        teacher.replace([':', ',', '='], "_"),
+        ALGORITHM_CYCLE[j % ALGORITHM_CYCLE.len()],
+        j + 1
+    )
+}
+
+/// The list of a killed run of the same settings in `dir`, with the nets
+/// whose files are there (`None` for a fresh folder); an error if the
+/// folder holds part of another pool.
+fn resumed(dir: &Path, fresh: &Pool) -> Result<Option<Pool>, RunError> {
+    let path = dir.join(PARTIAL_FILE);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(None);
+    };
+    let mut partial: Pool = serde_json::from_str(&text)
+        .map_err(|e| RunError(format!("{}: not a pool list: {e}", path.display())))?;
+    let key = |p: &Pool| {
+        (
+            p.game.clone(),
+            p.encoding.clone(),
+            p.positions,
+            p.epochs,
+            p.seed,
+        )
+    };
+    if key(&partial) != key(fresh) {
+        return Err(RunError(format!(
+            "{} holds part of a pool with other settings; give another --out",
+            dir.display()
+        )));
+    }
+    partial.nets.retain(|e| dir.join(&e.file).is_file());
+    Ok(Some(partial))
 }
 
 impl Pool {

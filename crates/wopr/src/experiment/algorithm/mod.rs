@@ -16,7 +16,9 @@ mod es;
 mod ga;
 mod pbil;
 
-use serde::{Deserialize, Serialize};
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{self, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use super::config::{GenomeConfig, GenomeKind};
 use super::engine::AnyEngine;
@@ -28,8 +30,10 @@ pub use es::{OnePlusLambdaSettings, SelfAdaptiveSettings};
 pub use ga::{GaSettings, Parents};
 pub use pbil::PbilSettings;
 
-/// The evolutionary algorithm and its settings.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// The evolutionary algorithm and its settings. It reads as a table
+/// tagged by `kind`; with `kind` first (as wopr writes it), every other
+/// key is read straight from the file, so an error names its own line.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum AlgorithmConfig {
     /// A generational GA driven by a [`Preset`]'s plan.
@@ -53,6 +57,66 @@ impl Default for AlgorithmConfig {
     fn default() -> Self {
         AlgorithmConfig::Ga(GaSettings::default())
     }
+}
+
+impl<'de> Deserialize<'de> for AlgorithmConfig {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(TableVisitor)
+    }
+}
+
+/// Reads an `[algorithm]` table: its `kind`, then the kind's settings.
+struct TableVisitor;
+
+impl<'de> Visitor<'de> for TableVisitor {
+    type Value = AlgorithmConfig;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an [algorithm] table with its kind")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AlgorithmConfig, A::Error> {
+        let Some(first) = map.next_key::<String>()? else {
+            return Err(de::Error::missing_field("kind"));
+        };
+        if first == "kind" {
+            let kind: String = map.next_value()?;
+            return settings_of(&kind, MapAccessDeserializer::new(map));
+        }
+        // `kind` comes later: the table is read whole first (its errors
+        // then point at the table).
+        let mut table = serde_json::Map::new();
+        table.insert(first, map.next_value()?);
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value()?;
+            table.insert(key, value);
+        }
+        let kind = match table.remove("kind") {
+            Some(serde_json::Value::String(k)) => k,
+            Some(other) => {
+                return Err(de::Error::custom(format!(
+                    "kind = {other} is not a name (accepted: {})",
+                    KINDS.join(", ")
+                )))
+            }
+            None => return Err(de::Error::missing_field("kind")),
+        };
+        settings_of(&kind, serde_json::Value::Object(table)).map_err(de::Error::custom)
+    }
+}
+
+/// The settings of algorithm `kind`, read from `d`.
+fn settings_of<'de, D: Deserializer<'de>>(kind: &str, d: D) -> Result<AlgorithmConfig, D::Error> {
+    Ok(match kind {
+        "ga" => AlgorithmConfig::Ga(GaSettings::deserialize(d)?),
+        "one-plus-lambda" => AlgorithmConfig::OnePlusLambda(Deserialize::deserialize(d)?),
+        "mu-lambda" => AlgorithmConfig::MuLambda(Deserialize::deserialize(d)?),
+        "mu-plus-lambda" => AlgorithmConfig::MuPlusLambda(Deserialize::deserialize(d)?),
+        "cma-es" => AlgorithmConfig::CmaEs(Deserialize::deserialize(d)?),
+        "pbil" => AlgorithmConfig::Pbil(Deserialize::deserialize(d)?),
+        "cem" => AlgorithmConfig::Cem(Deserialize::deserialize(d)?),
+        other => return Err(de::Error::unknown_variant(other, KINDS)),
+    })
 }
 
 /// The kinds, by their names in a config.
@@ -322,6 +386,41 @@ mod tests {
             (g.preset, g.population, g.mutation_rate),
             (Some(Preset::Weaver), 100, Some(0.005))
         );
+    }
+
+    #[derive(Debug, Deserialize)]
+    struct Doc {
+        #[allow(dead_code)]
+        algorithm: AlgorithmConfig,
+    }
+
+    /// With `kind` first an error names the key's own line; with `kind`
+    /// later the table still reads.
+    #[test]
+    fn errors_name_their_line_and_kind_may_come_later() {
+        let e = toml::from_str::<Doc>("\n[algorithm]\nkind = \"ga\"\npopulaton = 5\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 4") && e.contains("populaton"), "{e}");
+        let e = toml::from_str::<Doc>("[algorithm]\nkind = \"cma-es\"\nsigma = \"big\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 3"), "{e}");
+        let e = toml::from_str::<Doc>("[algorithm]\nkind = \"evolve-harder\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("evolve-harder") && e.contains("cma-es"), "{e}");
+        let later: Doc = toml::from_str("[algorithm]\nsigma = 0.5\nkind = \"cma-es\"\n").unwrap();
+        assert_eq!(
+            later.algorithm,
+            AlgorithmConfig::CmaEs(CmaSettings {
+                sigma: Some(0.5),
+                lambda: None
+            })
+        );
+        // What wopr writes reads back.
+        let text = toml::to_string(&later.algorithm).unwrap();
+        assert!(text.starts_with("kind = \"cma-es\""), "{text}");
     }
 
     /// Every kind named in [`KINDS`] reads with its defaults and names
