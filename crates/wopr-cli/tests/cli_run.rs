@@ -130,6 +130,23 @@ fn an_evolution_config_runs_as_wopr_evolve_runs_it() {
         "-q",
     ]));
     assert_eq!(sha256(&d.join("champion.json")), want);
+    // `wopr evolve --print-config` writes the config it runs, learner
+    // named, seed and length applied.
+    let printed = ok(&wopr(&[
+        "evolve",
+        CMAES,
+        "--seed",
+        "7",
+        "--generations",
+        "12",
+        "--print-config",
+    ]));
+    assert!(printed.contains("kind = \"evolve\""), "{printed}");
+    let path = dir.join("printed.toml");
+    std::fs::write(&path, printed).unwrap();
+    let e = dir.join("printed");
+    ok(&wopr(&["run", s(&path), "--out", s(&e), "-q"]));
+    assert_eq!(sha256(&e.join("champion.json")), want);
 }
 
 #[test]

@@ -254,7 +254,7 @@ fn training_errors_are_one_line() {
         &wopr(&[
             "train", "--data", g, "--algo", "irprop+", "--lr", "0.1", "--out", net,
         ]),
-        "--lr and --momentum apply to --algo bp only",
+        "(--lr, --momentum) apply to algorithm bp only",
     );
     fails_with(
         &wopr(&["train", "--data", g, "--loss", "softmax-ce", "--out", net]),
@@ -272,7 +272,7 @@ fn training_errors_are_one_line() {
             "--out",
             net,
         ]),
-        "use --output linear",
+        "(--output linear)",
     );
     fails_with(
         &wopr(&["train", "--data", g, "--algo", "adam", "--out", net]),
@@ -280,7 +280,7 @@ fn training_errors_are_one_line() {
     );
     fails_with(
         &wopr(&["train", "--data", g, "--hidden", "0", "--out", net]),
-        "--hidden number 1 is 0",
+        "hidden layer 1 (--hidden) has 0 units",
     );
     // A description that does not match the CSV.
     std::fs::write(

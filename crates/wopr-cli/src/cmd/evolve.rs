@@ -40,6 +40,11 @@ pub struct Args {
     /// No progress bar.
     #[arg(long, short)]
     pub(crate) quiet: bool,
+    /// Write the config this command runs (with --seed, --generations and
+    /// --set applied, and `[learner] kind = "evolve"`) to stdout and exit;
+    /// `wopr run` of it is this run.
+    #[arg(long, conflicts_with = "resume")]
+    pub(crate) print_config: bool,
 }
 
 /// Starts or resumes a run.
@@ -66,6 +71,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             }
             if let Some(g) = args.generations {
                 config.stop.generations = g;
+            }
+            if args.print_config {
+                config.learner = Some(wopr::experiment::EvolveLearner {
+                    kind: wopr::experiment::LearnerKind::Evolve,
+                });
+                print!("{}", toml::to_string_pretty(&config)?);
+                return Ok(());
             }
             let dir = out_dir(args.out.as_deref(), path, config.seed);
             if dir.join("checkpoint.json").exists() {

@@ -87,6 +87,7 @@ fn start(path: &Path, args: &Args) -> anyhow::Result<()> {
             set: args.set.clone(),
             resume: None,
             quiet: args.quiet,
+            print_config: false,
         }),
         LearnerKind::Td => {
             let mut config: TdConfig = evolve::parse_config(&text, &args.set, path)?;
@@ -176,6 +177,7 @@ fn resume(dir: &Path, set: &[String], quiet: bool) -> anyhow::Result<()> {
             set: Vec::new(),
             resume: Some(dir.to_path_buf()),
             quiet,
+            print_config: false,
         });
     }
     if dir.join(PARTIAL_FILE).is_file() {

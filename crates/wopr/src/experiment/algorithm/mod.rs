@@ -31,8 +31,9 @@ pub use ga::{GaSettings, Parents};
 pub use pbil::PbilSettings;
 
 /// The evolutionary algorithm and its settings. It reads as a table
-/// tagged by `kind`; with `kind` first (as wopr writes it), every other
-/// key is read straight from the file, so an error names its own line.
+/// tagged by `kind` (`ga` when left out); with `kind` first (as wopr
+/// writes it), every other key is read straight from the file, so an error
+/// names its own line.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum AlgorithmConfig {
@@ -77,7 +78,7 @@ impl<'de> Visitor<'de> for TableVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AlgorithmConfig, A::Error> {
         let Some(first) = map.next_key::<String>()? else {
-            return Err(de::Error::missing_field("kind"));
+            return Ok(AlgorithmConfig::default());
         };
         if first == "kind" {
             let kind: String = map.next_value()?;
@@ -99,7 +100,8 @@ impl<'de> Visitor<'de> for TableVisitor {
                     KINDS.join(", ")
                 )))
             }
-            None => return Err(de::Error::missing_field("kind")),
+            // No kind: the GA, as the table has always defaulted to.
+            None => "ga".to_string(),
         };
         settings_of(&kind, serde_json::Value::Object(table)).map_err(de::Error::custom)
     }

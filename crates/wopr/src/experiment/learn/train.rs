@@ -230,7 +230,7 @@ pub fn prepare(config: &TrainConfig) -> Result<Prepared, RunError> {
         None => {
             if let Some(i) = l.hidden.iter().position(|&h| h == 0) {
                 return Err(RunError(format!(
-                    "hidden layer {} has 0 units; a layer needs units",
+                    "hidden layer {} (--hidden) has 0 units; a layer needs units",
                     i + 1
                 )));
             }
@@ -301,7 +301,7 @@ fn algorithm(l: &TrainSettings) -> Result<Algorithm, RunError> {
         }
         Algorithm::Rprop(_) if l.lr.is_some() || l.momentum.is_some() => {
             return Err(RunError(format!(
-                "lr and momentum apply to bp only; {} adapts its own step sizes",
+                "lr and momentum (--lr, --momentum) apply to algorithm bp only; {} adapts its own step sizes",
                 algorithm.name()
             )))
         }
@@ -348,7 +348,7 @@ fn check_loss(loss: Loss, output: Activation, data: &Dataset) -> Result<(), RunE
     }
     if output != Activation::Linear {
         return Err(RunError(format!(
-            "loss {} reads the outputs as logits: use output linear, not {output}",
+            "loss {} reads the outputs as logits: use output = \"linear\" (--output linear), not {output}",
             loss.name()
         )));
     }
