@@ -1,6 +1,9 @@
-//! Tic-Tac-Toe's encodings for nets: `raw`, `planes` and Handa & Horiuchi's
-//! seven attributes (`handa`); the table in [`crate::game::encode`] gives
-//! every input.
+//! Tic-Tac-Toe's encodings for nets: `raw`, `planes`, Handa & Horiuchi's
+//! seven attributes (`handa`) and `table`, one input per board (3^9, the
+//! board read as a base-3 number from the mover's view: a linear net over
+//! it is a lookup table, tabular TD's value function and an exact
+//! evaluator's); the table in [`crate::game::encode`] gives the others'
+//! inputs.
 
 use super::{TicTacToe, TicTacToeState, LINES};
 use crate::game::encode::{grid, mover, unknown, Encodable, Encoding, EncodingOf};
@@ -40,13 +43,57 @@ impl Encoding<TicTacToeState> for TicTacToeHanda {
     }
 }
 
+/// One input per board: input `Σ dᵢ·3ⁱ` is 1, where cell `i`'s digit `dᵢ`
+/// is 0 (empty), 1 (the mover's) or 2 (the opponent's).
+struct TicTacToeTable;
+
+impl TicTacToeTable {
+    /// The board's input.
+    fn index(s: &TicTacToeState) -> usize {
+        let me = s.to_move as usize;
+        (0..9).rev().fold(0, |acc, i| {
+            let bit = 1u16 << i;
+            let digit = if s.marks[me] & bit != 0 {
+                1
+            } else if s.marks[1 - me] & bit != 0 {
+                2
+            } else {
+                0
+            };
+            acc * 3 + digit
+        })
+    }
+}
+
+impl Encoding<TicTacToeState> for TicTacToeTable {
+    fn name(&self) -> &'static str {
+        "table"
+    }
+    fn size(&self) -> usize {
+        19_683
+    }
+    fn encode(&self, s: &TicTacToeState, out: &mut [f32]) {
+        out.fill(0.0);
+        out[Self::index(s)] = 1.0;
+    }
+    fn encode_sparse(&self, s: &TicTacToeState, out: &mut Vec<(u32, f32)>) {
+        out.clear();
+        out.push((Self::index(s) as u32, 1.0));
+    }
+    fn prefers_sparse(&self) -> bool {
+        true
+    }
+}
+
 impl Encodable for TicTacToe {
     fn encoding_names(&self) -> &'static [&'static str] {
-        &["raw", "planes", "handa"]
+        &["raw", "planes", "handa", "table"]
     }
     fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError> {
-        if name == "handa" {
-            return Ok(Box::new(TicTacToeHanda));
+        match name {
+            "handa" => return Ok(Box::new(TicTacToeHanda)),
+            "table" => return Ok(Box::new(TicTacToeTable)),
+            _ => {}
         }
         grid(name, 9, |s: &TicTacToeState, i| s.at(i), mover)
             .ok_or_else(|| unknown("tictactoe", name, self.encoding_names()))
