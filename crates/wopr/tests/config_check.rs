@@ -236,3 +236,21 @@ fn model_building_kinds_need_their_genome_and_their_ranges() {
         assert!(start(&TicTacToe, c).is_ok(), "{text}");
     }
 }
+
+/// The exhaustive scheme is refused where a player's opponent lines would
+/// not fit in a generation (Connect-4 6x6), found by trying the walk, not
+/// by the game's name; Tic-Tac-Toe fits.
+#[test]
+fn the_exhaustive_scheme_needs_a_game_small_enough_to_walk() {
+    let text = "game='connect4:6x6'\n[net]\nhidden=[3]\n[fitness]\nscheme='exhaustive'";
+    let c = parse(text).unwrap();
+    let g = wopr::AnyGame::parse("connect4:6x6").unwrap();
+    let e = wopr::with_board_game!(&g, game => start(game, c).unwrap_err(),
+        unreachable!("connect4 is a board game"));
+    assert!(
+        e.to_string().contains("walks every line of the opponent"),
+        "{e}"
+    );
+    let ttt = parse(&text.replace("connect4:6x6", "tictactoe")).unwrap();
+    assert!(start(&TicTacToe, ttt).is_ok());
+}

@@ -21,7 +21,7 @@ use super::fitness::{scheme, two_population_scheme};
 use super::phenotype::NetPhenotype;
 use crate::eval::matches::play_match_with;
 use crate::eval::openings::Openings;
-use crate::eval::{exhaustive, match_stats};
+use crate::eval::{exhaustive, exhaustive_limited, match_stats};
 use crate::evolve::schemes::Phenotype;
 use crate::evolve::{step, Engine, Genome};
 use crate::game::driver::seats_swapped;
@@ -49,10 +49,8 @@ where
     config
         .check_budget(phenotype.num_params)
         .map_err(RunError)?;
-    if config.fitness.scheme == Scheme::Exhaustive && game.spec() != "tictactoe" {
-        return Err(RunError(
-            "the exhaustive scheme enumerates every line: tictactoe only".into(),
-        ));
+    if config.fitness.scheme == Scheme::Exhaustive {
+        exhaustive_fits(game)?;
     }
     let engine = new_engine(&config, config.seed, phenotype.num_params)?;
     // Check the fitness section (opponent specs, names) before anything runs.
@@ -107,6 +105,31 @@ where
         champion_second: Vec::new(),
         simd: Some(crate::nn::SimdLevel::detect().name().to_string()),
     })
+}
+
+/// The most opponent lines the exhaustive scheme may walk per seat:
+/// Tic-Tac-Toe's whole game tree has 255,168 games.
+const EXHAUSTIVE_LINES: u64 = 1_000_000;
+
+/// Refuses the exhaustive scheme on a game whose opponent lines a player
+/// cannot be walked through in a generation: the walk is tried once, for
+/// a player that takes the first legal move, from each seat.
+fn exhaustive_fits<G: Roster>(game: &G) -> Result<(), RunError>
+where
+    G::State: Searchable,
+{
+    for seat in 0..2 {
+        let mut first = crate::players::FirstPlayer;
+        let mut rng = stream(0, &[seat as u64]);
+        if exhaustive_limited(game, &mut first, seat, &mut rng, EXHAUSTIVE_LINES).is_none() {
+            return Err(RunError(format!(
+                "the exhaustive scheme walks every line of the opponent: {} has more than \
+                 {EXHAUSTIVE_LINES} from seat {seat} (games as small as tictactoe fit)",
+                game.spec()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Whose champion a yardstick measures, from which seats.
