@@ -46,8 +46,12 @@ enum Command {
     /// Pre-train a pool of nets on teachers' judgements (a seed population
     /// for `[init] population = "pretrained:DIR"`).
     Pretrain(cmd::pretrain::Args),
-    /// Run a learner from a config file (evolution or TD), or resume a run.
+    /// Run a learner from a config file (evolution, TD, training,
+    /// pre-training), or resume a run.
     Run(cmd::run::Args),
+    /// Run a grid of runs of one config (every combination of some keys'
+    /// values), here or one task at a time (a Slurm array job).
+    Grid(cmd::grid::Args),
     /// Evolve players from a config file.
     Evolve(cmd::evolve::Args),
     /// Learn a linear value net (an n-tuple network) by TD self-play.
@@ -101,6 +105,7 @@ fn main() -> ExitCode {
         Command::Train(a) => cmd::train::run(a),
         Command::Pretrain(a) => cmd::pretrain::run(a),
         Command::Run(a) => cmd::run::run(a),
+        Command::Grid(a) => cmd::grid::run(a),
         Command::Evolve(a) => cmd::evolve::run(a),
         Command::Td(a) => cmd::td::run(a),
         Command::Plot(a) => cmd::plot::run(a),

@@ -5,6 +5,7 @@ pub mod dataset;
 pub mod eval;
 pub mod evolve;
 pub mod games;
+pub mod grid;
 pub mod learn;
 pub mod music;
 pub mod optimal;
