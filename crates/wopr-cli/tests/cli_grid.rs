@@ -80,6 +80,21 @@ fn a_grid_runs_every_combination_once() {
     assert!(all.contains("4 tasks done"), "{all}");
     let list = ok(&wopr(&["grid", s(&grid), "--list"]));
     assert_eq!(list.matches("\tdone\t").count(), 4, "{list}");
+    // The grid's report: a cell per generation count, two seeds each.
+    let page = dir.join("grid.md");
+    ok(&wopr(&["report", "--grid", s(&grid), "--out", s(&page)]));
+    let md = read(&page);
+    for cell in ["stop.generations=1", "stop.generations=2"] {
+        let row = md
+            .lines()
+            .find(|l| {
+                l.starts_with(&format!(
+                    "| {cell}, yardsticks.games=4 | best fitness | 2 |"
+                ))
+            })
+            .unwrap_or_else(|| panic!("no best-fitness row for {cell}: {md}"));
+        assert!(row.contains('['), "{row}");
+    }
 }
 
 #[test]
@@ -115,4 +130,47 @@ fn bad_grids_are_one_line_errors() {
         &format!("base = \"{CMAES}\"\nout = \"o\"\n[axes]\nseed = [1]\n"),
     );
     fails_with(&wopr(&["grid", s(&one), "--task", "5"]), "tasks 0 to 0");
+}
+
+/// Every grid in `configs/grids/` reads, and its tasks' configs set up
+/// (the first task of each, for zero generations).
+#[test]
+fn every_shipped_grid_lists_its_tasks() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../configs/grids");
+    let scratch = Scratch::new("wopr-cli-grid", "shipped", true);
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("toml") {
+            continue;
+        }
+        let list = ok(&wopr(&["grid", s(&path), "--list"]));
+        let first = list.lines().next().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let base = text
+            .lines()
+            .find_map(|l| l.strip_prefix("base = \""))
+            .and_then(|l| l.strip_suffix('"'))
+            .unwrap();
+        let mut args = vec![
+            "run".to_string(),
+            s(&path.parent().unwrap().join(base)).to_string(),
+        ];
+        for setting in first.split('\t').nth(3).unwrap().split(' ') {
+            args.push("--set".into());
+            args.push(setting.into());
+        }
+        let out = scratch.join(format!("task{seen}"));
+        args.extend([
+            "--set".into(),
+            "stop.generations=0".into(),
+            "--out".into(),
+            s(&out).into(),
+            "-q".into(),
+        ]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        ok(&wopr(&args));
+        seen += 1;
+    }
+    assert!(seen >= 3, "only {seen} grids");
 }

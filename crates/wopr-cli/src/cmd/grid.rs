@@ -62,17 +62,17 @@ struct GridFile {
 
 /// One run of the grid.
 #[derive(Clone, Debug)]
-struct Task {
+pub(crate) struct Task {
     /// Its `--set` settings, `KEY=VALUE` in TOML syntax.
-    settings: Vec<String>,
+    pub(crate) settings: Vec<String>,
     /// Its name: the settings, values unquoted.
-    name: String,
+    pub(crate) name: String,
     /// Its run folder.
-    dir: PathBuf,
+    pub(crate) dir: PathBuf,
 }
 
 /// The grid's base config and tasks.
-fn read(path: &Path) -> anyhow::Result<(PathBuf, Vec<Task>)> {
+pub(crate) fn read(path: &Path) -> anyhow::Result<(PathBuf, Vec<Task>)> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read grid {}", path.display()))?;
     let grid: GridFile = toml::from_str(&text).map_err(|e| {

@@ -3,7 +3,7 @@
 //! range over the seeds), each champion's final yardsticks with intervals,
 //! and a tournament among the champions and the yardstick players. Runs of
 //! TD or training ([`learn`]) get the same page with their learning curve
-//! in place of the fitness.
+//! in place of the fitness; `--grid` summarises a grid's cells ([`grid`]).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -16,14 +16,20 @@ use wopr::{with_game, Roster};
 
 use crate::plot::{self, Series};
 
+mod grid;
 mod learn;
 
 /// Arguments of `wopr report`.
 #[derive(clap::Args, Debug)]
 pub struct ReportArgs {
     /// Run folders of one config (different seeds).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "grid", conflicts_with = "grid")]
     runs: Vec<PathBuf>,
+    /// Summarise a grid (`wopr grid`) instead: per cell (the tasks that
+    /// differ only in their seed), each final measure's mean, range and
+    /// 95% interval over the seeds.
+    #[arg(long)]
+    grid: Option<PathBuf>,
     /// The Markdown file to write (plots go beside it).
     #[arg(long, default_value = "report.md")]
     out: PathBuf,
@@ -61,6 +67,9 @@ fn median_range(xs: &mut [f64]) -> (f64, f64, f64) {
 
 /// Writes the report.
 pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
+    if let Some(grid) = &args.grid {
+        return grid::report(grid, &args.out);
+    }
     if wopr::experiment::learn::is_run(&args.runs[0]) {
         return learn::report(args);
     }
