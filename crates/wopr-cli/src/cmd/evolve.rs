@@ -76,8 +76,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 config.learner = Some(wopr::experiment::EvolveLearner {
                     kind: wopr::experiment::LearnerKind::Evolve,
                 });
-                print!("{}", toml::to_string_pretty(&config)?);
-                return Ok(());
+                return super::print_config(&config);
             }
             let dir = out_dir(args.out.as_deref(), path, config.seed);
             if dir.join("checkpoint.json").exists() {

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use wopr::experiment::learn::{LearnProgress, Row, RunSummary};
+use wopr::experiment::learn::{read_learning, LearnProgress, Row, RunSummary};
 
 use crate::plot::{self, Series};
 
@@ -132,19 +132,7 @@ fn draw(dir: &Path, unit: &str) -> anyhow::Result<()> {
             &series,
         )?;
     }
-    let text = std::fs::read_to_string(dir.join("learning.csv")).unwrap_or_default();
-    let mut lines = text.lines();
-    let column = lines
-        .next()
-        .and_then(|h| h.split(',').nth(1))
-        .unwrap_or("value")
-        .to_string();
-    let points: Vec<(f64, f64)> = lines
-        .filter_map(|l| {
-            let mut f = l.split(',');
-            Some((f.next()?.parse().ok()?, f.next()?.parse().ok()?))
-        })
-        .collect();
+    let (column, points) = read_learning(dir);
     if points.len() > 1 {
         plot::lines(
             &dir.join("learning"),

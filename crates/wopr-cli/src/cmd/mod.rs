@@ -24,6 +24,12 @@ pub mod train;
 use anyhow::Context;
 use wopr::AnyGame;
 
+/// Writes a shortcut's config (`--print-config`) as TOML to stdout.
+pub fn print_config<T: serde::Serialize>(config: &T) -> anyhow::Result<()> {
+    print!("{}", toml::to_string_pretty(config)?);
+    Ok(())
+}
+
 /// Parses a game spec, with the accepted games in the error.
 pub fn parse_game(spec: &str) -> anyhow::Result<AnyGame> {
     AnyGame::parse(spec).with_context(|| format!("bad game spec '{spec}'"))

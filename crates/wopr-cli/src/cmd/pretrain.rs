@@ -199,8 +199,7 @@ fn hidden_layers(given: &[usize]) -> anyhow::Result<Vec<usize>> {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let config = args.config();
     if args.print_config {
-        print!("{}", toml::to_string_pretty(&config)?);
-        return Ok(());
+        return super::print_config(&config);
     }
     let out = args.out.as_deref().expect("clap requires --out");
     run_config(&config, out)

@@ -128,8 +128,7 @@ impl Args {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let config = args.config();
     if args.print_config {
-        print!("{}", toml::to_string_pretty(&config)?);
-        return Ok(());
+        return super::print_config(&config);
     }
     let out = args.out.as_deref().expect("clap requires --out");
     let prepared = prepare(&config)?;

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use wopr::experiment::learn::{read_rows, run_kind, Row};
+use wopr::experiment::learn::{read_learning, read_rows, run_kind, Row};
 use wopr::nn::NetFile;
 use wopr::with_game;
 
@@ -36,23 +36,10 @@ fn read(dir: &Path) -> anyhow::Result<Run> {
     let text = std::fs::read_to_string(dir.join("config.toml"))
         .with_context(|| format!("{} has no config.toml", dir.display()))?;
     let config: toml::Table = text.parse()?;
-    let log = std::fs::read_to_string(dir.join("learning.csv")).unwrap_or_default();
-    let mut lines = log.lines();
-    let column = lines
-        .next()
-        .and_then(|h| h.split(',').nth(1))
-        .unwrap_or("value")
-        .to_string();
-    let points = lines
-        .filter_map(|l| {
-            let mut f = l.split(',');
-            Some((f.next()?.parse().ok()?, f.next()?.parse().ok()?))
-        })
-        .collect();
     Ok(Run {
         dir: dir.to_path_buf(),
         config,
-        learning: (column, points),
+        learning: read_learning(dir),
         yardsticks: read_rows(dir)?,
     })
 }

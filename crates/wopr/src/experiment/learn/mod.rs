@@ -129,6 +129,26 @@ pub fn is_run(dir: &Path) -> bool {
     dir.join("state.json").is_file()
 }
 
+/// A run folder's `learning.csv`: the name of its first column after the
+/// unit, and that column's points (unit count, value); empty when the
+/// file is missing.
+pub fn read_learning(dir: &Path) -> (String, Vec<(f64, f64)>) {
+    let text = std::fs::read_to_string(dir.join("learning.csv")).unwrap_or_default();
+    let mut lines = text.lines();
+    let column = lines
+        .next()
+        .and_then(|h| h.split(',').nth(1))
+        .unwrap_or("value")
+        .to_string();
+    let points = lines
+        .filter_map(|l| {
+            let mut f = l.split(',');
+            Some((f.next()?.parse().ok()?, f.next()?.parse().ok()?))
+        })
+        .collect();
+    (column, points)
+}
+
 /// The learner kind of the run in `dir` (from its checkpoint).
 pub fn run_kind(dir: &Path) -> Result<String, RunError> {
     Ok(read_checkpoint(dir)?.kind)
