@@ -357,6 +357,17 @@ fn a_pretrain_config_makes_the_pool_wopr_pretrain_makes() {
         "a finished net is not trained again"
     );
     assert!(!b.join("pool.partial.json").exists());
+    // `wopr report` of a pool: a row per net, and the means by teacher.
+    let page = dir.join("pool.md");
+    ok(&wopr(&["report", s(&b), "--out", s(&page)]));
+    let md = std::fs::read_to_string(&page).unwrap();
+    for f in &files {
+        assert!(md.contains(&format!("| {f} |")), "{f} not in {md}");
+    }
+    assert!(
+        md.contains("## By teacher") && md.contains("| ai:1 | 2 |"),
+        "{md}"
+    );
 }
 
 /// `wopr train FLAGS --out NET` against `wopr run` of the config

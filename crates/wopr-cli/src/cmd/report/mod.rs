@@ -3,7 +3,8 @@
 //! range over the seeds), each champion's final yardsticks with intervals,
 //! and a tournament among the champions and the yardstick players. Runs of
 //! TD or training ([`learn`]) get the same page with their learning curve
-//! in place of the fitness; `--grid` summarises a grid's cells ([`grid`]).
+//! in place of the fitness; a pre-trained pool gets a table of its nets
+//! ([`pool`]); `--grid` summarises a grid's cells ([`grid`]).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -18,6 +19,7 @@ use crate::plot::{self, Series};
 
 mod grid;
 mod learn;
+mod pool;
 
 /// Arguments of `wopr report`.
 #[derive(clap::Args, Debug)]
@@ -69,6 +71,16 @@ fn median_range(xs: &mut [f64]) -> (f64, f64, f64) {
 pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
     if let Some(grid) = &args.grid {
         return grid::report(grid, &args.out);
+    }
+    if args.runs[0]
+        .join(wopr::experiment::pretrain::POOL_FILE)
+        .is_file()
+    {
+        anyhow::ensure!(
+            args.runs.len() == 1,
+            "a report covers one pre-trained pool at a time"
+        );
+        return pool::report(&args.runs[0], &args.out);
     }
     if wopr::experiment::learn::is_run(&args.runs[0]) {
         return learn::report(args);
