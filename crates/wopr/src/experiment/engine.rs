@@ -1,64 +1,14 @@
 //! From a config to an evolution engine: which algorithm, which genome, which
 //! starting point.
 
-use serde::{Deserialize, Serialize};
-
 use super::algorithm::Start;
 use super::config::EvolveConfig;
 use super::error::RunError;
 use super::pretrain::{ExpectedNet, Pool};
-use crate::evolve::{
-    init_rng, BitCode, BitGenome, Cem, CmaEs, Engine, Ga, Levels, OnePlusLambda, Pbil, RealGenome,
-    SelfAdaptiveEs,
-};
+use crate::evolve::{init_rng, BitCode, BitGenome, Levels, RealGenome};
 
-/// Any engine a config can ask for.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(tag = "engine", rename_all = "kebab-case")]
-pub enum AnyEngine {
-    /// A GA over bit strings.
-    GaBits(Ga<BitGenome>),
-    /// A GA over real vectors.
-    GaReal(Ga<RealGenome>),
-    /// (1+λ)-ES with the 1/5 rule and pruning.
-    OnePlusLambda(OnePlusLambda),
-    /// (μ,λ) or (μ+λ) with self-adaptive step sizes.
-    SelfAdaptive(SelfAdaptiveEs),
-    /// CMA-ES.
-    CmaEs(CmaEs),
-    /// PBIL over bit strings.
-    Pbil(Pbil),
-    /// The noisy cross-entropy method.
-    Cem(Cem),
-}
-
-/// Runs an expression with `$x` bound to the engine inside an [`AnyEngine`].
-macro_rules! with_engine {
-    ($e:expr, $x:ident => $body:expr) => {
-        match $e {
-            $crate::experiment::engine::AnyEngine::GaBits($x) => $body,
-            $crate::experiment::engine::AnyEngine::GaReal($x) => $body,
-            $crate::experiment::engine::AnyEngine::OnePlusLambda($x) => $body,
-            $crate::experiment::engine::AnyEngine::SelfAdaptive($x) => $body,
-            $crate::experiment::engine::AnyEngine::CmaEs($x) => $body,
-            $crate::experiment::engine::AnyEngine::Pbil($x) => $body,
-            $crate::experiment::engine::AnyEngine::Cem($x) => $body,
-        }
-    };
-}
-pub(crate) use with_engine;
-
-impl AnyEngine {
-    /// Generations completed.
-    pub fn generation(&self) -> u64 {
-        with_engine!(self, e => e.generation())
-    }
-
-    /// Members of the population evaluated next.
-    pub fn population_len(&self) -> usize {
-        with_engine!(self, e => e.population().len())
-    }
-}
+pub(crate) use super::algorithm::with_engine;
+pub use super::algorithm::AnyEngine;
 
 /// The weights of a `pretrained:DIR` first population of `n` (drawn from
 /// the pool as Naveed & Cowling do, from the seed), checked against the

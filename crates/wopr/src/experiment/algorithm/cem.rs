@@ -13,10 +13,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::AnyEngine;
 use super::{population, sigma, within, Algorithm, Start, StateSize};
 use crate::evolve::{Cem, CemConfig};
 use crate::experiment::config::{GenomeConfig, GenomeKind};
-use crate::experiment::engine::AnyEngine;
 use crate::experiment::error::{err, RunError};
 
 /// CEM's settings; unset ones are Szita & Lőrincz's

@@ -10,10 +10,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::AnyEngine;
 use super::{count, sigma, Algorithm, Start, StateSize};
 use crate::evolve::CmaEs;
 use crate::experiment::config::{GenomeConfig, GenomeKind};
-use crate::experiment::engine::AnyEngine;
 use crate::experiment::error::{err, RunError};
 
 /// CMA-ES's settings.

@@ -20,10 +20,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::AnyEngine;
 use super::{count, rate, sigma, Algorithm, Preset, Start, StateSize};
 use crate::evolve::{OnePlusLambda, OnePlusLambdaConfig, SelfAdaptiveConfig, SelfAdaptiveEs};
 use crate::experiment::config::{GenomeConfig, GenomeKind};
-use crate::experiment::engine::AnyEngine;
 use crate::experiment::error::{err, RunError};
 
 /// The (1+λ)-ES's settings.

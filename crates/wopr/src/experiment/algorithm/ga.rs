@@ -16,10 +16,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::AnyEngine;
 use super::{population, rate, sigma, Algorithm, Preset, Start, StateSize};
 use crate::evolve::{Ga, Plan, RealGenome};
 use crate::experiment::config::{GenomeConfig, GenomeKind};
-use crate::experiment::engine::AnyEngine;
 use crate::experiment::error::{err, RunError};
 
 /// The GA's settings.

@@ -2,7 +2,7 @@
 //! chosen by its `kind`, each with its own fields, checks, costs and
 //! engine. Adding an algorithm is its engine (`evolve/<name>.rs`), its
 //! settings here (a file implementing [`Algorithm`]) and a variant of
-//! [`AlgorithmConfig`] and of [`AnyEngine`].
+//! [`AlgorithmConfig`] and of [`AnyEngine`] (`any.rs`).
 //!
 //! ```toml
 //! [algorithm]
@@ -10,6 +10,7 @@
 //!                           # cma-es, pbil, cem: the other keys are the kind's own
 //! ```
 
+mod any;
 mod cem;
 mod cma;
 mod es;
@@ -21,9 +22,10 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::config::{GenomeConfig, GenomeKind};
-use super::engine::AnyEngine;
 use super::error::RunError;
 use crate::evolve::{BitCode, BitGenome, RealGenome};
+pub(crate) use any::with_engine;
+pub use any::AnyEngine;
 pub use cem::CemSettings;
 pub use cma::CmaSettings;
 pub use es::{OnePlusLambdaSettings, SelfAdaptiveSettings};

@@ -14,10 +14,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::AnyEngine;
 use super::{population, rate, within, Algorithm, Start, StateSize};
 use crate::evolve::{Pbil, PbilConfig};
 use crate::experiment::config::{GenomeConfig, GenomeKind};
-use crate::experiment::engine::AnyEngine;
 use crate::experiment::error::{err, RunError};
 
 /// PBIL's settings; unset ones are Baluja's ([`PbilConfig::baluja`]).
