@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use wopr::experiment::learn::{read_learning, LearnProgress, Row, RunSummary};
+use wopr::experiment::learn::{read_learning, read_rows, LearnProgress, Row, RunSummary};
 
 use crate::plot::{self, Series};
 
@@ -101,25 +101,14 @@ pub fn finish(dir: &Path, unit: &str, summary: &RunSummary, seconds: f64) -> any
 /// units learned) and `learning.png` / `.svg` (the learner's first
 /// column, e.g. the training loss) from the run folder's logs.
 fn draw(dir: &Path, unit: &str) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(dir.join("yardsticks.csv")).unwrap_or_default();
     let mut series: Vec<Series> = Vec::new();
-    for line in text.lines().skip(1) {
-        let Some((at, rest)) = line.split_once(',') else {
-            continue;
-        };
-        // The opponent may hold commas (quoted); seven numbers follow it.
-        let Some((opponent, numbers)) = split_last_fields(rest, 7) else {
-            continue;
-        };
-        let (Ok(x), Ok(score)) = (at.parse::<f64>(), numbers[4].parse::<f64>()) else {
-            continue;
-        };
-        let opponent = opponent.trim_matches('"').replace("\"\"", "\"");
-        match series.iter_mut().find(|s| s.name == opponent) {
-            Some(s) => s.points.push((x, 100.0 * score)),
+    for (at, row) in read_rows(dir)? {
+        let point = (at as f64, 100.0 * row.score);
+        match series.iter_mut().find(|s| s.name == row.opponent) {
+            Some(s) => s.points.push(point),
             None => series.push(Series {
-                name: opponent,
-                points: vec![(x, 100.0 * score)],
+                name: row.opponent,
+                points: vec![point],
             }),
         }
     }
@@ -146,14 +135,4 @@ fn draw(dir: &Path, unit: &str) -> anyhow::Result<()> {
         )?;
     }
     Ok(())
-}
-
-/// Splits `text` into everything before its last `n` comma-separated
-/// fields, and those fields.
-fn split_last_fields(text: &str, n: usize) -> Option<(&str, Vec<&str>)> {
-    let mut cut = text.len();
-    for _ in 0..n {
-        cut = text[..cut].rfind(',')?;
-    }
-    Some((&text[..cut], text[cut + 1..].split(',').collect()))
 }

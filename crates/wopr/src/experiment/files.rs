@@ -285,19 +285,24 @@ fn parse_counts(field: &str) -> Option<Vec<u64>> {
 
 fn yardstick_line(r: &YardstickRow) -> String {
     // Player specs may hold commas (`ai:3,depth=2`): quote them.
-    let opponent = if r.opponent.contains([',', '"']) {
-        format!("\"{}\"", r.opponent.replace('"', "\"\""))
-    } else {
-        r.opponent.clone()
-    };
+    let opponent = csv_field(&r.opponent);
     format!(
         "{},{opponent},{},{},{},{},{}\n",
         r.generation, r.games, r.wins, r.draws, r.losses, r.win_rate
     )
 }
 
+/// A CSV field, quoted when it holds a comma or a quote.
+pub(crate) fn csv_field(text: &str) -> String {
+    if text.contains([',', '"']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
 /// Splits one CSV line into fields, honouring double quotes.
-fn split_csv(line: &str) -> Vec<String> {
+pub(crate) fn split_csv(line: &str) -> Vec<String> {
     let mut fields = vec![String::new()];
     let mut quoted = false;
     let mut chars = line.chars().peekable();

@@ -9,6 +9,7 @@ use crate::eval::openings::Openings;
 use crate::eval::rating::elo_diff;
 use crate::eval::{match_stats, Wdl};
 use crate::experiment::error::RunError;
+use crate::experiment::files::{csv_field, split_csv};
 use crate::game::driver::seats_swapped;
 use crate::game::encode::Encodable;
 use crate::game::{Player, Searchable};
@@ -116,20 +117,17 @@ pub fn read_rows(dir: &std::path::Path) -> Result<Vec<(u64, Row)>, RunError> {
         .collect()
 }
 
-/// `UNIT,opponent,played,wins,draws,losses,score,low,high`; the opponent
-/// may be quoted and hold commas, so the numbers are read from the end.
+/// `UNIT,opponent,played,wins,draws,losses,score,low,high` (the opponent
+/// quoted where it holds a comma).
 fn parse_row(line: &str) -> Option<(u64, Row)> {
-    let (at, rest) = line.split_once(',')?;
-    let mut fields: Vec<&str> = rest.rsplitn(8, ',').collect();
-    let opponent = fields.pop()?;
-    fields.reverse();
-    let [_, w, d, l, score, low, high] = fields[..] else {
+    let f = split_csv(line);
+    let [at, opponent, _, w, d, l, score, low, high] = &f[..] else {
         return None;
     };
     Some((
         at.parse().ok()?,
         Row {
-            opponent: opponent.trim_matches('"').replace("\"\"", "\""),
+            opponent: opponent.clone(),
             wdl: Wdl {
                 wins: w.parse().ok()?,
                 draws: d.parse().ok()?,
@@ -139,15 +137,6 @@ fn parse_row(line: &str) -> Option<(u64, Row)> {
             interval: (low.parse().ok()?, high.parse().ok()?),
         },
     ))
-}
-
-/// A CSV field, quoted when it holds a comma or a quote.
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
 }
 
 /// Measures a learner's net.
