@@ -18,10 +18,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use wopr::experiment::config::{NetConfig, Outputs, Scheme};
-use wopr::experiment::{
-    load_checkpoint, run as run_evolution, start, Checkpoint, EvolveConfig, GenerationRow,
-    NetPhenotype, Progress, RunFiles, YardstickRow,
-};
+use wopr::experiment::learn::{LearnProgress, Row};
+use wopr::experiment::{load_checkpoint, start, Checkpoint, EvolveConfig, NetPhenotype};
 use wopr::game::driver::{apply_notation, replay};
 use wopr::game::encode::Encodable;
 use wopr::game::rng::stream;
@@ -642,7 +640,7 @@ where
         return;
     }
     let Ok(cp) = start(game, config) else { return };
-    // What `RunFiles::save` writes and `load_checkpoint` reads.
+    // What a checkpoint writes (`state.json`) and `load_checkpoint` reads.
     let json = serde_json::to_string(&cp).expect("a checkpoint writes as JSON");
     let back: Checkpoint = serde_json::from_str(&json).unwrap_or_else(|e| {
         panic!(
@@ -727,9 +725,11 @@ where
 /// Reports nothing: a run driven by the fuzzer is silent.
 struct Quiet;
 
-impl Progress for Quiet {
-    fn generation(&mut self, _: &GenerationRow, _: &Checkpoint) {}
-    fn yardsticks(&mut self, _: &[YardstickRow]) {}
+impl LearnProgress for Quiet {
+    fn start(&mut self, _: &str, _: u64, _: u64) {}
+    fn tick(&mut self, _: u64) {}
+    fn yardsticks(&mut self, _: u64, _: &[Row]) {}
+    fn finish(&mut self) {}
 }
 
 /// Target `checkpoint`: the input as a run's `checkpoint.json`, read as
@@ -738,8 +738,8 @@ impl Progress for Quiet {
 /// generation: the SIMD check, the game, the phenotype of the config's net,
 /// `Checkpoint::validate`, and, when the run is small (a tiny net, a few
 /// individuals, a few cheap games; see `cheap_generation`), exactly one
-/// more generation with `wopr::experiment::run` (as `--generations` one
-/// past the checkpoint's) into a scratch run folder.
+/// more generation through the run layer (`wopr::experiment::learn::evolve::run`,
+/// as `--generations` one past the checkpoint's) into a scratch run folder.
 ///
 /// Asserts: the checkpoint a resumed generation saves loads back with
 /// `load_checkpoint`.
@@ -769,7 +769,7 @@ pub fn check_checkpoint(data: &[u8]) {
 }
 
 /// Resumes `cp` for one generation if it is cheap.
-fn resume<G>(game: &G, mut cp: Checkpoint, weights: usize)
+fn resume<G>(game: &G, cp: Checkpoint, weights: usize)
 where
     G: Encodable + Roster,
     G::State: Searchable,
@@ -785,15 +785,15 @@ where
         return;
     }
     let dir = scratch_dir("run");
-    let files = RunFiles::new(&dir);
-    if run_evolution(game, &mut cp, &files, &mut Quiet).is_err() {
+    let _ = std::fs::remove_dir_all(&dir);
+    let Ok(summary) = wopr::experiment::learn::evolve::run(game, cp, &dir, &mut Quiet) else {
         return;
-    }
+    };
     let back = load_checkpoint(&dir)
         .unwrap_or_else(|e| panic!("the checkpoint a resumed run saved does not load: {e}"));
     assert_eq!(
         back.engine.generation(),
-        cp.engine.generation(),
+        summary.done,
         "the saved checkpoint is at another generation"
     );
 }

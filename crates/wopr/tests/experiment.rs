@@ -1,15 +1,17 @@
 //! Evolution runs: the same result with one thread or two, and a run stopped
 //! and resumed from its checkpoint ends exactly where a straight run ends.
 
-use wopr::experiment::{run, start, Checkpoint, EvolveConfig, Progress, RunFiles};
-use wopr::experiment::{GenerationRow, YardstickRow};
+use wopr::experiment::learn::{evolve, LearnProgress, Row};
+use wopr::experiment::{load_checkpoint, start, Checkpoint, EvolveConfig};
 use wopr::games::tictactoe::TicTacToe;
 
 struct Quiet;
 
-impl Progress for Quiet {
-    fn generation(&mut self, _: &GenerationRow, _: &Checkpoint) {}
-    fn yardsticks(&mut self, _: &[YardstickRow]) {}
+impl LearnProgress for Quiet {
+    fn start(&mut self, _: &str, _: u64, _: u64) {}
+    fn tick(&mut self, _: u64) {}
+    fn yardsticks(&mut self, _: u64, _: &[Row]) {}
+    fn finish(&mut self) {}
 }
 
 fn config(generations: u64) -> EvolveConfig {
@@ -40,10 +42,11 @@ games = 6
     toml::from_str(&text).unwrap()
 }
 
-fn run_to_end(mut cp: Checkpoint, dir: &std::path::Path) -> Checkpoint {
-    let files = RunFiles::new(dir);
-    run(&TicTacToe, &mut cp, &files, &mut Quiet).unwrap();
-    cp
+/// Runs `cp` (fresh, or resumed when `dir` holds its run) to its stop
+/// through the run layer, and reads the folder back.
+fn run_to_end(cp: Checkpoint, dir: &std::path::Path) -> Checkpoint {
+    evolve::run(&TicTacToe, cp, dir, &mut Quiet).unwrap();
+    load_checkpoint(dir).unwrap()
 }
 
 /// (generation, best, mean, min) per generation, the champion, the yardsticks.
@@ -101,7 +104,7 @@ fn a_resumed_run_ends_where_a_straight_run_ends() {
     // Stop after 3 generations, read the checkpoint back from disk, go on to 6.
     let dir = temp_dir("resumed");
     run_to_end(start(&TicTacToe, config(3)).unwrap(), &dir);
-    let mut cp = wopr::experiment::load_checkpoint(&dir).unwrap();
+    let mut cp = load_checkpoint(&dir).unwrap();
     assert_eq!(cp.history.len(), 3);
     cp.config.stop.generations = 6;
     cp.finished = false;
@@ -143,7 +146,7 @@ fn every_algorithm_resumes_exactly() {
         );
         let dir = temp_dir(&format!("kind-{name}-{genome}-resumed"));
         run_to_end(start(&TicTacToe, cfg(2)).unwrap(), &dir);
-        let mut cp = wopr::experiment::load_checkpoint(&dir).unwrap();
+        let mut cp = load_checkpoint(&dir).unwrap();
         cp.config.stop.generations = 4;
         cp.finished = false;
         let resumed = run_to_end(cp, &dir);
@@ -183,7 +186,7 @@ generations = {generations}
     );
     let dir = temp_dir("two-resumed");
     run_to_end(start(&TicTacToe, cfg(2)).unwrap(), &dir);
-    let mut cp = wopr::experiment::load_checkpoint(&dir).unwrap();
+    let mut cp = load_checkpoint(&dir).unwrap();
     cp.config.stop.generations = 4;
     cp.finished = false;
     let resumed = run_to_end(cp, &dir);
@@ -263,18 +266,19 @@ fn three_generations(name: &str) -> TempDir {
 
 /// Resumes the run in `dir` to `generations` and returns the error, if any.
 fn resume(dir: &std::path::Path, generations: u64) -> Result<Checkpoint, String> {
-    let mut cp = wopr::experiment::load_checkpoint(dir).map_err(|e| e.to_string())?;
+    let mut cp = load_checkpoint(dir).map_err(|e| e.to_string())?;
     cp.config.stop.generations = generations;
     cp.finished = false;
-    run(&TicTacToe, &mut cp, &RunFiles::new(dir), &mut Quiet).map_err(|e| e.to_string())?;
-    Ok(cp)
+    evolve::run(&TicTacToe, cp, dir, &mut Quiet).map_err(|e| e.to_string())?;
+    load_checkpoint(dir).map_err(|e| e.to_string())
 }
 
 #[test]
 fn the_checkpoint_is_compact_and_the_logs_grow_by_appending() {
     let dir = three_generations("compact");
-    let json = std::fs::read_to_string(dir.join("checkpoint.json")).unwrap();
+    let json = std::fs::read_to_string(dir.join("state.json")).unwrap();
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let v = &v["learner"];
     assert!(v.get("history").is_none() && v.get("yardsticks").is_none());
     assert!(v["config"].get("yardsticks").is_some());
     // A killed run may have logged a generation its checkpoint never
@@ -299,7 +303,7 @@ fn the_checkpoint_is_compact_and_the_logs_grow_by_appending() {
 fn corrupt_checkpoints_are_one_line_errors() {
     // Truncated: not JSON any more.
     let dir = three_generations("truncated");
-    let path = dir.join("checkpoint.json");
+    let path = dir.join("state.json");
     let json = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, &json[..json.len() / 2]).unwrap();
     let e = resume(&dir, 5).unwrap_err();
@@ -308,20 +312,20 @@ fn corrupt_checkpoints_are_one_line_errors() {
 
     // Weights of the wrong length (used to panic in the first generation).
     let dir = three_generations("short-champion");
-    let path = dir.join("checkpoint.json");
+    let path = dir.join("state.json");
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    v["champion"].as_array_mut().unwrap().pop();
+    v["learner"]["champion"].as_array_mut().unwrap().pop();
     std::fs::write(&path, v.to_string()).unwrap();
     let e = resume(&dir, 5).unwrap_err();
     assert!(e.contains("corrupt checkpoint: the champion has"), "{e}");
 
     // An empty population (used to panic).
     let dir = three_generations("empty-population");
-    let path = dir.join("checkpoint.json");
+    let path = dir.join("state.json");
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let population = v["engine"]
+    let population = v["learner"]["engine"]
         .as_object_mut()
         .and_then(|e| e.get_mut("population"))
         .expect("a GA engine keeps its population");

@@ -3,18 +3,20 @@
 //! from it, and bad folders or shapes are one-line errors.
 
 use wopr::evolve::Engine;
+use wopr::experiment::learn::{evolve, LearnProgress, Row};
 use wopr::experiment::pretrain::{pretrain, Pool, PretrainOptions};
-use wopr::experiment::{run, start, AnyEngine, Checkpoint, EvolveConfig, Progress, RunFiles};
-use wopr::experiment::{GenerationRow, YardstickRow};
+use wopr::experiment::{load_checkpoint, start, AnyEngine, EvolveConfig};
 use wopr::game::{Game, GameSpec};
 use wopr::games::virus::Virus;
 use wopr::nn::{NetFile, Network};
 
 struct Quiet;
 
-impl Progress for Quiet {
-    fn generation(&mut self, _: &GenerationRow, _: &Checkpoint) {}
-    fn yardsticks(&mut self, _: &[YardstickRow]) {}
+impl LearnProgress for Quiet {
+    fn start(&mut self, _: &str, _: u64, _: u64) {}
+    fn tick(&mut self, _: u64) {}
+    fn yardsticks(&mut self, _: u64, _: &[Row]) {}
+    fn finish(&mut self) {}
 }
 
 fn config(dir: &std::path::Path, population: usize, hidden: &str) -> EvolveConfig {
@@ -97,8 +99,8 @@ fn pretrained_pool_seeds_an_evolution_run() {
     // And the run goes on from there.
     let out = tmp.join("run");
     std::fs::create_dir_all(&out).unwrap();
-    let mut cp = cp;
-    run(&game, &mut cp, &RunFiles::new(&out), &mut Quiet).unwrap();
+    evolve::run(&game, cp, &out, &mut Quiet).unwrap();
+    let cp = load_checkpoint(&out).unwrap();
     assert_eq!(cp.history.len(), 1);
     assert!(out.join("champion.json").exists());
 

@@ -3,9 +3,9 @@
 //! (§4), training data from the level-1 player's moves only (§3.7), and the
 //! `sides` encoding added beyond the paper.
 
+use wopr::experiment::learn::{evolve, LearnProgress, Row};
 use wopr::experiment::phenotype::per_node_order;
-use wopr::experiment::{run, start, Checkpoint, EvolveConfig, Progress, RunFiles};
-use wopr::experiment::{GenerationRow, YardstickRow};
+use wopr::experiment::{load_checkpoint, start, EvolveConfig};
 use wopr::game::encode::Encodable;
 use wopr::game::oracle::Oracle;
 use wopr::game::{Game, State};
@@ -15,9 +15,11 @@ use wopr::train::oracle::{generate, DatasetOptions};
 
 struct Quiet;
 
-impl Progress for Quiet {
-    fn generation(&mut self, _: &GenerationRow, _: &Checkpoint) {}
-    fn yardsticks(&mut self, _: &[YardstickRow]) {}
+impl LearnProgress for Quiet {
+    fn start(&mut self, _: &str, _: u64, _: u64) {}
+    fn tick(&mut self, _: u64) {}
+    fn yardsticks(&mut self, _: u64, _: &[Row]) {}
+    fn finish(&mut self) {}
 }
 
 fn dots() -> DotsAndBoxes {
@@ -95,8 +97,14 @@ fn run_dir(name: &str) -> std::path::PathBuf {
 fn population_snapshots_add_the_mean_and_the_best_member() {
     let game = DotsAndBoxes::new(2, 2).unwrap();
     let dir = run_dir("snapshot");
-    let mut cp = start(&game, snapshot_config("per-node")).unwrap();
-    run(&game, &mut cp, &RunFiles::new(&dir), &mut Quiet).unwrap();
+    evolve::run(
+        &game,
+        start(&game, snapshot_config("per-node")).unwrap(),
+        &dir,
+        &mut Quiet,
+    )
+    .unwrap();
+    let cp = load_checkpoint(&dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     for generation in [0, 1] {
         let row = |name: &str| {
@@ -132,8 +140,8 @@ fn the_layout_changes_the_net_a_genome_makes() {
         let mut cfg = snapshot_config(layout);
         cfg.stop.generations = 1;
         cfg.yardsticks = None;
-        let mut cp = start(&game, cfg).unwrap();
-        run(&game, &mut cp, &RunFiles::new(&dir), &mut Quiet).unwrap();
+        evolve::run(&game, start(&game, cfg).unwrap(), &dir, &mut Quiet).unwrap();
+        let cp = load_checkpoint(&dir).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
         cp.history[0].best
     };

@@ -13,9 +13,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
-use wopr::experiment::{run as run_evolution, start, Checkpoint, EvolveConfig, Progress, RunFiles};
-use wopr::experiment::{GenerationRow, YardstickRow};
+use wopr::experiment::{start, Evolution, EvolveConfig, GenerationRow};
 use wopr::game::driver::{random_playout, random_playout_listed};
 use wopr::game::encode::Encodable;
 use wopr::game::rng::{stream, WoprRng};
@@ -155,20 +153,6 @@ fn cpu_seconds() -> f64 {
     secs(usage.ru_utime) + secs(usage.ru_stime)
 }
 
-/// Keeps the first generation's row and the CPU time when it came.
-struct Timed {
-    row: Option<GenerationRow>,
-    cpu: f64,
-}
-
-impl Progress for Timed {
-    fn generation(&mut self, row: &GenerationRow, _: &Checkpoint) {
-        self.cpu = cpu_seconds();
-        self.row = Some(row.clone());
-    }
-    fn yardsticks(&mut self, _: &[YardstickRow]) {}
-}
-
 /// `--generation CONFIG`: runs generation 0 of the config `repeat` times
 /// and prints its wall and CPU seconds each time, then the medians.
 fn generation(path: &Path, repeat: usize) -> anyhow::Result<()> {
@@ -179,7 +163,6 @@ fn generation(path: &Path, repeat: usize) -> anyhow::Result<()> {
     config.yardsticks = None;
     config.stop.generations = 1;
     let game = super::parse_game(&config.game)?;
-    let dir = std::env::temp_dir().join(format!("wopr-bench-{}", std::process::id()));
     println!(
         "{}: one generation ({} threads)",
         config.name.as_deref().unwrap_or(&config.game),
@@ -189,11 +172,8 @@ fn generation(path: &Path, repeat: usize) -> anyhow::Result<()> {
     let mut times = Vec::new();
     let mut last = None;
     for k in 1..=repeat {
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create {}", dir.display()))?;
-        let timed = with_board_game!(&game, g => time_one(g, &config, &dir),
+        let timed = with_board_game!(&game, g => time_one(g, &config),
             anyhow::bail!("{} cannot be evolved: nets play the board games only", config.game));
-        std::fs::remove_dir_all(&dir).ok();
         let (row, cpu) = timed?;
         println!("{k:>4} {:>8.3} {cpu:>8.3} {:>8}", row.seconds, row.games);
         times.push((row.seconds, cpu));
@@ -216,19 +196,14 @@ fn generation(path: &Path, repeat: usize) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// One generation 0 of `config`, run in `dir`: its row and CPU seconds.
-fn time_one<G>(game: &G, config: &EvolveConfig, dir: &Path) -> anyhow::Result<(GenerationRow, f64)>
+/// One generation 0 of `config`: its row and CPU seconds.
+fn time_one<G>(game: &G, config: &EvolveConfig) -> anyhow::Result<(GenerationRow, f64)>
 where
     G: Encodable + Roster,
     G::State: Searchable,
 {
-    let mut cp = start(game, config.clone())?;
-    let mut timed = Timed {
-        row: None,
-        cpu: 0.0,
-    };
+    let mut evolution = Evolution::new(game, start(game, config.clone())?)?;
     let before = cpu_seconds();
-    run_evolution(game, &mut cp, &RunFiles::new(dir), &mut timed)?;
-    let row = timed.row.context("the run played no generation")?;
-    Ok((row, timed.cpu - before))
+    let row = evolution.generation()?;
+    Ok((row, cpu_seconds() - before))
 }

@@ -2,17 +2,14 @@
 //! run folder that survives being killed (`--resume DIR`).
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressStyle};
-use wopr::experiment::{
-    load_checkpoint, run as run_evolution, start, Checkpoint, EvolveConfig, Progress, RunFiles,
-};
-use wopr::experiment::{GenerationRow, YardstickRow};
+use wopr::experiment::learn as layer;
+use wopr::experiment::{load_checkpoint, start, Checkpoint, EvolveConfig, GenerationRow};
 use wopr::game::encode::Encodable;
 use wopr::{with_board_game, Roster, Searchable};
 
+use super::learn::Bar;
 use crate::plot::{self, Series};
 
 /// Arguments of `wopr evolve`.
@@ -49,20 +46,21 @@ pub struct Args {
 
 /// Starts or resumes a run.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let (mut cp, dir) = match (&args.resume, &args.config) {
+    let (config, dir) = match (&args.resume, &args.config) {
         (Some(dir), _) => {
-            let mut cp = load_checkpoint(dir)?;
+            layer::evolve::upgrade(dir)?;
+            let cp = load_checkpoint(dir)?;
             if let Some((then, now)) = cp.simd_mismatch() {
                 eprintln!(
                     "warning: this run started with {then} net kernels and goes on with {now}; \
                      they round differently, so it will not match an uninterrupted run bit for bit"
                 );
             }
+            let mut config = cp.config;
             if let Some(g) = args.generations {
-                cp.config.stop.generations = g;
-                cp.finished = cp.engine.generation() >= g;
+                config.stop.generations = g;
             }
-            (cp, dir.clone())
+            (config, dir.clone())
         }
         (None, Some(path)) => {
             let mut config = load_config(path, &args.set)?;
@@ -79,28 +77,20 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 return super::print_config(&config);
             }
             let dir = out_dir(args.out.as_deref(), path, config.seed);
-            if dir.join("checkpoint.json").exists() {
+            if layer::is_run(&dir) || dir.join("checkpoint.json").exists() {
                 anyhow::bail!(
                     "{} already holds a run; continue it with --resume {} or choose another --out",
                     dir.display(),
                     dir.display()
                 );
             }
-            let game = super::parse_game(&config.game)?;
-            let cp = with_board_game!(&game, g => start(g, config.clone())?,
-                anyhow::bail!("{} cannot be evolved: nets play the board games only", config.game));
-            std::fs::create_dir_all(&dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            // The config as run (with the seed and generations actually used).
-            let as_run = toml::to_string_pretty(&cp.config)?;
-            std::fs::write(dir.join("config.toml"), as_run)?;
-            (cp, dir)
+            (config, dir)
         }
         (None, None) => anyhow::bail!("give a config file, or --resume DIR"),
     };
-    let game = super::parse_game(&cp.config.game)?;
-    with_board_game!(&game, g => go(g, &mut cp, &dir, args.quiet),
-        anyhow::bail!("{} cannot be evolved", cp.config.game))
+    let game = super::parse_game(&config.game)?;
+    with_board_game!(&game, g => go(g, config, &dir, args.quiet),
+        anyhow::bail!("{} cannot be evolved: nets play the board games only", config.game))
 }
 
 /// The config text with each `SECTION.KEY=VALUE` of `settings` applied
@@ -145,63 +135,17 @@ pub(crate) fn with_settings(text: &str, settings: &[String]) -> Result<String, S
     toml::to_string(&doc).map_err(|e| e.to_string())
 }
 
-struct Bar {
-    bar: ProgressBar,
-    started: Instant,
-}
-
-impl Progress for Bar {
-    fn generation(&mut self, row: &GenerationRow, _: &Checkpoint) {
-        self.bar.set_position(row.generation + 1);
-        self.bar.set_message(format!(
-            "best {:.3}{}  mean {:.3}  ({:.1}s/gen)",
-            row.best,
-            if row.best_error > 0.0 {
-                format!(" ±{:.3}", row.best_error)
-            } else {
-                String::new()
-            },
-            row.mean,
-            row.seconds
-        ));
-    }
-    fn yardsticks(&mut self, rows: &[YardstickRow]) {
-        let text: Vec<String> = rows
-            .iter()
-            .map(|r| format!("{} {}/{}/{}", r.opponent, r.wins, r.draws, r.losses))
-            .collect();
-        self.bar.println(format!(
-            "generation {}: champion W/D/L vs {} [{:.0?}]",
-            rows.first().map_or(0, |r| r.generation),
-            text.join(", "),
-            self.started.elapsed()
-        ));
-    }
-}
-
-fn go<G>(game: &G, cp: &mut Checkpoint, dir: &Path, quiet: bool) -> anyhow::Result<()>
+/// Runs (or resumes) the evolution of `config` in `dir` through the run
+/// layer, then draws its plots and says how it ended.
+fn go<G>(game: &G, config: EvolveConfig, dir: &Path, quiet: bool) -> anyhow::Result<()>
 where
     G: Encodable + Roster,
     G::State: Searchable,
 {
-    let bar = if quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(cp.config.stop.generations)
-    };
-    bar.set_style(
-        ProgressStyle::with_template("gen {pos}/{len} {bar:30} {elapsed} {msg}")
-            .expect("a valid template"),
-    );
-    bar.set_position(cp.engine.generation());
-    let mut progress = Bar {
-        bar,
-        started: Instant::now(),
-    };
-    let files = RunFiles::new(dir);
-    run_evolution(game, cp, &files, &mut progress)?;
-    progress.bar.finish_and_clear();
-    draw(cp, dir)?;
+    let fresh = start(game, config)?;
+    layer::evolve::run(game, fresh, dir, &mut Bar::new(quiet))?;
+    let cp = load_checkpoint(dir)?;
+    draw(&cp, dir)?;
     let last = cp.history.last();
     println!(
         "{}: {} generations of {}; last best {:.4}, mean {:.4}",

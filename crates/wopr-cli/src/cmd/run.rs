@@ -143,6 +143,7 @@ fn resume(dir: &Path, set: &[String], quiet: bool) -> anyhow::Result<()> {
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         return match layer::run_kind(dir)?.as_str() {
+            "evolve" => resume_evolution(dir, stop_key("stop.generations")?, quiet),
             "td" => {
                 let mut config: TdConfig = evolve::parse_config(&text, &[], &path)?;
                 if let Some(games) = stop_key("stop.games")? {
@@ -163,22 +164,14 @@ fn resume(dir: &Path, set: &[String], quiet: bool) -> anyhow::Result<()> {
             ),
         };
     }
+    if layer::evolve::upgrade(dir)? {
+        // An evolution run of an older wopr (`checkpoint.json`).
+        return resume(dir, set, quiet);
+    }
     if dir.join("td.json").is_file() && dir.join("config.toml").is_file() {
         // A TD run of an older wopr: its checkpoint becomes the layer's.
         layer::td::upgrade(dir)?;
         return resume(dir, set, quiet);
-    }
-    if dir.join("checkpoint.json").is_file() {
-        return evolve::run(&evolve::Args {
-            config: None,
-            out: None,
-            seed: None,
-            generations: stop_key("stop.generations")?,
-            set: Vec::new(),
-            resume: Some(dir.to_path_buf()),
-            quiet,
-            print_config: false,
-        });
     }
     if dir.join(PARTIAL_FILE).is_file() {
         // A pre-training run killed on the way: its finished nets are kept.
@@ -196,9 +189,23 @@ fn resume(dir: &Path, set: &[String], quiet: bool) -> anyhow::Result<()> {
         );
     }
     anyhow::bail!(
-        "{} holds no run to resume (no checkpoint.json of an evolution run, no state.json of a TD or training run)",
+        "{} holds no run to resume (no state.json of a run, no checkpoint.json of an older evolution run)",
         dir.display()
     )
+}
+
+/// Resumes the evolution in `dir`, to `generations` when given.
+fn resume_evolution(dir: &Path, generations: Option<u64>, quiet: bool) -> anyhow::Result<()> {
+    evolve::run(&evolve::Args {
+        config: None,
+        out: None,
+        seed: None,
+        generations,
+        set: Vec::new(),
+        resume: Some(dir.to_path_buf()),
+        quiet,
+        print_config: false,
+    })
 }
 
 /// The run folder of a new run: `--out` or the default, which must not

@@ -1,24 +1,18 @@
-//! The run folder: the checkpoint (the whole state of a run), the history
-//! rows written to `generations.csv` and `yardsticks.csv`, the champion, and
-//! atomic writes so that a kill never leaves half a file.
+//! An evolution's state ([`Checkpoint`]), its rows of `generations.csv`,
+//! and [`load_checkpoint`], which reads a run folder back (the run layer's,
+//! or one written before it: `checkpoint.json`).
 
-use std::cell::Cell;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::atomic::write_atomic;
 use super::config::EvolveConfig;
 use super::engine::{with_engine, AnyEngine};
-use super::error::{err, RunError};
-use super::phenotype::NetPhenotype;
+use super::error::RunError;
 
 use crate::evolve::{Engine, Genome};
-use crate::game::encode::Encodable;
-use crate::game::Searchable;
 use crate::nn::SimdLevel;
-use crate::players::Roster;
 
 /// One line of `generations.csv`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -196,9 +190,16 @@ impl Checkpoint {
     }
 }
 
-/// Reads a run folder's checkpoint.
+/// Reads an evolution run folder back: its state (from the run layer's
+/// `state.json`, or the `checkpoint.json` of a folder written before it),
+/// with the rows of its logs up to that checkpoint.
 pub fn load_checkpoint(dir: &Path) -> Result<Checkpoint, RunError> {
-    let path = dir.join("checkpoint.json");
+    let layer = super::learn::is_run(dir);
+    let path = dir.join(if layer {
+        "state.json"
+    } else {
+        "checkpoint.json"
+    });
     let text = fs::read_to_string(&path).map_err(|e| {
         RunError(format!(
             "cannot read {}: {e} (is {} a run folder?)",
@@ -210,24 +211,71 @@ pub fn load_checkpoint(dir: &Path) -> Result<Checkpoint, RunError> {
         RunError(format!("{} is not a wopr checkpoint: {e}", path.display()))
     };
     let mut value: serde_json::Value = serde_json::from_str(&text).map_err(not_ours)?;
-    if let Some(a) = value.pointer_mut("/config/algorithm") {
-        super::algorithm::upgrade_checkpoint_algorithm(a);
+    if layer {
+        let kind = value.get("kind").and_then(|k| k.as_str()).unwrap_or("?");
+        if kind != "evolve" {
+            return Err(RunError(format!(
+                "{} holds a {kind} run, not an evolution",
+                dir.display()
+            )));
+        }
+        value = value["learner"].take();
     }
-    let mut cp: Checkpoint = serde_json::from_value(value).map_err(not_ours)?;
+    checkpoint_from(dir, value).map_err(|e| RunError(format!("{}: {e}", path.display())))
+}
+
+/// An evolution's state from its JSON (`value`), upgraded from older
+/// layouts, with the rows of `dir`'s logs it has reached.
+pub(crate) fn checkpoint_from(
+    dir: &Path,
+    value: serde_json::Value,
+) -> Result<Checkpoint, RunError> {
+    let mut cp = parse_state(value)?;
     // Rows written after the checkpoint (a run killed between the two
     // writes) belong to generations the checkpoint has not reached.
     let done = cp.engine.generation();
     let generations = dir.join("generations.csv");
-    if cp.history.is_empty() && generations.exists() {
+    if generations.exists() {
         cp.history = read_rows(&generations, parse_generation)?;
         cp.history.retain(|r| r.generation < done);
     }
-    let yardsticks = dir.join("yardsticks.csv");
-    if cp.yardsticks.is_empty() && yardsticks.exists() {
-        cp.yardsticks = read_rows(&yardsticks, parse_yardstick)?;
-        cp.yardsticks.retain(|r| r.generation < done);
-    }
+    cp.yardsticks = read_yardsticks(dir)?;
+    cp.yardsticks.retain(|r| r.generation < done);
     Ok(cp)
+}
+
+/// An evolution's state from its JSON, upgraded from older layouts (the
+/// flat `[algorithm]` table); its logs are not read.
+pub(crate) fn parse_state(mut value: serde_json::Value) -> Result<Checkpoint, RunError> {
+    if let Some(a) = value.pointer_mut("/config/algorithm") {
+        super::algorithm::upgrade_checkpoint_algorithm(a);
+    }
+    serde_json::from_value(value).map_err(|e| RunError(format!("not a wopr checkpoint: {e}")))
+}
+
+/// `yardsticks.csv` of an evolution, in the run layer's columns (with the
+/// score and its interval) or in the older ones (`win_rate`).
+fn read_yardsticks(dir: &Path) -> Result<Vec<YardstickRow>, RunError> {
+    let path = dir.join("yardsticks.csv");
+    let Ok(text) = fs::read_to_string(&path) else {
+        return Ok(Vec::new());
+    };
+    if !text.lines().next().unwrap_or_default().contains("win_rate") {
+        let rows = super::learn::read_rows(dir)?;
+        return Ok(rows
+            .into_iter()
+            .map(|(generation, r)| YardstickRow {
+                generation,
+                games: r.wdl.games(),
+                wins: r.wdl.wins,
+                draws: r.wdl.draws,
+                losses: r.wdl.losses,
+                win_rate: r.wdl.wins as f64 / r.wdl.games().max(1) as f64,
+                opponent: r.opponent,
+            })
+            .collect());
+    }
+    read_rows(&path, parse_yardstick)
 }
 
 /// The header of `generations.csv`; with two populations, the second's
@@ -245,13 +293,23 @@ fn f64_nan() -> f64 {
     f64::NAN
 }
 
-/// The header of `yardsticks.csv`.
-const YARDSTICKS_HEADER: &str = "generation,opponent,games,wins,draws,losses,win_rate";
+/// The header of `generations.csv` for one population or two.
+pub(crate) fn generations_header(two: bool) -> String {
+    format!(
+        "{GENERATIONS_HEADER}{}",
+        if two { ",best2,mean2,min2,pruned2" } else { "" }
+    )
+}
 
+#[cfg(test)]
 fn generation_line(r: &GenerationRow) -> String {
+    format!("{},{}\n", r.generation, generation_fields(r))
+}
+
+/// A row of `generations.csv` after its generation.
+pub(crate) fn generation_fields(r: &GenerationRow) -> String {
     let mut line = format!(
-        "{},{},{},{},{},{},{},{},{},{},{:.3}",
-        r.generation,
+        "{},{},{},{},{},{},{},{},{},{:.3}",
         r.best,
         r.mean,
         r.min,
@@ -266,7 +324,6 @@ fn generation_line(r: &GenerationRow) -> String {
     if let Some((b, m, l)) = r.second {
         line.push_str(&format!(",{b},{m},{l},{}", counts(&r.pruned_second)));
     }
-    line.push('\n');
     line
 }
 
@@ -281,15 +338,6 @@ fn parse_counts(field: &str) -> Option<Vec<u64>> {
         return Some(Vec::new());
     }
     field.split(';').map(|x| x.parse().ok()).collect()
-}
-
-fn yardstick_line(r: &YardstickRow) -> String {
-    // Player specs may hold commas (`ai:3,depth=2`): quote them.
-    let opponent = csv_field(&r.opponent);
-    format!(
-        "{},{opponent},{},{},{},{},{}\n",
-        r.generation, r.games, r.wins, r.draws, r.losses, r.win_rate
-    )
 }
 
 /// A CSV field, quoted when it holds a comma or a quote.
@@ -385,118 +433,6 @@ fn read_rows<T>(
             })
         })
         .collect()
-}
-
-/// The files of a run folder.
-pub struct RunFiles {
-    /// The folder.
-    pub dir: PathBuf,
-    /// Rows of `generations.csv` and `yardsticks.csv` already on disk in
-    /// this process; `None` until the first save, which rewrites both logs
-    /// once (dropping rows a killed run wrote past its checkpoint).
-    written: Cell<Option<(usize, usize)>>,
-}
-
-impl RunFiles {
-    /// The files of the run folder `dir`.
-    pub fn new(dir: impl Into<PathBuf>) -> RunFiles {
-        RunFiles {
-            dir: dir.into(),
-            written: Cell::new(None),
-        }
-    }
-
-    /// Writes the checkpoint, the new rows of the CSV logs and the champion.
-    /// The logs are appended to (a save costs the new rows, not the whole
-    /// history); the champion and the checkpoint are replaced atomically.
-    pub fn save<G>(&self, cp: &Checkpoint, phenotype: &NetPhenotype<G>) -> Result<(), RunError>
-    where
-        G: Encodable + Roster,
-        G::State: Searchable,
-    {
-        let two = cp.second.is_some();
-        let (done_g, done_y) = match self.written.get() {
-            Some(w) => w,
-            None => {
-                let header = format!(
-                    "{GENERATIONS_HEADER}{}",
-                    if two {
-                        ",best2,mean2,min2,pruned2\n"
-                    } else {
-                        "\n"
-                    }
-                );
-                write_atomic(&self.dir.join("generations.csv"), &header)?;
-                write_atomic(
-                    &self.dir.join("yardsticks.csv"),
-                    &format!("{YARDSTICKS_HEADER}\n"),
-                )?;
-                (0, 0)
-            }
-        };
-        let new_g: String = cp.history[done_g.min(cp.history.len())..]
-            .iter()
-            .map(generation_line)
-            .collect();
-        append(&self.dir.join("generations.csv"), &new_g)?;
-        let new_y: String = cp.yardsticks[done_y.min(cp.yardsticks.len())..]
-            .iter()
-            .map(yardstick_line)
-            .collect();
-        append(&self.dir.join("yardsticks.csv"), &new_y)?;
-        self.written
-            .set(Some((cp.history.len(), cp.yardsticks.len())));
-        if let Some(w) = champion_weights(cp) {
-            let file = phenotype.net_file(w)?;
-            write_atomic(&self.dir.join("champion.json"), &file.to_json())?;
-        }
-        if !cp.champion_second.is_empty() {
-            let file = phenotype.net_file(&cp.champion_second)?;
-            write_atomic(&self.dir.join("champion-second.json"), &file.to_json())?;
-        }
-        let json = serde_json::to_string(cp).map_err(err)?;
-        write_atomic(&self.dir.join("checkpoint.json"), &json)
-    }
-}
-
-impl RunFiles {
-    /// Writes the champion measured by the yardsticks at `generation` to
-    /// `champions/gen-NNNN{suffix}.json` in the run folder (`suffix`
-    /// `-second` for the second population's), so that the champions of a
-    /// run can meet in a tournament afterwards.
-    pub fn snapshot<G>(
-        &self,
-        generation: u64,
-        suffix: &str,
-        phenotype: &NetPhenotype<G>,
-        weights: &[f32],
-    ) -> Result<(), RunError>
-    where
-        G: Encodable + Roster,
-        G::State: Searchable,
-    {
-        let dir = self.dir.join("champions");
-        fs::create_dir_all(&dir)
-            .map_err(|e| RunError(format!("cannot create {}: {e}", dir.display())))?;
-        let file = phenotype.net_file(weights)?;
-        write_atomic(
-            &dir.join(format!("gen-{generation:04}{suffix}.json")),
-            &file.to_json(),
-        )
-    }
-}
-
-/// Appends `text` to the file at `path`.
-fn append(path: &Path, text: &str) -> Result<(), RunError> {
-    use std::io::Write;
-    if text.is_empty() {
-        return Ok(());
-    }
-    fs::OpenOptions::new()
-        .append(true)
-        .open(path)
-        .and_then(|mut f| f.write_all(text.as_bytes()))
-        .map_err(|e| RunError(format!("cannot write {}: {e}", path.display())))
 }
 
 /// The weights the run offers as its result: the best champion so far for

@@ -9,9 +9,13 @@
 //! - [`phenotype`]: weights to a net player;
 //! - [`pretrain`]: pre-trained seed populations (`wopr pretrain`);
 //! - `fitness`: config to fitness scheme;
-//! - [`files`]: the run folder, checkpoints, history rows;
+//! - [`files`]: an evolution's state and log rows, read back from its
+//!   run folder;
 //! - `learner`: the `[learner]` table naming how a config learns;
-//! - [`run`](mod@run): the generation loop and the yardsticks.
+//! - [`run`](mod@run): the generation step and the yardsticks;
+//! - [`learn`]: the run layer every learner runs through (run folder,
+//!   checkpoints, logs, resume, yardsticks), with evolution, TD and
+//!   training as its learners.
 
 pub mod algorithm;
 mod atomic;
@@ -30,9 +34,7 @@ pub use atomic::write_atomic;
 pub use config::EvolveConfig;
 pub use engine::{new_engine, AnyEngine};
 pub use error::RunError;
-pub use files::{
-    champion_weights, load_checkpoint, Checkpoint, GenerationRow, RunFiles, YardstickRow,
-};
+pub use files::{champion_weights, load_checkpoint, Checkpoint, GenerationRow, YardstickRow};
 pub use learner::{EvolveLearner, LearnerKind};
 pub use phenotype::NetPhenotype;
-pub use run::{run, start, Progress};
+pub use run::{start, Evolution};

@@ -1,27 +1,27 @@
-//! Running an evolution from a config: the generation loop and the
-//! yardsticks, wiring together the engine ([`super::engine`]), the fitness
-//! scheme (`super::fitness`), the phenotype ([`super::phenotype`]) and the
-//! run folder ([`super::files`]).
+//! An evolution in memory: the generation step and the yardsticks, wiring
+//! together the engine ([`super::engine`]), the fitness scheme
+//! (`super::fitness`) and the phenotype ([`super::phenotype`]). The run
+//! layer ([`super::learn::evolve`]) drives it like any learner: run
+//! folder, checkpoints, logs and resume.
 //!
-//! A run folder holds `checkpoint.json` (the whole state: config, engine,
-//! history, hall of fame, best so far), `generations.csv`, `yardsticks.csv`
-//! and `champion.json` (a net file playable as `net:champion.json`). Every
-//! random choice derives from (seed, generation, …), and the checkpoint holds
-//! everything else, so a run killed at any moment and resumed from its last
-//! checkpoint ends exactly where an uninterrupted run would. Files are written
-//! to a temporary name and renamed, so a kill never leaves half a file.
+//! Every random choice derives from (seed, generation, …), and the state
+//! ([`Checkpoint`]) holds everything else, so a run killed at any moment
+//! and resumed from its last checkpoint ends exactly where an
+//! uninterrupted run would.
 
 use std::time::Instant;
 
 use super::config::{EvolveConfig, Scheme, YardstickConfig};
 use super::engine::{new_engine, with_engine};
 use super::error::RunError;
-use super::files::{champion_weights, Checkpoint, GenerationRow, RunFiles, YardstickRow};
+use super::files::{champion_weights, Checkpoint, GenerationRow};
 use super::fitness::{scheme, two_population_scheme};
+use super::learn::{Measured, Row};
 use super::phenotype::NetPhenotype;
 use crate::eval::matches::play_match_with;
 use crate::eval::openings::Openings;
-use crate::eval::{exhaustive, exhaustive_limited, match_stats};
+use crate::eval::rating::elo_diff;
+use crate::eval::{exhaustive, exhaustive_limited, match_stats, Wdl};
 use crate::evolve::schemes::Phenotype;
 use crate::evolve::{step, Engine, Genome};
 use crate::game::driver::seats_swapped;
@@ -29,14 +29,6 @@ use crate::game::encode::Encodable;
 use crate::game::rng::stream;
 use crate::game::Searchable;
 use crate::players::{parse_player, Player, PlayerSpec, Roster};
-
-/// What the caller sees while a run goes on.
-pub trait Progress {
-    /// After every generation.
-    fn generation(&mut self, row: &GenerationRow, checkpoint: &Checkpoint);
-    /// After every yardstick measurement.
-    fn yardsticks(&mut self, rows: &[YardstickRow]);
-}
 
 /// A fresh run's state at generation 0.
 pub fn start<G>(game: &G, config: EvolveConfig) -> Result<Checkpoint, RunError>
@@ -134,7 +126,7 @@ where
 
 /// Whose champion a yardstick measures, from which seats.
 #[derive(Clone, Copy)]
-enum Measured {
+enum Elite {
     /// The run's champion, from both seats (half the games each).
     Both,
     /// A two-populations champion from its own seat only (0: the first
@@ -157,6 +149,18 @@ fn yardstick_openings<G: Roster>(game: &G, y: &YardstickConfig) -> Result<Openin
     }
 }
 
+/// A sampled yardstick's row: the score with draws as half and its 95%
+/// interval.
+fn sampled(opponent: String, wdl: Wdl) -> Row {
+    let n = wdl.games().max(1) as f64;
+    Row {
+        opponent,
+        score: (wdl.wins as f64 + wdl.draws as f64 / 2.0) / n,
+        interval: elo_diff(&wdl).map_or((0.0, 1.0), |d| d.score_ci95),
+        wdl,
+    }
+}
+
 fn measure<G>(
     game: &G,
     phenotype: &NetPhenotype<G>,
@@ -164,8 +168,8 @@ fn measure<G>(
     y: &YardstickConfig,
     seed: u64,
     generation: u64,
-    who: Measured,
-) -> Result<Vec<YardstickRow>, RunError>
+    who: Elite,
+) -> Result<Vec<Row>, RunError>
 where
     G: Encodable + Roster,
     G::State: Searchable,
@@ -173,9 +177,9 @@ where
     let mut rows = Vec::new();
     let openings = yardstick_openings(game, y)?;
     let (label, seats, tag) = match who {
-        Measured::Both => (String::new(), 0..2, 0),
-        Measured::Seat(0) => (" (first movers)".to_string(), 0..1, 1),
-        Measured::Seat(s) => (" (second movers)".to_string(), s..s + 1, 2),
+        Elite::Both => (String::new(), 0..2, 0),
+        Elite::Seat(0) => (" (first movers)".to_string(), 0..1, 1),
+        Elite::Seat(s) => (" (second movers)".to_string(), s..s + 1, 2),
     };
     for (j, spec) in y.against.iter().enumerate() {
         let parsed = yardstick(game, spec)?;
@@ -197,45 +201,34 @@ where
             usize::from(seats_swapped(i))
         });
         let wdl = match who {
-            Measured::Both => crate::eval::Wdl {
+            Elite::Both => Wdl {
                 wins: m.as_first.wins + m.as_second.wins,
                 draws: m.as_first.draws + m.as_second.draws,
                 losses: m.as_first.losses + m.as_second.losses,
             },
-            Measured::Seat(0) => m.as_first,
-            Measured::Seat(_) => m.as_second,
+            Elite::Seat(0) => m.as_first,
+            Elite::Seat(_) => m.as_second,
         };
-        let n = wdl.wins + wdl.draws + wdl.losses;
-        rows.push(YardstickRow {
-            generation,
-            opponent: format!("{spec}{label}"),
-            games: n,
-            wins: wdl.wins,
-            draws: wdl.draws,
-            losses: wdl.losses,
-            win_rate: wdl.wins as f64 / n.max(1) as f64,
-        });
+        rows.push(sampled(format!("{spec}{label}"), wdl));
     }
     if y.exhaustive {
-        let mut total = crate::eval::Wdl::default();
-        let mut games = 0;
+        let mut total = Wdl::default();
         for seat in seats.clone() {
             let mut p = phenotype.player(weights);
             let mut rng = stream(seed, &[0x4558_4841, generation, seat as u64]);
             let r = exhaustive(game, p.as_mut(), seat, &mut rng);
-            games += r.games;
             total.wins += r.results.wins;
             total.draws += r.results.draws;
             total.losses += r.results.losses;
         }
-        rows.push(YardstickRow {
-            generation,
+        // Every line of the opponent, once: a count, not a sample, so its
+        // interval is the score itself.
+        let score = (total.wins as f64 + total.draws as f64 / 2.0) / total.games().max(1) as f64;
+        rows.push(Row {
             opponent: format!("exhaustive{label}"),
-            games,
-            wins: total.wins,
-            draws: total.draws,
-            losses: total.losses,
-            win_rate: total.wins as f64 / games.max(1) as f64,
+            wdl: total,
+            score,
+            interval: (score, score),
         });
     }
     Ok(rows)
@@ -243,7 +236,7 @@ where
 
 /// Weaver & Bossomaier's population snapshot: every member of `population`
 /// plays `y.games` games against each yardstick opponent. Two rows per
-/// opponent: `mean:SPEC` sums every member's games (its win rate is the
+/// opponent: `mean:SPEC` sums every member's games (its score is the
 /// population's mean), `best:SPEC` is the member that won most (the first
 /// such member).
 fn measure_population<G>(
@@ -253,7 +246,7 @@ fn measure_population<G>(
     y: &YardstickConfig,
     seed: u64,
     generation: u64,
-) -> Result<Vec<YardstickRow>, RunError>
+) -> Result<Vec<Row>, RunError>
 where
     G: Encodable + Roster,
     G::State: Searchable,
@@ -263,16 +256,8 @@ where
     for (j, spec) in y.against.iter().enumerate() {
         let parsed = yardstick(game, spec)?;
         let theirs = || parsed.build(game).map_err(|e| e.to_string());
-        let mut total = YardstickRow {
-            generation,
-            opponent: format!("mean:{spec}"),
-            games: 0,
-            wins: 0,
-            draws: 0,
-            losses: 0,
-            win_rate: 0.0,
-        };
-        let mut best: Option<YardstickRow> = None;
+        let mut total = Wdl::default();
+        let mut best: Option<Wdl> = None;
         for (k, weights) in population.iter().enumerate() {
             let mine = || -> Result<Box<dyn Player<G>>, String> { Ok(phenotype.player(weights)) };
             use rand::Rng;
@@ -281,59 +266,70 @@ where
                 play_match_with(game, &mine, &theirs, y.games.max(1), s, &openings, &|| {})
                     .map_err(RunError)?;
             let m = match_stats("member", spec, &records, |i| usize::from(seats_swapped(i)));
-            let row = YardstickRow {
-                generation,
-                opponent: format!("best:{spec}"),
-                games: records.len() as u64,
+            let wdl = Wdl {
                 wins: m.as_first.wins + m.as_second.wins,
                 draws: m.as_first.draws + m.as_second.draws,
                 losses: m.as_first.losses + m.as_second.losses,
-                win_rate: m.win_rate,
             };
-            total.games += row.games;
-            total.wins += row.wins;
-            total.draws += row.draws;
-            total.losses += row.losses;
-            if best.as_ref().is_none_or(|b| row.wins > b.wins) {
-                best = Some(row);
+            total.wins += wdl.wins;
+            total.draws += wdl.draws;
+            total.losses += wdl.losses;
+            if best.as_ref().is_none_or(|b| wdl.wins > b.wins) {
+                best = Some(wdl);
             }
         }
-        total.win_rate = total.wins as f64 / total.games.max(1) as f64;
-        rows.push(total);
-        rows.extend(best);
+        rows.push(sampled(format!("mean:{spec}"), total));
+        rows.extend(best.map(|b| sampled(format!("best:{spec}"), b)));
     }
     Ok(rows)
 }
 
-/// Runs (or continues) `cp` until a stopping rule fires, saving into `files`
-/// at the configured interval and at the end.
-pub fn run<G>(
-    game: &G,
-    cp: &mut Checkpoint,
-    files: &RunFiles,
-    progress: &mut dyn Progress,
-) -> Result<(), RunError>
+/// An evolution in memory: its game, its phenotype and its state.
+pub struct Evolution<'g, G: Encodable + Roster> {
+    game: &'g G,
+    phenotype: NetPhenotype<G>,
+    /// The state: what a checkpoint keeps.
+    pub cp: Checkpoint,
+    /// The population the last generation evaluated, for a population
+    /// snapshot (kept only when the yardsticks ask for one).
+    members: Vec<Vec<f32>>,
+}
+
+impl<'g, G> Evolution<'g, G>
 where
     G: Encodable + Roster,
     G::State: Searchable,
 {
-    let config = cp.config.clone();
-    let phenotype = NetPhenotype::new(game, &config.net, config.genome.layout)?;
-    cp.validate(phenotype.num_params)?;
-    let seed = config.seed;
-    let every = config.checkpoint_every.max(1);
-    if cp.engine.generation() >= config.stop.generations {
-        cp.finished = true;
+    /// The evolution of state `cp` (from [`start`] or a checkpoint),
+    /// checked against its net.
+    pub fn new(game: &'g G, cp: Checkpoint) -> Result<Self, RunError> {
+        let phenotype = NetPhenotype::new(game, &cp.config.net, cp.config.genome.layout)?;
+        cp.validate(phenotype.num_params)?;
+        Ok(Evolution {
+            game,
+            phenotype,
+            cp,
+            members: Vec::new(),
+        })
     }
-    while !cp.finished {
+
+    /// The weights → player map.
+    pub fn phenotype(&self) -> &NetPhenotype<G> {
+        &self.phenotype
+    }
+
+    /// Evaluates and breeds one generation: its row of `generations.csv`.
+    /// Sets [`Checkpoint::finished`] when the fitness target is reached or
+    /// the best has stalled (the generation count is the run layer's).
+    pub fn generation(&mut self) -> Result<GenerationRow, RunError> {
         let t = Instant::now();
+        let game = self.game;
+        let phenotype = &self.phenotype;
+        let cp = &mut self.cp;
+        let config = &cp.config;
         let generation = cp.engine.generation();
         let mut second_stats = None;
-        // The population this generation evaluates, kept for a population
-        // snapshot (one population only; decoded every generation, since a
-        // stopping rule can make any generation the last).
         let snapshot = config.yardsticks.as_ref().is_some_and(|y| y.population);
-        let mut members: Vec<Vec<f32>> = Vec::new();
         let (stats, champion, games) = if let Some(second) = cp.second.as_mut() {
             // Each population meets the other's champion of the previous
             // generation (its first member before any generation).
@@ -348,12 +344,12 @@ where
                 cp.champion.clone()
             };
             let (s1, c1, g1) = with_engine!(&mut cp.engine, e => {
-                let (fitness, games) = two_population_scheme(game, &config, &phenotype, first_partner, 0, e.population().len())?;
+                let (fitness, games) = two_population_scheme(game, config, phenotype, first_partner, 0, e.population().len())?;
                 let ev = step(e, fitness.as_ref());
                 (ev.stats, ev.champion.decode(), games)
             });
             let (s2, c2, g2) = with_engine!(second, e => {
-                let (fitness, games) = two_population_scheme(game, &config, &phenotype, second_partner, 1, e.population().len())?;
+                let (fitness, games) = two_population_scheme(game, config, phenotype, second_partner, 1, e.population().len())?;
                 let ev = step(e, fitness.as_ref());
                 (ev.stats, ev.champion.decode(), games)
             });
@@ -361,10 +357,11 @@ where
             cp.champion_second = c2;
             (s1, c1, g1 + g2)
         } else {
+            let members = &mut self.members;
             with_engine!(&mut cp.engine, e => {
-                let (fitness, games) = scheme(game, &config, &phenotype, &cp.hall_of_fame, e.population().len())?;
+                let (fitness, games) = scheme(game, config, phenotype, &cp.hall_of_fame, e.population().len())?;
                 if snapshot {
-                    members = e.population().iter().map(|g| g.decode()).collect();
+                    *members = e.population().iter().map(|g| g.decode()).collect();
                 }
                 let ev = step(e, fitness.as_ref());
                 (ev.stats, ev.champion.decode(), games)
@@ -404,49 +401,64 @@ where
                 cp.hall_of_fame.drain(..cp.hall_of_fame.len() - keep);
             }
         }
-        cp.history.push(row.clone());
-        let done_generations = generation + 1 >= config.stop.generations;
         let reached = config.stop.target.is_some_and(|t| stats.best >= t);
         let stalled = config.stop.stall > 0 && cp.stall >= config.stop.stall;
-        cp.finished = done_generations || reached || stalled;
-        if let Some(y) = &config.yardsticks {
-            if generation.is_multiple_of(y.every.max(1)) || cp.finished {
-                let w = champion_weights(cp)
-                    .map(<[f32]>::to_vec)
-                    .unwrap_or_default();
-                // Each elite with the seats it plays: both for one
-                // population, its own for each of two.
-                let w2 = cp.champion_second.clone();
-                let measured = if cp.second.is_some() {
-                    vec![(&w, Measured::Seat(0)), (&w2, Measured::Seat(1))]
-                } else {
-                    vec![(&w, Measured::Both)]
-                };
-                let mut rows = Vec::new();
-                for (weights, who) in measured {
-                    rows.extend(measure(
-                        game, &phenotype, weights, y, seed, generation, who,
-                    )?);
-                }
-                if cp.second.is_some() && !w2.is_empty() {
-                    files.snapshot(generation, "-second", &phenotype, &w2)?;
-                }
-                if !members.is_empty() {
-                    rows.extend(measure_population(
-                        game, &phenotype, &members, y, seed, generation,
-                    )?);
-                }
-                if !w.is_empty() {
-                    files.snapshot(generation, "", &phenotype, &w)?;
-                }
-                progress.yardsticks(&rows);
-                cp.yardsticks.extend(rows);
-            }
-        }
-        progress.generation(&row, cp);
-        if (generation + 1).is_multiple_of(every) || cp.finished {
-            files.save(cp, &phenotype)?;
+        cp.finished = reached || stalled;
+        Ok(row)
+    }
+
+    /// The weights the run offers now: the champion, or before any
+    /// generation the first member.
+    pub fn champion(&self) -> Vec<f32> {
+        match champion_weights(&self.cp) {
+            Some(w) => w.to_vec(),
+            None => with_engine!(&self.cp.engine, e => e.population()[0].decode()),
         }
     }
-    Ok(())
+
+    /// The yardsticks of generation `generation` (the last one run): the
+    /// rows, and the measured champions as files to keep under
+    /// `champions/` (`gen-NNNN.json`, `gen-NNNN-second.json`).
+    pub fn yardsticks(&self, generation: u64) -> Result<Measured, RunError> {
+        let Some(y) = &self.cp.config.yardsticks else {
+            return Ok(Measured::default());
+        };
+        let (game, phenotype, seed) = (self.game, &self.phenotype, self.cp.config.seed);
+        let w = champion_weights(&self.cp)
+            .map(<[f32]>::to_vec)
+            .unwrap_or_default();
+        // Each elite with the seats it plays: both for one population, its
+        // own for each of two.
+        let w2 = self.cp.champion_second.clone();
+        let two = self.cp.second.is_some();
+        let measured = if two {
+            vec![(&w, Elite::Seat(0)), (&w2, Elite::Seat(1))]
+        } else {
+            vec![(&w, Elite::Both)]
+        };
+        let mut rows = Vec::new();
+        for (weights, who) in measured {
+            rows.extend(measure(game, phenotype, weights, y, seed, generation, who)?);
+        }
+        if !self.members.is_empty() {
+            rows.extend(measure_population(
+                game,
+                phenotype,
+                &self.members,
+                y,
+                seed,
+                generation,
+            )?);
+        }
+        let mut files = Vec::new();
+        for (suffix, weights) in [("", &w), ("-second", &w2)] {
+            if !weights.is_empty() && (suffix.is_empty() || two) {
+                files.push((
+                    format!("champions/gen-{generation:04}{suffix}.json"),
+                    phenotype.net_file(weights)?.to_json(),
+                ));
+            }
+        }
+        Ok(Measured { rows, files })
+    }
 }

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::Context;
-use wopr::experiment::learn::{is_run, read_rows};
+use wopr::experiment::learn::{read_rows, run_kind};
 use wopr::experiment::load_checkpoint;
 
 /// Student's t quantile `t(0.975, df)` for 1 to 30 degrees of freedom (the
@@ -42,7 +42,7 @@ fn summary(xs: &[f64]) -> (f64, f64, f64, Option<(f64, f64)>) {
 /// A finished task's final measures, by name.
 fn measures(dir: &Path) -> anyhow::Result<BTreeMap<String, f64>> {
     let mut out = BTreeMap::new();
-    if is_run(dir) {
+    if run_kind(dir).is_ok_and(|k| k != "evolve") {
         let rows = read_rows(dir)?;
         if let Some(last) = rows.iter().map(|(at, _)| *at).max() {
             for (_, r) in rows.iter().filter(|(at, _)| *at == last) {

@@ -82,7 +82,8 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
         );
         return pool::report(&args.runs[0], &args.out);
     }
-    if wopr::experiment::learn::is_run(&args.runs[0]) {
+    let layer_kind = wopr::experiment::learn::run_kind(&args.runs[0]).ok();
+    if layer_kind.is_some_and(|k| k != "evolve") {
         return learn::report(args);
     }
     let mut runs: Vec<(PathBuf, Checkpoint)> = Vec::new();

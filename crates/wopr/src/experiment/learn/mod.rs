@@ -1,16 +1,17 @@
-//! The run layer of the learners that make one net: TD self-play
-//! ([`td`]) and supervised training ([`train`]). A [`Learner`] owns only
+//! The run layer every learner runs through: evolution ([`evolve`]), TD
+//! self-play ([`td`]) and supervised training ([`train`]). A [`Learner`]
+//! owns only
 //! its step and its state; [`drive`] owns everything else, alike for each:
 //! the run folder, the config copy, atomic checkpoints and resuming after
-//! a kill, the append-only logs, progress, the yardsticks measured at each
-//! checkpoint (with openings, both seats and intervals), the best net and
-//! the champion.
+//! a kill, the append-only logs, progress, when the yardsticks are
+//! measured and how they are logged (with openings, both seats and
+//! intervals), the best net and the champion.
 //!
 //! A run folder:
 //! - `config.toml`: the config as run (`wopr run --resume` reads it; a
 //!   larger stop count extends the run);
 //! - `state.json`: the checkpoint: the learner's kind, the units done
-//!   (games, epochs), the learner's own state, the best yardstick score
+//!   (games, epochs, generations), the learner's own state, the best yardstick score
 //!   and the net file of this checkpoint, `net-DONE.json`. That file is
 //!   written before the checkpoint that names it and removed after the
 //!   next one, so a run killed at any moment resumes from weights and a
@@ -20,15 +21,14 @@
 //!   the best mean yardstick score, `champion.json` the final net once the
 //!   run has ended (the best was chosen on the yardstick games, so
 //!   measuring it on them again would flatter it);
-//! - `learning.csv`: the learner's own rows, first column the unit;
-//!   `yardsticks.csv`: `UNIT,opponent,played,wins,draws,losses,score,
-//!   score_low,score_high` (score = (W + D/2)/games, with its 95%
-//!   interval). Rows a killed run wrote past its checkpoint are dropped
-//!   on resume.
-//!
-//! Evolution keeps its own folder layout (`super::run`): a generation's
-//! state is a population, not one net.
+//! - `learning.csv` (evolution: `generations.csv`): the learner's own
+//!   rows, first column the label (the count done; for evolution the
+//!   generation, from 0); `yardsticks.csv`: `LABEL,opponent,played,wins,
+//!   draws,losses,score,score_low,score_high` (score = (W + D/2)/games,
+//!   with its 95% interval). Rows a killed run wrote past its checkpoint
+//!   are dropped on resume.
 
+pub mod evolve;
 pub mod td;
 pub mod train;
 mod yardsticks;
@@ -40,35 +40,79 @@ use serde::{Deserialize, Serialize};
 use super::atomic::write_atomic;
 use super::error::RunError;
 use crate::nn::NetFile;
-pub use yardsticks::{read_rows, Row, Yardsticks, YardsticksConfig};
+pub use yardsticks::{read_rows, NoYardsticks, Row, Yardsticks, YardsticksConfig};
 
 /// One learner's step and state; [`drive`] does the rest.
 pub trait Learner {
-    /// What the run counts, plural (`games`, `epochs`): the first column
-    /// of the logs and the `[stop]` key.
+    /// What the run counts, plural (`games`, `epochs`, `generations`): the
+    /// `[stop]` key.
     fn unit(&self) -> &'static str;
     /// Units done.
     fn done(&self) -> u64;
     /// Learns until [`Learner::done`] is `until` (or the learner stops by
     /// itself), calling `tick` with the count as it goes. Returns the rows
-    /// for `learning.csv`: the unit count and the rest of the row.
+    /// of its log: each row's label (see [`Learner::labels_from_zero`])
+    /// and the rest of the row.
     fn advance(
         &mut self,
         until: u64,
         tick: &mut dyn FnMut(u64),
     ) -> Result<Vec<(u64, String)>, RunError>;
-    /// The columns of `learning.csv` after the unit.
-    fn log_header(&self) -> &'static str;
+    /// The header line of the learner's log, first column the label.
+    fn log_header(&self) -> String;
+    /// The learner's log in the run folder.
+    fn log_name(&self) -> &'static str {
+        "learning.csv"
+    }
+    /// Whether the logs label a unit by its index from 0 (evolution's
+    /// generation `g`, written when `g + 1` are done) instead of by the
+    /// count done after it (TD's games, training's epochs). Yardstick rows
+    /// are labelled alike, and measured when the label is a multiple of
+    /// the measuring interval.
+    fn labels_from_zero(&self) -> bool {
+        false
+    }
     /// Whether the learner has stopped by itself (a target reached).
     fn finished(&self) -> bool {
         false
     }
-    /// The net learned so far, as a file a `net:` player loads.
-    fn net_file(&self) -> NetFile;
+    /// The net learned so far (the champion), as a file a `net:` player
+    /// loads.
+    fn net_file(&self) -> Result<NetFile, RunError>;
+    /// Measures the learner at count `done` (labelled `label`) against the
+    /// yardsticks: the rows, and files to keep beside them (a path in the
+    /// run folder and its text). By default the net of
+    /// [`Learner::net_file`] plays the run's yardsticks.
+    fn measure(
+        &self,
+        yardsticks: &dyn Yardsticks,
+        done: u64,
+        label: u64,
+    ) -> Result<Measured, RunError> {
+        let _ = label;
+        Ok(Measured {
+            rows: yardsticks.measure(&self.net_file()?, done)?,
+            files: Vec::new(),
+        })
+    }
+    /// Files the learner keeps in the run folder at every checkpoint
+    /// besides the layer's own (a path in the folder and its text).
+    fn checkpoint_files(&self) -> Result<Vec<(String, String)>, RunError> {
+        Ok(Vec::new())
+    }
     /// What a checkpoint keeps besides the net's weights.
-    fn state(&self) -> serde_json::Value;
+    fn state(&self) -> Result<serde_json::Value, RunError>;
     /// Goes on from a checkpoint's state and net.
     fn restore(&mut self, state: serde_json::Value, net: &NetFile) -> Result<(), RunError>;
+}
+
+/// A measurement: the yardstick rows and the files kept with them.
+#[derive(Default)]
+pub struct Measured {
+    /// The rows of `yardsticks.csv`.
+    pub rows: Vec<Row>,
+    /// Files to write into the run folder (a relative path, its text).
+    pub files: Vec<(String, String)>,
 }
 
 /// What the caller sees while a run goes on.
@@ -85,7 +129,7 @@ pub trait LearnProgress {
 
 /// Where and how long a run goes.
 pub struct RunPlan<'a> {
-    /// The learner's kind (`td`, `train`), kept in the checkpoint.
+    /// The learner's kind (`td`, `train`, `evolve`), kept in the checkpoint.
     pub kind: &'a str,
     /// The run folder.
     pub dir: &'a Path,
@@ -93,8 +137,11 @@ pub struct RunPlan<'a> {
     pub config: &'a str,
     /// Units to reach.
     pub stop: u64,
-    /// Units between checkpoints and yardsticks.
+    /// Units between checkpoints.
     pub every: u64,
+    /// Units between yardstick measurements (by label: see
+    /// [`Learner::labels_from_zero`]).
+    pub measure_every: u64,
 }
 
 /// `state.json`.
@@ -163,8 +210,9 @@ fn read_checkpoint(dir: &Path) -> Result<Checkpoint, RunError> {
 }
 
 /// Runs `learner` to `plan.stop` in `plan.dir`, starting fresh or from
-/// the folder's checkpoint, measuring with `yardsticks` at every
-/// checkpoint. A caller resumes a folder with the config it holds
+/// the folder's checkpoint, checkpointing every `plan.every` units and
+/// measuring with `yardsticks` every `plan.measure_every`, and both when
+/// the run ends. A caller resumes a folder with the config it holds
 /// (`config.toml`), its stop count aside.
 pub fn drive(
     learner: &mut dyn Learner,
@@ -173,14 +221,16 @@ pub fn drive(
     progress: &mut dyn LearnProgress,
 ) -> Result<RunSummary, RunError> {
     let dir = plan.dir;
-    if plan.every == 0 {
+    if plan.every == 0 || plan.measure_every == 0 {
         return Err(RunError(
-            "yardsticks.every must be at least 1 (units between checkpoints)".into(),
+            "the units between checkpoints and between yardsticks must be at least 1".into(),
         ));
     }
     std::fs::create_dir_all(dir)
         .map_err(|e| RunError(format!("cannot create {}: {e}", dir.display())))?;
     let unit = learner.unit();
+    let log = learner.log_name();
+    let offset = u64::from(learner.labels_from_zero());
     let mut cp = if is_run(dir) {
         let cp = read_checkpoint(dir)?;
         if cp.kind != plan.kind {
@@ -193,18 +243,15 @@ pub fn drive(
         }
         let net = NetFile::load(dir.join(&cp.net_file)).map_err(|e| RunError(e.to_string()))?;
         learner.restore(cp.learner.clone(), &net)?;
-        for log in ["learning.csv", "yardsticks.csv"] {
-            trim_log(&dir.join(log), cp.done)?;
+        for log in [log, "yardsticks.csv"] {
+            trim_log(&dir.join(log), cp.done, offset)?;
         }
         cp
     } else {
-        write_atomic(
-            &dir.join("learning.csv"),
-            &format!("{unit},{}\n", learner.log_header()),
-        )?;
+        write_atomic(&dir.join(log), &format!("{}\n", learner.log_header()))?;
         write_atomic(
             &dir.join("yardsticks.csv"),
-            &format!("{unit},{}\n", yardsticks::Row::HEADER),
+            &format!("{},{}\n", label_column(learner), yardsticks::Row::HEADER),
         )?;
         let mut cp = Checkpoint {
             kind: plan.kind.to_string(),
@@ -214,8 +261,10 @@ pub fn drive(
             learner: serde_json::Value::Null,
         };
         let rows = learner.advance(0, &mut |_| {})?;
-        log_rows(dir, &rows)?;
-        measure(learner, dir, yardsticks, &mut cp, progress)?;
+        log_rows(dir, log, &rows)?;
+        if offset == 0 {
+            measure(learner, dir, yardsticks, &mut cp, progress)?;
+        }
         checkpoint(learner, dir, &mut cp)?;
         cp
     };
@@ -223,16 +272,24 @@ pub fn drive(
     let learned = cp.done < plan.stop && !learner.finished();
     progress.start(unit, cp.done, plan.stop);
     while cp.done < plan.stop && !learner.finished() {
-        let until = ((cp.done / plan.every + 1) * plan.every).min(plan.stop);
+        let next_checkpoint = (cp.done / plan.every + 1) * plan.every;
+        let until = next_checkpoint
+            .min(next_label(cp.done, offset, plan.measure_every))
+            .min(plan.stop);
         let rows = learner.advance(until, &mut |d| progress.tick(d))?;
-        log_rows(dir, &rows)?;
+        log_rows(dir, log, &rows)?;
         cp.done = learner.done();
-        measure(learner, dir, yardsticks, &mut cp, progress)?;
-        checkpoint(learner, dir, &mut cp)?;
+        let end = cp.done >= plan.stop || learner.finished();
+        if end || (cp.done - offset).is_multiple_of(plan.measure_every) {
+            measure(learner, dir, yardsticks, &mut cp, progress)?;
+        }
+        if end || cp.done.is_multiple_of(plan.every) {
+            checkpoint(learner, dir, &mut cp)?;
+        }
     }
     progress.finish();
     let champion = dir.join("champion.json");
-    write_atomic(&champion, &learner.net_file().to_json())?;
+    write_atomic(&champion, &learner.net_file()?.to_json())?;
     Ok(RunSummary {
         done: cp.done,
         learned,
@@ -241,7 +298,27 @@ pub fn drive(
     })
 }
 
-/// Plays the yardsticks with the learner's net, logs them, and keeps the
+/// The first column's name of `yardsticks.csv`: the unit, or for logs
+/// labelled from 0 the unit's singular (`generation`).
+fn label_column(learner: &dyn Learner) -> String {
+    let unit = learner.unit();
+    if learner.labels_from_zero() {
+        unit.strip_suffix('s').unwrap_or(unit).to_string()
+    } else {
+        unit.to_string()
+    }
+}
+
+/// The smallest count after `done` whose label (`count - offset`) is a
+/// multiple of `every`.
+fn next_label(done: u64, offset: u64, every: u64) -> u64 {
+    if done < offset {
+        return offset;
+    }
+    offset + ((done - offset) / every + 1) * every
+}
+
+/// Measures the learner, logs the rows, writes its files, and keeps the
 /// net as `best.json` if its mean score is the best yet.
 fn measure(
     learner: &dyn Learner,
@@ -250,21 +327,36 @@ fn measure(
     cp: &mut Checkpoint,
     progress: &mut dyn LearnProgress,
 ) -> Result<(), RunError> {
-    let net = learner.net_file();
-    let rows = yardsticks.measure(&net, cp.done)?;
+    let label = cp.done - u64::from(learner.labels_from_zero());
+    let measured = learner.measure(yardsticks, cp.done, label)?;
+    write_files(dir, &measured.files)?;
+    let rows = measured.rows;
     if rows.is_empty() {
         return Ok(());
     }
     let mut text = String::new();
     for r in &rows {
-        text.push_str(&format!("{},{}\n", cp.done, r.csv()));
+        text.push_str(&format!("{label},{}\n", r.csv()));
     }
     append(&dir.join("yardsticks.csv"), &text)?;
-    progress.yardsticks(cp.done, &rows);
+    progress.yardsticks(label, &rows);
     let mean = rows.iter().map(|r| r.score).sum::<f64>() / rows.len() as f64;
     if cp.best.is_none_or(|(b, _)| mean > b) {
-        cp.best = Some((mean, cp.done));
-        write_atomic(&dir.join("best.json"), &net.to_json())?;
+        cp.best = Some((mean, label));
+        write_atomic(&dir.join("best.json"), &learner.net_file()?.to_json())?;
+    }
+    Ok(())
+}
+
+/// Writes files a learner keeps, each atomically, making their folders.
+fn write_files(dir: &Path, files: &[(String, String)]) -> Result<(), RunError> {
+    for (name, text) in files {
+        let path = dir.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| RunError(format!("cannot create {}: {e}", parent.display())))?;
+        }
+        write_atomic(&path, text)?;
     }
     Ok(())
 }
@@ -272,11 +364,12 @@ fn measure(
 /// Saves the net as `net-DONE.json`, points `state.json` at it, copies it
 /// to `net.json` and removes the previous checkpoint's net file.
 fn checkpoint(learner: &dyn Learner, dir: &Path, cp: &mut Checkpoint) -> Result<(), RunError> {
-    let json = learner.net_file().to_json();
+    let json = learner.net_file()?.to_json();
     let name = format!("net-{}.json", cp.done);
     write_atomic(&dir.join(&name), &json)?;
+    write_files(dir, &learner.checkpoint_files()?)?;
     let previous = std::mem::replace(&mut cp.net_file, name.clone());
-    cp.learner = learner.state();
+    cp.learner = learner.state()?;
     let text = serde_json::to_string(cp).map_err(|e| RunError(e.to_string()))?;
     write_atomic(&dir.join("state.json"), &text)?;
     write_atomic(&dir.join("net.json"), &json)?;
@@ -286,12 +379,12 @@ fn checkpoint(learner: &dyn Learner, dir: &Path, cp: &mut Checkpoint) -> Result<
     Ok(())
 }
 
-fn log_rows(dir: &Path, rows: &[(u64, String)]) -> Result<(), RunError> {
+fn log_rows(dir: &Path, log: &str, rows: &[(u64, String)]) -> Result<(), RunError> {
     if rows.is_empty() {
         return Ok(());
     }
     let text: String = rows.iter().map(|(u, r)| format!("{u},{r}\n")).collect();
-    append(&dir.join("learning.csv"), &text)
+    append(&dir.join(log), &text)
 }
 
 fn append(path: &Path, text: &str) -> Result<(), RunError> {
@@ -303,8 +396,9 @@ fn append(path: &Path, text: &str) -> Result<(), RunError> {
         .map_err(|e| RunError(format!("cannot append to {}: {e}", path.display())))
 }
 
-/// Drops the rows of a log whose first column is past `done`.
-fn trim_log(path: &Path, done: u64) -> Result<(), RunError> {
+/// Drops the rows of a log labelled past `done` (a label plus `offset`
+/// counts the units done when the row was written).
+fn trim_log(path: &Path, done: u64, offset: u64) -> Result<(), RunError> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return Ok(());
     };
@@ -317,7 +411,7 @@ fn trim_log(path: &Path, done: u64) -> Result<(), RunError> {
                     .split(',')
                     .next()
                     .and_then(|u| u.parse::<u64>().ok())
-                    .is_some_and(|u| u <= done)
+                    .is_some_and(|u| u + offset <= done)
         })
         .map(|(_, line)| format!("{line}\n"))
         .collect();

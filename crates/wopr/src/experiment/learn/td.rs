@@ -173,8 +173,8 @@ impl<G: Encodable> Learner for TdRun<G> {
         self.done
     }
 
-    fn log_header(&self) -> &'static str {
-        "mean_abs_error,first_seat_score,mean_plies,learner_score"
+    fn log_header(&self) -> String {
+        "games,mean_abs_error,first_seat_score,mean_plies,learner_score".into()
     }
 
     fn advance(
@@ -211,17 +211,17 @@ impl<G: Encodable> Learner for TdRun<G> {
         )])
     }
 
-    fn net_file(&self) -> NetFile {
+    fn net_file(&self) -> Result<NetFile, RunError> {
         let mut file = NetFile::new(self.learner.to_net());
         file.game = Some(self.game.spec());
         file.encoding = Some(self.learner.encoding_name().to_string());
         file.player = Some("greedy".to_string());
-        file
+        Ok(file)
     }
 
     /// The games learned: with the net, the whole state.
-    fn state(&self) -> serde_json::Value {
-        self.done.into()
+    fn state(&self) -> Result<serde_json::Value, RunError> {
+        Ok(self.done.into())
     }
 
     fn restore(&mut self, state: serde_json::Value, net: &NetFile) -> Result<(), RunError> {
@@ -335,6 +335,7 @@ where
         config: &text,
         stop: config.stop.games,
         every: config.yardsticks.every,
+        measure_every: config.yardsticks.every,
     };
     drive(&mut run, &plan, &yardsticks, progress)
 }

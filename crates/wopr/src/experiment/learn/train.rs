@@ -410,8 +410,8 @@ impl Learner for TrainRun<'_> {
         self.trainer.epoch() as u64
     }
 
-    fn log_header(&self) -> &'static str {
-        "loss"
+    fn log_header(&self) -> String {
+        "epochs,loss".into()
     }
 
     fn advance(
@@ -433,12 +433,12 @@ impl Learner for TrainRun<'_> {
         self.reached
     }
 
-    fn net_file(&self) -> NetFile {
-        self.prepared.net_file(&self.net)
+    fn net_file(&self) -> Result<NetFile, RunError> {
+        Ok(self.prepared.net_file(&self.net))
     }
 
-    fn state(&self) -> serde_json::Value {
-        serde_json::to_value(self.trainer.state()).expect("a train state is plain data")
+    fn state(&self) -> Result<serde_json::Value, RunError> {
+        serde_json::to_value(self.trainer.state()).map_err(err)
     }
 
     fn restore(&mut self, state: serde_json::Value, net: &NetFile) -> Result<(), RunError> {
@@ -490,6 +490,7 @@ pub fn run(
         config: &text,
         stop: config.stop.epochs,
         every: config.yardsticks.every,
+        measure_every: config.yardsticks.every,
     };
     let game = match &prepared.info {
         Some(info) => Some(AnyGame::parse(&info.game).map_err(err)?),

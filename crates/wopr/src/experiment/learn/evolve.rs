@@ -1,0 +1,214 @@
+//! Evolution as a learner of the run layer: GA, ES, EP, CMA-ES and the
+//! model-building algorithms, with every fitness scheme. The generation
+//! step is [`Evolution::generation`]; this file only says what the layer
+//! keeps of it.
+//!
+//! Its folder differs from TD's and training's only where an evolution
+//! differs: the log is `generations.csv` (one row per generation, labelled
+//! from 0), the yardsticks are measured after generation `g` when `g` is a
+//! multiple of `yardsticks.every` (and at the end), the measured champions
+//! are kept as `champions/gen-NNNN.json`, and `champion.json` (with
+//! `champion-second.json` for two populations) is rewritten at every
+//! checkpoint, since a run's result is its latest champion.
+
+use std::path::Path;
+
+use super::{
+    drive, LearnProgress, Learner, Measured, NoYardsticks, RunPlan, RunSummary, Yardsticks,
+};
+use crate::experiment::atomic::write_atomic;
+use crate::experiment::error::{err, RunError};
+use crate::experiment::files::{
+    champion_weights, checkpoint_from, generation_fields, generations_header, parse_state,
+    Checkpoint,
+};
+use crate::experiment::run::Evolution;
+use crate::experiment::EvolveConfig;
+use crate::game::encode::Encodable;
+use crate::game::Searchable;
+use crate::nn::NetFile;
+use crate::players::Roster;
+
+impl<G> Learner for Evolution<'_, G>
+where
+    G: Encodable + Roster,
+    G::State: Searchable,
+{
+    fn unit(&self) -> &'static str {
+        "generations"
+    }
+
+    fn done(&self) -> u64 {
+        self.cp.engine.generation()
+    }
+
+    fn advance(
+        &mut self,
+        until: u64,
+        tick: &mut dyn FnMut(u64),
+    ) -> Result<Vec<(u64, String)>, RunError> {
+        let mut rows = Vec::new();
+        while self.done() < until && !self.cp.finished {
+            let row = self.generation()?;
+            rows.push((row.generation, generation_fields(&row)));
+            tick(self.done());
+        }
+        Ok(rows)
+    }
+
+    fn log_header(&self) -> String {
+        generations_header(self.cp.second.is_some())
+    }
+
+    fn log_name(&self) -> &'static str {
+        "generations.csv"
+    }
+
+    fn labels_from_zero(&self) -> bool {
+        true
+    }
+
+    fn finished(&self) -> bool {
+        self.cp.finished
+    }
+
+    fn net_file(&self) -> Result<NetFile, RunError> {
+        self.phenotype().net_file(&self.champion())
+    }
+
+    /// The config's own yardsticks (`[yardsticks]` of an evolution config:
+    /// exhaustive counts, each population's elite from its seat, population
+    /// snapshots) rather than the layer's.
+    fn measure(&self, _: &dyn Yardsticks, _: u64, label: u64) -> Result<Measured, RunError> {
+        self.yardsticks(label)
+    }
+
+    fn checkpoint_files(&self) -> Result<Vec<(String, String)>, RunError> {
+        let mut files = Vec::new();
+        if let Some(w) = champion_weights(&self.cp) {
+            files.push((
+                "champion.json".to_string(),
+                self.phenotype().net_file(w)?.to_json(),
+            ));
+        }
+        if !self.cp.champion_second.is_empty() {
+            files.push((
+                "champion-second.json".to_string(),
+                self.phenotype()
+                    .net_file(&self.cp.champion_second)?
+                    .to_json(),
+            ));
+        }
+        Ok(files)
+    }
+
+    fn state(&self) -> Result<serde_json::Value, RunError> {
+        serde_json::to_value(&self.cp).map_err(err)
+    }
+
+    /// The checkpoint's state with this config's stop rules (a resume may
+    /// extend the run); the net is in the state already.
+    fn restore(&mut self, state: serde_json::Value, _: &NetFile) -> Result<(), RunError> {
+        let mut cp = parse_state(state)?;
+        // A run stopped by its generation count (recorded as finished
+        // before the layer counted generations) goes on when extended; one
+        // stopped by its target or a stall stays stopped.
+        if cp.finished && cp.engine.generation() >= cp.config.stop.generations {
+            cp.finished = false;
+        }
+        cp.config.stop = self.cp.config.stop.clone();
+        let phenotype_weights = self.phenotype().num_params;
+        cp.validate(phenotype_weights)?;
+        self.cp = cp;
+        Ok(())
+    }
+}
+
+/// Runs (or resumes, when `dir` holds its checkpoint) the evolution of
+/// state `cp` (a fresh one from [`crate::experiment::start`]).
+pub fn run<G>(
+    game: &G,
+    cp: Checkpoint,
+    dir: &Path,
+    progress: &mut dyn LearnProgress,
+) -> Result<RunSummary, RunError>
+where
+    G: Encodable + Roster,
+    G::State: Searchable,
+{
+    upgrade(dir)?;
+    let config: &EvolveConfig = &cp.config;
+    let text = toml::to_string_pretty(config).map_err(err)?;
+    let every = config.checkpoint_every.max(1);
+    let measure_every = config.yardsticks.as_ref().map_or(every, |y| y.every.max(1));
+    let stop = config.stop.generations;
+    let mut evolution = Evolution::new(game, cp)?;
+    let plan = RunPlan {
+        kind: "evolve",
+        dir,
+        config: &text,
+        stop,
+        every,
+        measure_every,
+    };
+    drive(&mut evolution, &plan, &NoYardsticks, progress)
+}
+
+/// Turns the folder of an evolution run made before the run layer
+/// (`checkpoint.json`, `yardsticks.csv` with a `win_rate` column) into
+/// one the layer resumes: `state.json` naming a copy of its champion,
+/// and the yardstick rows in the layer's columns (the score with draws as
+/// half, and its 95% interval). Returns whether it did.
+pub fn upgrade(dir: &Path) -> Result<bool, RunError> {
+    let old = dir.join("checkpoint.json");
+    if super::is_run(dir) || !old.is_file() {
+        return Ok(false);
+    }
+    let text = std::fs::read_to_string(&old)
+        .map_err(|e| RunError(format!("cannot read {}: {e}", old.display())))?;
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| RunError(format!("{} is not a wopr checkpoint: {e}", old.display())))?;
+    let cp = checkpoint_from(dir, value.clone())?;
+    let done = cp.engine.generation();
+    let mut rows = format!("generation,{}\n", super::Row::HEADER);
+    for r in &cp.yardsticks {
+        let wdl = crate::eval::Wdl {
+            wins: r.wins,
+            draws: r.draws,
+            losses: r.losses,
+        };
+        let score = (wdl.wins as f64 + wdl.draws as f64 / 2.0) / wdl.games().max(1) as f64;
+        let interval = if r.opponent.starts_with("exhaustive") {
+            (score, score)
+        } else {
+            crate::eval::rating::elo_diff(&wdl).map_or((0.0, 1.0), |d| d.score_ci95)
+        };
+        let row = super::Row {
+            opponent: r.opponent.clone(),
+            wdl,
+            score,
+            interval,
+        };
+        rows.push_str(&format!("{},{}\n", r.generation, row.csv()));
+    }
+    write_atomic(&dir.join("yardsticks.csv"), &rows)?;
+    let champion = dir.join("champion.json");
+    let net = std::fs::read_to_string(&champion).map_err(|e| {
+        RunError(format!(
+            "cannot read {} to upgrade the run: {e}",
+            champion.display()
+        ))
+    })?;
+    let net_file = format!("net-{done}.json");
+    write_atomic(&dir.join(&net_file), &net)?;
+    let state = serde_json::json!({
+        "kind": "evolve",
+        "done": done,
+        "net_file": net_file,
+        "best": null,
+        "learner": value,
+    });
+    write_atomic(&dir.join("state.json"), &state.to_string())?;
+    let _ = std::fs::remove_file(&old);
+    Ok(true)
+}
