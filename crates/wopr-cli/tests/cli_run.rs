@@ -308,22 +308,6 @@ fn a_pretrain_config_makes_the_pool_wopr_pretrain_makes() {
     let b = dir.join("config");
     ok(&wopr(&["run", s(&path), "--out", s(&b), "-q"]));
     // Two teachers × two nets, and the pool's description: the same bytes.
-    let mut nets = 0;
-    for entry in std::fs::read_dir(&a).unwrap() {
-        let name = entry.unwrap().file_name();
-        let name = name.to_string_lossy();
-        if name.ends_with(".json") {
-            assert_eq!(sha256(&a.join(&*name)), sha256(&b.join(&*name)), "{name}");
-            nets += 1;
-        }
-    }
-    assert_eq!(nets, 5, "four nets and pool.json");
-    assert!(b.join("config.toml").is_file());
-    assert!(!b.join("pool.partial.json").exists());
-    fails_with(&wopr(&["run", "--resume", s(&b)]), "nothing to resume");
-    // Killed after its third net: the list so far (pool.partial.json) and
-    // three net files. The resumed run keeps them and ends with the same
-    // pool, byte for byte.
     let pool: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(b.join("pool.json")).unwrap()).unwrap();
     let files: Vec<String> = pool["nets"]
@@ -332,13 +316,24 @@ fn a_pretrain_config_makes_the_pool_wopr_pretrain_makes() {
         .iter()
         .map(|n| n["file"].as_str().unwrap().to_string())
         .collect();
-    let mut partial = pool.clone();
-    partial["nets"].as_array_mut().unwrap().truncate(3);
-    std::fs::write(
-        b.join("pool.partial.json"),
-        serde_json::to_string_pretty(&partial).unwrap(),
-    )
-    .unwrap();
+    assert_eq!(files.len(), 4);
+    for name in files.iter().map(String::as_str).chain(["pool.json"]) {
+        assert_eq!(sha256(&a.join(name)), sha256(&b.join(name)), "{name}");
+    }
+    assert!(b.join("config.toml").is_file() && b.join("champion.json").is_file());
+    // Resuming a finished pool trains nothing.
+    ok(&wopr(&["run", "--resume", s(&b), "-q"]));
+    assert_eq!(sha256(&b.join("pool.json")), sha256(&a.join("pool.json")));
+    // Killed after its third net: the checkpoint lists three nets and names
+    // the net file saved with it. The resumed run keeps them and ends with
+    // the same pool, byte for byte.
+    let mut state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(b.join("state.json")).unwrap()).unwrap();
+    state["done"] = 3.into();
+    state["learner"]["nets"].as_array_mut().unwrap().truncate(3);
+    std::fs::copy(b.join(&files[0]), b.join("net-3.json")).unwrap();
+    state["net_file"] = "net-3.json".into();
+    std::fs::write(b.join("state.json"), state.to_string()).unwrap();
     std::fs::remove_file(b.join("pool.json")).unwrap();
     std::fs::remove_file(b.join(&files[3])).unwrap();
     let kept = std::fs::metadata(b.join(&files[0]))
@@ -356,7 +351,6 @@ fn a_pretrain_config_makes_the_pool_wopr_pretrain_makes() {
         kept,
         "a finished net is not trained again"
     );
-    assert!(!b.join("pool.partial.json").exists());
     // `wopr report` of a pool: a row per net, and the means by teacher.
     let page = dir.join("pool.md");
     ok(&wopr(&["report", s(&b), "--out", s(&page)]));

@@ -61,7 +61,7 @@ fn pretrained_pool_seeds_an_evolution_run() {
         hidden: vec![5, 3],
         ..PretrainOptions::default()
     };
-    let pool = pretrain(&game, &options, &dir, &mut |_| {}).unwrap();
+    let pool = pretrain(&game, &options, &dir, "", &mut Quiet).unwrap();
     // Two teachers × two nets, each trained (iRPROP: the first two of the
     // paper's cycle) to a lower error than it started from.
     assert_eq!(pool.nets.len(), 4);

@@ -5,10 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use wopr::experiment::pretrain::{pretrain, PretrainOptions, PARTIAL_FILE};
+use wopr::experiment::pretrain::{pretrain, PretrainOptions};
+
+/// The list a pre-training run of an older wopr kept as it went.
+const PARTIAL_FILE: &str = "pool.partial.json";
 use wopr::nn::Activation;
 use wopr::with_board_game;
 
@@ -207,7 +209,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 
 /// Runs a pre-training config into `out`, keeping the config there as
 /// `config.toml`; a run killed in that folder goes on from the nets it
-/// finished (`pool.partial.json`).
+/// finished (its checkpoint, `state.json`, lists them).
 pub fn run_config(config: &PretrainConfig, out: &Path) -> anyhow::Result<()> {
     let game = super::parse_game(&config.game)?;
     let l = &config.learner;
@@ -228,30 +230,17 @@ pub fn run_config(config: &PretrainConfig, out: &Path) -> anyhow::Result<()> {
         seed: config.seed,
     };
     let start = Instant::now();
-    let mut progress = |e: &wopr::experiment::pretrain::PoolEntry| {
-        eprintln!(
-            "{:>8.1} s  {}  {} ({}): loss {:.5} -> {:.5}",
-            start.elapsed().as_secs_f64(),
-            e.file,
-            e.teacher,
-            e.algorithm,
-            e.initial_loss,
-            e.loss
-        );
-    };
-    // The config first: a killed run resumes from it (`wopr run --resume`,
-    // or this command again), and only with it.
-    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let text = toml::to_string_pretty(config)?;
     let saved = std::fs::read_to_string(out.join("config.toml")).ok();
-    if out.join(PARTIAL_FILE).is_file() && saved.as_deref() != Some(text.as_str()) {
+    let started = wopr::experiment::learn::is_run(out) || out.join(PARTIAL_FILE).is_file();
+    if started && saved.as_deref() != Some(text.as_str()) {
         anyhow::bail!(
             "{} holds part of a pool made with other settings (see its config.toml); give another --out",
             out.display()
         );
     }
-    wopr::experiment::write_atomic(&out.join("config.toml"), &text).map_err(anyhow::Error::msg)?;
-    let pool = with_board_game!(&game, g => pretrain(g, &options, out, &mut progress)
+    let mut bar = super::learn::Bar::new(false);
+    let pool = with_board_game!(&game, g => pretrain(g, &options, out, &text, &mut bar)
         .map_err(anyhow::Error::msg)?,
         anyhow::bail!("pretraining needs a board game, not {}", game.spec()));
     println!(

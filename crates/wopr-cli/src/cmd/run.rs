@@ -11,7 +11,6 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use wopr::experiment::pretrain::PARTIAL_FILE;
 use wopr::experiment::LearnerKind;
 
 use wopr::experiment::learn::td::TdConfig;
@@ -111,7 +110,7 @@ fn start(path: &Path, args: &Args) -> anyhow::Result<()> {
                 config.seed = s;
             }
             let out = evolve::out_dir(args.out.as_deref(), path, config.seed);
-            if out.join("pool.json").exists() || out.join(PARTIAL_FILE).exists() {
+            if out.join("pool.json").exists() || layer::is_run(&out) {
                 anyhow::bail!(
                     "{} already holds a pre-trained pool (or part of one: wopr run --resume {}); choose another --out",
                     out.display(),
@@ -144,6 +143,11 @@ fn resume(dir: &Path, set: &[String], quiet: bool) -> anyhow::Result<()> {
             .with_context(|| format!("cannot read {}", path.display()))?;
         return match layer::run_kind(dir)?.as_str() {
             "evolve" => resume_evolution(dir, stop_key("stop.generations")?, quiet),
+            "pretrain" => {
+                let config: PretrainConfig = evolve::parse_config(&text, &[], &path)?;
+                stop_key("none")?;
+                pretrain::run_config(&config, dir)
+            }
             "td" => {
                 let mut config: TdConfig = evolve::parse_config(&text, &[], &path)?;
                 if let Some(games) = stop_key("stop.games")? {
@@ -164,6 +168,11 @@ fn resume(dir: &Path, set: &[String], quiet: bool) -> anyhow::Result<()> {
             ),
         };
     }
+    if wopr::experiment::pretrain::upgrade(dir)? {
+        // A pre-training run of an older wopr killed on the way
+        // (`pool.partial.json`): its finished nets are kept.
+        return resume(dir, set, quiet);
+    }
     if layer::evolve::upgrade(dir)? {
         // An evolution run of an older wopr (`checkpoint.json`).
         return resume(dir, set, quiet);
@@ -172,15 +181,6 @@ fn resume(dir: &Path, set: &[String], quiet: bool) -> anyhow::Result<()> {
         // A TD run of an older wopr: its checkpoint becomes the layer's.
         layer::td::upgrade(dir)?;
         return resume(dir, set, quiet);
-    }
-    if dir.join(PARTIAL_FILE).is_file() {
-        // A pre-training run killed on the way: its finished nets are kept.
-        let path = dir.join("config.toml");
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let config: PretrainConfig = evolve::parse_config(&text, &[], &path)?;
-        stop_key("none")?;
-        return pretrain::run_config(&config, dir);
     }
     if dir.join("pool.json").is_file() {
         anyhow::bail!(

@@ -95,6 +95,11 @@ pub trait Learner {
             files: Vec::new(),
         })
     }
+    /// Whether a fresh run checkpoints before learning anything (false
+    /// for a learner with no net until its first step).
+    fn checkpoint_at_start(&self) -> bool {
+        true
+    }
     /// Files the learner keeps in the run folder at every checkpoint
     /// besides the layer's own (a path in the folder and its text).
     fn checkpoint_files(&self) -> Result<Vec<(String, String)>, RunError> {
@@ -265,7 +270,9 @@ pub fn drive(
         if offset == 0 {
             measure(learner, dir, yardsticks, &mut cp, progress)?;
         }
-        checkpoint(learner, dir, &mut cp)?;
+        if learner.checkpoint_at_start() {
+            checkpoint(learner, dir, &mut cp)?;
+        }
         cp
     };
     write_atomic(&dir.join("config.toml"), plan.config)?;
