@@ -8,6 +8,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::config::EvolveConfig;
+use super::csv::split_csv;
 use super::engine::{with_engine, AnyEngine};
 use super::error::RunError;
 
@@ -190,42 +191,8 @@ impl Checkpoint {
     }
 }
 
-/// Reads an evolution run folder back: its state (from the run layer's
-/// `state.json`, or the `checkpoint.json` of a folder written before it),
-/// with the rows of its logs up to that checkpoint.
-pub fn load_checkpoint(dir: &Path) -> Result<Checkpoint, RunError> {
-    let layer = super::learn::is_run(dir);
-    let path = dir.join(if layer {
-        "state.json"
-    } else {
-        "checkpoint.json"
-    });
-    let text = fs::read_to_string(&path).map_err(|e| {
-        RunError(format!(
-            "cannot read {}: {e} (is {} a run folder?)",
-            path.display(),
-            dir.display()
-        ))
-    })?;
-    let not_ours = |e: serde_json::Error| {
-        RunError(format!("{} is not a wopr checkpoint: {e}", path.display()))
-    };
-    let mut value: serde_json::Value = serde_json::from_str(&text).map_err(not_ours)?;
-    if layer {
-        let kind = value.get("kind").and_then(|k| k.as_str()).unwrap_or("?");
-        if kind != "evolve" {
-            return Err(RunError(format!(
-                "{} holds a {kind} run, not an evolution",
-                dir.display()
-            )));
-        }
-        value = value["learner"].take();
-    }
-    checkpoint_from(dir, value).map_err(|e| RunError(format!("{}: {e}", path.display())))
-}
-
 /// An evolution's state from its JSON (`value`), upgraded from older
-/// layouts, with the rows of `dir`'s logs it has reached.
+/// layouts, with the rows of `dir`'s `generations.csv` it has reached.
 pub(crate) fn checkpoint_from(
     dir: &Path,
     value: serde_json::Value,
@@ -239,8 +206,6 @@ pub(crate) fn checkpoint_from(
         cp.history = read_rows(&generations, parse_generation)?;
         cp.history.retain(|r| r.generation < done);
     }
-    cp.yardsticks = read_yardsticks(dir)?;
-    cp.yardsticks.retain(|r| r.generation < done);
     Ok(cp)
 }
 
@@ -253,29 +218,10 @@ pub(crate) fn parse_state(mut value: serde_json::Value) -> Result<Checkpoint, Ru
     serde_json::from_value(value).map_err(|e| RunError(format!("not a wopr checkpoint: {e}")))
 }
 
-/// `yardsticks.csv` of an evolution, in the run layer's columns (with the
-/// score and its interval) or in the older ones (`win_rate`).
-fn read_yardsticks(dir: &Path) -> Result<Vec<YardstickRow>, RunError> {
-    let path = dir.join("yardsticks.csv");
-    let Ok(text) = fs::read_to_string(&path) else {
-        return Ok(Vec::new());
-    };
-    if !text.lines().next().unwrap_or_default().contains("win_rate") {
-        let rows = super::learn::read_rows(dir)?;
-        return Ok(rows
-            .into_iter()
-            .map(|(generation, r)| YardstickRow {
-                generation,
-                games: r.wdl.games(),
-                wins: r.wdl.wins,
-                draws: r.wdl.draws,
-                losses: r.wdl.losses,
-                win_rate: r.wdl.wins as f64 / r.wdl.games().max(1) as f64,
-                opponent: r.opponent,
-            })
-            .collect());
-    }
-    read_rows(&path, parse_yardstick)
+/// `yardsticks.csv` in the columns of an evolution folder written before
+/// the run layer (`generation,opponent,games,wins,draws,losses,win_rate`).
+pub(crate) fn read_old_yardsticks(path: &Path) -> Result<Vec<YardstickRow>, RunError> {
+    read_rows(path, parse_yardstick)
 }
 
 /// The header of `generations.csv`; with two populations, the second's
@@ -338,34 +284,6 @@ fn parse_counts(field: &str) -> Option<Vec<u64>> {
         return Some(Vec::new());
     }
     field.split(';').map(|x| x.parse().ok()).collect()
-}
-
-/// A CSV field, quoted when it holds a comma or a quote.
-pub(crate) fn csv_field(text: &str) -> String {
-    if text.contains([',', '"']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
-/// Splits one CSV line into fields, honouring double quotes.
-pub(crate) fn split_csv(line: &str) -> Vec<String> {
-    let mut fields = vec![String::new()];
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' if quoted && chars.peek() == Some(&'"') => {
-                chars.next();
-                fields.last_mut().expect("one field").push('"');
-            }
-            '"' => quoted = !quoted,
-            ',' if !quoted => fields.push(String::new()),
-            c => fields.last_mut().expect("one field").push(c),
-        }
-    }
-    fields
 }
 
 fn parse_generation(header: &[String], f: &[String]) -> Option<GenerationRow> {

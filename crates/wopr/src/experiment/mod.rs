@@ -20,6 +20,7 @@
 pub mod algorithm;
 mod atomic;
 pub mod config;
+mod csv;
 pub mod engine;
 mod error;
 pub mod files;
@@ -34,7 +35,8 @@ pub use atomic::write_atomic;
 pub use config::EvolveConfig;
 pub use engine::{new_engine, AnyEngine};
 pub use error::RunError;
-pub use files::{champion_weights, load_checkpoint, Checkpoint, GenerationRow, YardstickRow};
+pub use files::{champion_weights, Checkpoint, GenerationRow, YardstickRow};
+pub use learn::evolve::load_checkpoint;
 pub use learner::{EvolveLearner, LearnerKind};
 pub use phenotype::NetPhenotype;
 pub use run::{start, Evolution};

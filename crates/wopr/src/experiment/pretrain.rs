@@ -27,8 +27,8 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use super::atomic::write_atomic;
+use super::csv::csv_field;
 use super::error::{err, RunError};
-use super::files::csv_field;
 use super::learn::{drive, LearnProgress, Learner, Measured, NoYardsticks, RunPlan, Yardsticks};
 use crate::game::oracle::Oracle;
 use crate::game::rng::{stream, WoprRng};

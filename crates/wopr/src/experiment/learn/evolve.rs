@@ -20,7 +20,7 @@ use crate::experiment::atomic::write_atomic;
 use crate::experiment::error::{err, RunError};
 use crate::experiment::files::{
     champion_weights, checkpoint_from, generation_fields, generations_header, parse_state,
-    Checkpoint,
+    read_old_yardsticks, Checkpoint, YardstickRow,
 };
 use crate::experiment::run::Evolution;
 use crate::experiment::EvolveConfig;
@@ -124,6 +124,69 @@ where
     }
 }
 
+/// Reads an evolution run folder back: its state (from the run layer's
+/// `state.json`, or the `checkpoint.json` of a folder written before it),
+/// with the rows of its logs up to that checkpoint.
+pub fn load_checkpoint(dir: &Path) -> Result<Checkpoint, RunError> {
+    let layer = super::is_run(dir);
+    let path = dir.join(if layer {
+        "state.json"
+    } else {
+        "checkpoint.json"
+    });
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        RunError(format!(
+            "cannot read {}: {e} (is {} a run folder?)",
+            path.display(),
+            dir.display()
+        ))
+    })?;
+    let not_ours = |e: serde_json::Error| {
+        RunError(format!("{} is not a wopr checkpoint: {e}", path.display()))
+    };
+    let mut value: serde_json::Value = serde_json::from_str(&text).map_err(not_ours)?;
+    if layer {
+        let kind = value.get("kind").and_then(|k| k.as_str()).unwrap_or("?");
+        if kind != "evolve" {
+            return Err(RunError(format!(
+                "{} holds a {kind} run, not an evolution",
+                dir.display()
+            )));
+        }
+        value = value["learner"].take();
+    }
+    let mut cp =
+        checkpoint_from(dir, value).map_err(|e| RunError(format!("{}: {e}", path.display())))?;
+    cp.yardsticks = read_yardsticks(dir)?;
+    let done = cp.engine.generation();
+    cp.yardsticks.retain(|r| r.generation < done);
+    Ok(cp)
+}
+
+/// `yardsticks.csv` of an evolution, in the run layer's columns (with the
+/// score and its interval) or in the older ones (`win_rate`).
+fn read_yardsticks(dir: &Path) -> Result<Vec<YardstickRow>, RunError> {
+    let path = dir.join("yardsticks.csv");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(Vec::new());
+    };
+    if text.lines().next().unwrap_or_default().contains("win_rate") {
+        return read_old_yardsticks(&path);
+    }
+    Ok(super::read_rows(dir)?
+        .into_iter()
+        .map(|(generation, r)| YardstickRow {
+            generation,
+            games: r.wdl.games(),
+            wins: r.wdl.wins,
+            draws: r.wdl.draws,
+            losses: r.wdl.losses,
+            win_rate: r.wdl.wins as f64 / r.wdl.games().max(1) as f64,
+            opponent: r.opponent,
+        })
+        .collect())
+}
+
 /// Runs (or resumes, when `dir` holds its checkpoint) the evolution of
 /// state `cp` (a fresh one from [`crate::experiment::start`]).
 pub fn run<G>(
@@ -168,7 +231,7 @@ pub fn upgrade(dir: &Path) -> Result<bool, RunError> {
         .map_err(|e| RunError(format!("cannot read {}: {e}", old.display())))?;
     let value: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| RunError(format!("{} is not a wopr checkpoint: {e}", old.display())))?;
-    let cp = checkpoint_from(dir, value.clone())?;
+    let cp = load_checkpoint(dir)?;
     let done = cp.engine.generation();
     let mut rows = format!("generation,{}\n", super::Row::HEADER);
     for r in &cp.yardsticks {
