@@ -5,6 +5,8 @@
 mod cmd;
 mod human;
 mod plot;
+#[cfg(feature = "mpi")]
+mod ranks;
 mod serve;
 
 use std::process::ExitCode;
@@ -91,6 +93,12 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let cli = Cli::parse();
+    // One run over the ranks of an MPI job (`mpirun -n N wopr run …`).
+    #[cfg(feature = "mpi")]
+    let _universe = match &cli.command {
+        Command::Run(_) | Command::Evolve(_) => ranks::start(),
+        _ => None,
+    };
     let result = match &cli.command {
         Command::Games(a) => cmd::games::run(a),
         Command::Perft(a) => cmd::perft::run(a),

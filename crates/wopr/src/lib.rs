@@ -6,7 +6,8 @@
 //!
 //! 1. [`game`]: the framework ([`Game`], [`State`], [`Player`], the driver,
 //!    specs, random streams), knowing no concrete game;
-//! 2. [`search`] (alpha-beta) and [`nn`] (networks);
+//! 2. [`search`] (alpha-beta), [`nn`] (networks) and [`dist`] (a run's
+//!    tasks shared out between processes);
 //! 3. [`players`]: the players every game can use, and the [`Roster`] each
 //!    game fills;
 //! 4. [`games`]: one folder per game (rules, encodings, heuristic players,
@@ -17,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+pub mod dist;
 pub mod eval;
 pub mod evolve;
 pub mod experiment;

@@ -143,7 +143,12 @@ where
     G::State: Searchable,
 {
     let fresh = start(game, config)?;
-    layer::evolve::run(game, fresh, dir, &mut Bar::new(quiet))?;
+    let leader = wopr::dist::is_leader();
+    layer::evolve::run(game, fresh, dir, &mut Bar::new(quiet || !leader))?;
+    if !leader {
+        // Rank 0 of an MPI job writes the folder and speaks for the run.
+        return Ok(());
+    }
     let cp = load_checkpoint(dir)?;
     draw(&cp, dir)?;
     let last = cp.history.last();

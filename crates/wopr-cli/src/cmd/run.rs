@@ -72,12 +72,27 @@ fn kind_of(text: &str, path: &Path) -> anyhow::Result<LearnerKind> {
     }
 }
 
+/// Refuses a learner that does not share its work between the ranks of an
+/// MPI job (TD's games and training's epochs each follow from the last).
+fn one_process(kind: &str) -> anyhow::Result<()> {
+    if wopr::dist::size() > 1 {
+        anyhow::bail!(
+            "a {kind} run does not spread over MPI ranks (each step follows from the last): run it as one process; evolution configs spread their games"
+        );
+    }
+    Ok(())
+}
+
 fn start(path: &Path, args: &Args) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read config {}", path.display()))?;
     let text_set =
         evolve::with_settings(&text, &args.set).map_err(|e| anyhow::anyhow!("bad --set: {e}"))?;
-    match kind_of(&text_set, path)? {
+    let kind = kind_of(&text_set, path)?;
+    if kind != LearnerKind::Evolve {
+        one_process(kind.name())?;
+    }
+    match kind {
         LearnerKind::Evolve => evolve::run(&evolve::Args {
             config: Some(path.to_path_buf()),
             out: args.out.clone(),
@@ -141,7 +156,11 @@ fn resume(dir: &Path, set: &[String], quiet: bool) -> anyhow::Result<()> {
         let path = dir.join("config.toml");
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("cannot read {}", path.display()))?;
-        return match layer::run_kind(dir)?.as_str() {
+        let kind = layer::run_kind(dir)?;
+        if kind != "evolve" {
+            one_process(&kind)?;
+        }
+        return match kind.as_str() {
             "evolve" => resume_evolution(dir, stop_key("stop.generations")?, quiet),
             "pretrain" => {
                 let config: PretrainConfig = evolve::parse_config(&text, &[], &path)?;

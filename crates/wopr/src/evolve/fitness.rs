@@ -1,6 +1,5 @@
 //! Fitness evaluation and per-generation statistics.
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::genome::Genome;
@@ -103,7 +102,8 @@ impl Tally {
 
 /// Fitness that scores each genome on its own: `f(genome, rng)`, where `rng`
 /// is `stream(seed, &[generation, index])`. Genomes are scored in parallel on
-/// the current rayon pool; the result does not depend on the thread count.
+/// the current rayon pool (and shared out between the ranks of a run,
+/// [`crate::dist`]); the result does not depend on the thread count.
 pub struct Independent<F>(pub F);
 
 impl<G, F> Fitness<G> for Independent<F>
@@ -112,11 +112,11 @@ where
     F: Fn(&G, &mut WoprRng) -> f64 + Sync,
 {
     fn evaluate(&self, population: &[G], generation: u64, seed: u64) -> Vec<f64> {
-        population
-            .par_iter()
-            .enumerate()
-            .map(|(i, g)| (self.0)(g, &mut stream(seed, &[generation, i as u64])))
-            .collect()
+        crate::dist::map_init(
+            population,
+            || (),
+            |_, i, g| (self.0)(g, &mut stream(seed, &[generation, i as u64])),
+        )
     }
 }
 

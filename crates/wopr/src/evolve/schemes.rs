@@ -19,7 +19,6 @@
 
 use rand::seq::SliceRandom;
 use rand::RngExt;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::fitness::{Fitness, Scores, Tally};
@@ -261,42 +260,40 @@ where
                 opening_at(&self.openings, &self.game, seed, &path, j * reps + k)
             })
             .collect();
-        let scores: Vec<(usize, f64)> = tasks
-            .par_iter()
-            .map_init(
-                || {
-                    (
-                        Kept::new(),
-                        (0..self.opponents.len()).map(|_| None).collect::<Vec<_>>(),
-                    )
-                },
-                |(me, them), &(i, j, s, k)| {
-                    let me = me.get(i, || self.phenotype.player(&weights[i]));
-                    let them: &mut Box<dyn Player<G>> =
-                        them[j].get_or_insert_with(|| match &self.opponents[j] {
-                            Opponent::Spec(spec) => spec
-                                .build(&self.game)
-                                .expect("opponent specs are checked when the run is configured"),
-                            Opponent::Weights(w) => self.phenotype.player(w),
-                        });
-                    let who = if self.common_seeds {
-                        u64::MAX
-                    } else {
-                        i as u64
-                    };
-                    let path = [generation, TAG_FIXED, who, j as u64, s as u64, k as u64];
-                    let opening = &openings[j * self.games_per_seat + k];
-                    let (r, m) = duel(&self.game, opening, me, them.as_mut(), s, &path, seed);
-                    let program = matches!(self.opponents[j], Opponent::Spec(_));
-                    let v = match self.logistic {
-                        Some(_) if program && self.raw_margin_vs_programs => m,
-                        Some(scale) => 1.0 / (1.0 + (-m / scale).exp()),
-                        None => self.points.of(r),
-                    };
-                    (i, v)
-                },
-            )
-            .collect();
+        let scores: Vec<(usize, f64)> = crate::dist::map_init(
+            &tasks,
+            || {
+                (
+                    Kept::new(),
+                    (0..self.opponents.len()).map(|_| None).collect::<Vec<_>>(),
+                )
+            },
+            |(me, them), _, &(i, j, s, k)| {
+                let me = me.get(i, || self.phenotype.player(&weights[i]));
+                let them: &mut Box<dyn Player<G>> =
+                    them[j].get_or_insert_with(|| match &self.opponents[j] {
+                        Opponent::Spec(spec) => spec
+                            .build(&self.game)
+                            .expect("opponent specs are checked when the run is configured"),
+                        Opponent::Weights(w) => self.phenotype.player(w),
+                    });
+                let who = if self.common_seeds {
+                    u64::MAX
+                } else {
+                    i as u64
+                };
+                let path = [generation, TAG_FIXED, who, j as u64, s as u64, k as u64];
+                let opening = &openings[j * self.games_per_seat + k];
+                let (r, m) = duel(&self.game, opening, me, them.as_mut(), s, &path, seed);
+                let program = matches!(self.opponents[j], Opponent::Spec(_));
+                let v = match self.logistic {
+                    Some(_) if program && self.raw_margin_vs_programs => m,
+                    Some(scale) => 1.0 / (1.0 + (-m / scale).exp()),
+                    None => self.points.of(r),
+                };
+                (i, v)
+            },
+        );
         let mut tallies = vec![Tally::default(); population.len()];
         for (i, v) in scores {
             tallies[i].add(v);
@@ -358,54 +355,55 @@ where
             .iter()
             .map(|w| self.phenotype.value_player(w))
             .collect();
+        // Each rank plays its block of pairs; every rank gets every result.
         let results: Vec<(usize, usize, [f64; 2])> = if let Some(mut players) = lockstep {
-            let openings: Vec<Vec<Action>> = pairs.iter().map(|&(i, j)| opening(i, j)).collect();
-            let games = pairs
-                .iter()
-                .zip(&openings)
-                .flat_map(|(&(i, j), opening)| {
-                    (0..2).map(move |k| LockstepGame {
-                        seats: if k == 0 { vec![i, j] } else { vec![j, i] },
-                        opening,
-                        rng: stream(seed, &path(i, j, k)),
+            crate::dist::map_block(&pairs, |_, pairs| {
+                let openings: Vec<Vec<Action>> =
+                    pairs.iter().map(|&(i, j)| opening(i, j)).collect();
+                let games = pairs
+                    .iter()
+                    .zip(&openings)
+                    .flat_map(|(&(i, j), opening)| {
+                        (0..2).map(move |k| LockstepGame {
+                            seats: if k == 0 { vec![i, j] } else { vec![j, i] },
+                            opening,
+                            rng: stream(seed, &path(i, j, k)),
+                        })
                     })
-                })
-                .collect();
-            let ends = play_lockstep(&self.game, &mut players, games);
-            pairs
-                .iter()
-                .zip(ends.chunks_exact(2))
-                .map(|(&(i, j), ends)| {
-                    // A player that breaks the rules loses the game.
-                    let r = |k: usize| ends[k].as_ref().map_or(-1.0, |end| end.returns(k));
-                    (i, j, [r(0), r(1)])
-                })
-                .collect()
+                    .collect();
+                let ends = play_lockstep(&self.game, &mut players, games);
+                pairs
+                    .iter()
+                    .zip(ends.chunks_exact(2))
+                    .map(|(&(i, j), ends)| {
+                        // A player that breaks the rules loses the game.
+                        let r = |k: usize| ends[k].as_ref().map_or(-1.0, |end| end.returns(k));
+                        (i, j, [r(0), r(1)])
+                    })
+                    .collect()
+            })
         } else {
             // Pairs come ordered by their first member: a worker keeps that
             // player across its pairs and builds the second once per pair.
-            pairs
-                .par_iter()
-                .map_init(Kept::new, |kept, &(i, j)| {
-                    let a = kept.get(i, || self.phenotype.player(&weights[i]));
-                    let mut b = self.phenotype.player(&weights[j]);
-                    let opening = opening(i, j);
-                    let mut r = [0.0; 2];
-                    for (k, slot) in r.iter_mut().enumerate() {
-                        *slot = duel(
-                            &self.game,
-                            &opening,
-                            &mut *a,
-                            b.as_mut(),
-                            k,
-                            &path(i, j, k),
-                            seed,
-                        )
-                        .0;
-                    }
-                    (i, j, r)
-                })
-                .collect()
+            crate::dist::map_init(&pairs, Kept::new, |kept, _, &(i, j)| {
+                let a = kept.get(i, || self.phenotype.player(&weights[i]));
+                let mut b = self.phenotype.player(&weights[j]);
+                let opening = opening(i, j);
+                let mut r = [0.0; 2];
+                for (k, slot) in r.iter_mut().enumerate() {
+                    *slot = duel(
+                        &self.game,
+                        &opening,
+                        &mut *a,
+                        b.as_mut(),
+                        k,
+                        &path(i, j, k),
+                        seed,
+                    )
+                    .0;
+                }
+                (i, j, r)
+            })
         };
         let mut tallies = vec![Tally::default(); n];
         for (i, j, r) in results {
@@ -484,10 +482,8 @@ where
                 meetings.push((ag, ab));
             }
         }
-        let wins: Vec<(usize, usize, usize)> = meetings
-            .par_iter()
-            .enumerate()
-            .map_init(Kept::new, |kept, (m, &(ag, ab))| {
+        let wins: Vec<(usize, usize, usize)> =
+            crate::dist::map_init(&meetings, Kept::new, |kept, m, &(ag, ab)| {
                 // Meetings come grouped by antigen: keep its player.
                 let b = kept.get(ag, || self.phenotype.player(&weights[ag]));
                 let mut a = self.phenotype.player(&weights[ab]);
@@ -501,8 +497,7 @@ where
                     }
                 }
                 (ag, ab, w)
-            })
-            .collect();
+            });
         let mut tallies = vec![Tally::default(); n];
         for &ag in &order[..antigens] {
             let met: Vec<(usize, f64)> = wins
@@ -548,10 +543,10 @@ where
     Gn: Genome + Sync,
 {
     fn evaluate(&self, population: &[Gn], generation: u64, seed: u64) -> Vec<f64> {
-        population
-            .par_iter()
-            .enumerate()
-            .map(|(i, g)| {
+        crate::dist::map_init(
+            population,
+            || (),
+            |_, i, g| {
                 let mut p = self.phenotype.player(&g.decode());
                 let mut losses = 0;
                 for seat in 0..2 {
@@ -561,7 +556,7 @@ where
                         .losses;
                 }
                 0.0 - losses as f64
-            })
-            .collect()
+            },
+        )
     }
 }

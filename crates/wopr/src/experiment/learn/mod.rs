@@ -82,7 +82,9 @@ pub trait Learner {
     /// Measures the learner at count `done` (labelled `label`) against the
     /// yardsticks: the rows, and files to keep beside them (a path in the
     /// run folder and its text). By default the net of
-    /// [`Learner::net_file`] plays the run's yardsticks.
+    /// [`Learner::net_file`] plays the run's yardsticks. Only the leading
+    /// rank of a run spread over processes measures ([`crate::dist`]), so
+    /// a measurement shares no work out between ranks.
     fn measure(
         &self,
         yardsticks: &dyn Yardsticks,
@@ -231,12 +233,25 @@ pub fn drive(
             "the units between checkpoints and between yardsticks must be at least 1".into(),
         ));
     }
-    std::fs::create_dir_all(dir)
-        .map_err(|e| RunError(format!("cannot create {}: {e}", dir.display())))?;
+    // Every rank of a run spread over processes must find the folder as
+    // the others do (a shared file system) before rank 0 writes to it.
+    let resuming = is_run(dir);
+    let seen = crate::dist::all_gather(&resuming).map_err(RunError)?;
+    if let Some(r) = seen.iter().position(|&s| s != resuming) {
+        return Err(RunError(format!(
+            "rank {r} sees {} otherwise than rank {}: the run folder must be on a file system every rank reads",
+            dir.display(),
+            crate::dist::rank()
+        )));
+    }
+    if crate::dist::is_leader() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| RunError(format!("cannot create {}: {e}", dir.display())))?;
+    }
     let unit = learner.unit();
     let log = learner.log_name();
     let offset = u64::from(learner.labels_from_zero());
-    let mut cp = if is_run(dir) {
+    let mut cp = if resuming {
         let cp = read_checkpoint(dir)?;
         if cp.kind != plan.kind {
             return Err(RunError(format!(
@@ -334,6 +349,10 @@ fn measure(
     cp: &mut Checkpoint,
     progress: &mut dyn LearnProgress,
 ) -> Result<(), RunError> {
+    if !crate::dist::is_leader() {
+        // The yardsticks change nothing a rank keeps: only rank 0 plays them.
+        return Ok(());
+    }
     let label = cp.done - u64::from(learner.labels_from_zero());
     let measured = learner.measure(yardsticks, cp.done, label)?;
     write_files(dir, &measured.files)?;
@@ -357,6 +376,9 @@ fn measure(
 
 /// Writes files a learner keeps, each atomically, making their folders.
 fn write_files(dir: &Path, files: &[(String, String)]) -> Result<(), RunError> {
+    if !crate::dist::is_leader() {
+        return Ok(());
+    }
     for (name, text) in files {
         let path = dir.join(name);
         if let Some(parent) = path.parent() {
@@ -395,6 +417,9 @@ fn log_rows(dir: &Path, log: &str, rows: &[(u64, String)]) -> Result<(), RunErro
 }
 
 fn append(path: &Path, text: &str) -> Result<(), RunError> {
+    if !crate::dist::is_leader() {
+        return Ok(());
+    }
     use std::io::Write;
     std::fs::OpenOptions::new()
         .append(true)
