@@ -473,3 +473,74 @@ fn the_champion_is_the_run_best_or_the_latest_best_as_configured() {
     let weights: Vec<f32> = serde_json::from_value(net["weights"].clone()).unwrap();
     assert_eq!(weights, latest.champion);
 }
+
+/// One run over three ranks (threads standing in for MPI processes, each
+/// running the whole program with its own `InProcess` handle) writes the
+/// folder a single process writes, byte for byte; and a run begun on three
+/// ranks and resumed on one ends where a straight single-process run ends.
+#[test]
+fn ranks_share_the_games_and_give_the_single_process_run() {
+    use std::rc::Rc;
+    use wopr::dist::{install, InProcess};
+    let on_ranks = |ranks: usize, generations: u64, dir: &std::path::Path| {
+        let handles: Vec<_> = InProcess::ranks(ranks)
+            .into_iter()
+            .map(|comm| {
+                let dir = dir.to_path_buf();
+                std::thread::spawn(move || {
+                    install(Some(Rc::new(comm)));
+                    let cp = start(&TicTacToe, config(generations)).unwrap();
+                    evolve::run(&TicTacToe, cp, &dir, &mut Quiet).unwrap();
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap();
+        }
+    };
+    // The logs without the wall-clock column (the last of a one-population
+    // row).
+    let same = |a: &std::path::Path, b: &std::path::Path, names: &[&str]| {
+        for name in names {
+            let read = |dir: &std::path::Path| {
+                let text = std::fs::read_to_string(dir.join(name)).unwrap();
+                if *name != "generations.csv" {
+                    return text;
+                }
+                text.lines()
+                    .map(|l| l.rsplit_once(',').unwrap().0.to_string() + "\n")
+                    .collect()
+            };
+            assert!(read(a) == read(b), "{name} differs");
+        }
+    };
+    let single = temp_dir("ranks-single");
+    run_to_end(start(&TicTacToe, config(4)).unwrap(), &single);
+    let three = temp_dir("ranks-three");
+    on_ranks(3, 4, &three);
+    let all = [
+        "champion.json",
+        "state.json",
+        "yardsticks.csv",
+        "net.json",
+        "generations.csv",
+    ];
+    same(&single, &three, &all);
+    // Begun on three ranks, resumed on one: the same evolution (the
+    // yardsticks also measured the end of the first part, generation 1).
+    let mixed = temp_dir("ranks-mixed");
+    on_ranks(3, 2, &mixed);
+    let mut cp = load_checkpoint(&mixed).unwrap();
+    cp.config.stop.generations = 4;
+    let resumed = run_to_end(cp, &mixed);
+    same(
+        &single,
+        &mixed,
+        &["champion.json", "net.json", "generations.csv"],
+    );
+    let straight = load_checkpoint(&single).unwrap();
+    assert_eq!(
+        serde_json::to_string(&straight.engine).unwrap(),
+        serde_json::to_string(&resumed.engine).unwrap()
+    );
+}

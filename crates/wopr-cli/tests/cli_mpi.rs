@@ -1,0 +1,173 @@
+//! `mpirun -n N wopr run CONFIG.toml` (issue 30; cargo feature `mpi`, so
+//! this file builds only with `--features mpi`, as `.ci/run` does): the
+//! ranks share each generation's games and the run folder is the
+//! single-process folder byte for byte; a run stopped on some ranks
+//! resumes on another number of ranks to the same result.
+#![cfg(feature = "mpi")]
+
+mod cli_common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use cli_common::{ok, s, wopr, Scratch};
+
+/// `mpirun -n RANKS wopr ARGS` (allowed as root and on fewer cores than
+/// ranks, as in CI), one rayon thread per rank.
+fn mpirun(ranks: usize, args: &[&str]) -> Output {
+    Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe", "-n"])
+        .arg(ranks.to_string())
+        .arg(env!("CARGO_BIN_EXE_wopr"))
+        .args(args)
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .expect("mpirun runs (Debian: openmpi-bin)")
+}
+
+/// A run folder's files as run, the wall-clock column of
+/// `generations.csv` (its last) left out.
+fn folder(dir: &Path) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    for name in [
+        "champion.json",
+        "champion-second.json",
+        "state.json",
+        "net.json",
+        "best.json",
+        "yardsticks.csv",
+        "generations.csv",
+        "config.toml",
+    ] {
+        let Ok(text) = std::fs::read_to_string(dir.join(name)) else {
+            continue;
+        };
+        let text = if name == "generations.csv" {
+            text.lines()
+                .map(|l| {
+                    let f: Vec<&str> = l.split(',').collect();
+                    // `seconds` is the 11th column; a second population's
+                    // columns follow it.
+                    let mut kept = f[..10].to_vec();
+                    kept.extend(&f[11..]);
+                    kept.join(",") + "\n"
+                })
+                .collect()
+        } else {
+            text
+        };
+        files.push((name.to_string(), text));
+    }
+    files
+}
+
+fn config(name: &str) -> String {
+    format!("{}/../../configs/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn three_ranks_write_the_single_process_folder() {
+    let dir = Scratch::new("wopr-mpi", "three", true);
+    for (name, generations) in [
+        // Two populations, each against the other's elite and `perfect`.
+        ("tictactoe-handa-es.toml", 4),
+        // Exhaustive losses, a member per task.
+        ("tictactoe-thesis-binary-exhaustive.toml", 2),
+    ] {
+        let stop = format!("stop.generations={generations}");
+        let one = dir.join(format!("{name}-one"));
+        let three = dir.join(format!("{name}-three"));
+        ok(&wopr(&[
+            "run",
+            &config(name),
+            "--set",
+            &stop,
+            "--out",
+            s(&one),
+            "-q",
+        ]));
+        ok(&mpirun(
+            3,
+            &[
+                "run",
+                &config(name),
+                "--set",
+                &stop,
+                "--out",
+                s(&three),
+                "-q",
+            ],
+        ));
+        let (a, b) = (folder(&one), folder(&three));
+        assert!(
+            a.len() >= 6,
+            "{name}: {:?}",
+            a.iter().map(|f| &f.0).collect::<Vec<_>>()
+        );
+        for ((file, x), (_, y)) in a.iter().zip(&b) {
+            assert!(
+                x == y,
+                "{name}: {file} differs between 1 process and 3 ranks"
+            );
+        }
+        assert_eq!(a.len(), b.len());
+    }
+}
+
+#[test]
+fn a_run_begun_on_two_ranks_resumes_on_three() {
+    let dir = Scratch::new("wopr-mpi", "resume", true);
+    let name = "tictactoe-handa-es.toml";
+    let straight = dir.join("straight");
+    ok(&wopr(&[
+        "run",
+        &config(name),
+        "--set",
+        "stop.generations=4",
+        "--out",
+        s(&straight),
+        "-q",
+    ]));
+    let split = dir.join("split");
+    ok(&mpirun(
+        2,
+        &[
+            "run",
+            &config(name),
+            "--set",
+            "stop.generations=2",
+            "--out",
+            s(&split),
+            "-q",
+        ],
+    ));
+    ok(&mpirun(
+        3,
+        &[
+            "run",
+            "--resume",
+            s(&split),
+            "--set",
+            "stop.generations=4",
+            "-q",
+        ],
+    ));
+    let pick = |files: Vec<(String, String)>| -> Vec<(String, String)> {
+        files
+            .into_iter()
+            .filter(|(f, _)| f.starts_with("champion") || f == "generations.csv")
+            .collect()
+    };
+    assert_eq!(pick(folder(&straight)), pick(folder(&split)));
+    // TD does not spread: refused on several ranks, with the reason.
+    let td = dir.join("td.toml");
+    std::fs::write(
+        &td,
+        "game = 'tictactoe'\n[learner]\nkind = 'td'\nencoding = 'planes'\n[stop]\ngames = 10\n",
+    )
+    .unwrap();
+    let out = mpirun(2, &["run", s(&td), "--out", s(&dir.join("td")), "-q"]);
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(text.contains("does not spread over MPI ranks"), "{text}");
+}
