@@ -96,7 +96,7 @@ fn main() -> ExitCode {
     // One run over the ranks of an MPI job (`mpirun -n N wopr run …`).
     #[cfg(feature = "mpi")]
     let _universe = match &cli.command {
-        Command::Run(_) | Command::Evolve(_) => ranks::start(),
+        Command::Run(_) | Command::Evolve(_) | Command::Bench(_) => ranks::start(),
         _ => None,
     };
     let result = match &cli.command {

@@ -154,7 +154,9 @@ fn cpu_seconds() -> f64 {
 }
 
 /// `--generation CONFIG`: runs generation 0 of the config `repeat` times
-/// and prints its wall and CPU seconds each time, then the medians.
+/// and prints its wall and CPU seconds each time, then the medians. Under
+/// `mpirun` (feature `mpi`) the ranks share the generation's games; rank
+/// 0 prints, its CPU seconds its own.
 fn generation(path: &Path, repeat: usize) -> anyhow::Result<()> {
     if !(1..=100).contains(&repeat) {
         anyhow::bail!("--repeat must be in 1..=100");
@@ -163,19 +165,31 @@ fn generation(path: &Path, repeat: usize) -> anyhow::Result<()> {
     config.yardsticks = None;
     config.stop.generations = 1;
     let game = super::parse_game(&config.game)?;
-    println!(
-        "{}: one generation ({} threads)",
+    let say = |text: String| {
+        if wopr::dist::is_leader() {
+            println!("{text}");
+        }
+    };
+    say(format!(
+        "{}: one generation ({} rank(s) × {} threads)",
         config.name.as_deref().unwrap_or(&config.game),
+        wopr::dist::size(),
         rayon::current_num_threads()
-    );
-    println!("{:>4} {:>8} {:>8} {:>8}", "run", "wall s", "cpu s", "games");
+    ));
+    say(format!(
+        "{:>4} {:>8} {:>8} {:>8}",
+        "run", "wall s", "cpu s", "games"
+    ));
     let mut times = Vec::new();
     let mut last = None;
     for k in 1..=repeat {
         let timed = with_board_game!(&game, g => time_one(g, &config),
             anyhow::bail!("{} cannot be evolved: nets play the board games only", config.game));
         let (row, cpu) = timed?;
-        println!("{k:>4} {:>8.3} {cpu:>8.3} {:>8}", row.seconds, row.games);
+        say(format!(
+            "{k:>4} {:>8.3} {cpu:>8.3} {:>8}",
+            row.seconds, row.games
+        ));
         times.push((row.seconds, cpu));
         last = Some(row);
     }
@@ -185,14 +199,14 @@ fn generation(path: &Path, repeat: usize) -> anyhow::Result<()> {
         v[v.len() / 2]
     };
     let row = last.expect("at least one run");
-    println!(
+    say(format!(
         "median: wall {:.3} s, cpu {:.3} s; fitness best {}, mean {}, min {}",
         median(|t| t.0),
         median(|t| t.1),
         row.best,
         row.mean,
         row.min
-    );
+    ));
     Ok(())
 }
 
