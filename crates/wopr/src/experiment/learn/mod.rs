@@ -132,6 +132,12 @@ pub trait LearnProgress {
     fn yardsticks(&mut self, done: u64, rows: &[yardsticks::Row]);
     /// When the run has ended.
     fn finish(&mut self);
+    /// Whether the caller asks the run to stop (Ctrl-C in Python): it
+    /// stops after the checkpoint or measurement under way, and resumes
+    /// from its last checkpoint.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// Where and how long a run goes.
@@ -294,6 +300,14 @@ pub fn drive(
     let learned = cp.done < plan.stop && !learner.finished();
     progress.start(unit, cp.done, plan.stop);
     while cp.done < plan.stop && !learner.finished() {
+        if progress.stopped() {
+            progress.finish();
+            return Err(RunError(format!(
+                "stopped at {} {unit}; `wopr run --resume {}` goes on from the last checkpoint",
+                cp.done,
+                dir.display()
+            )));
+        }
         let next_checkpoint = (cp.done / plan.every + 1) * plan.every;
         let until = next_checkpoint
             .min(next_label(cp.done, offset, plan.measure_every))
