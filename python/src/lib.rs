@@ -14,13 +14,13 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::path::Path;
 
+use wopr::eval::match_stats;
 use wopr::eval::matches::play_match_from;
+use wopr::eval::openings::Openings;
 use wopr::experiment::learn::td::TdConfig;
 use wopr::experiment::learn::train::TrainConfig;
 use wopr::experiment::learn::{self, LearnProgress, Row, RunSummary};
 use wopr::experiment::{start, EvolveConfig};
-use wopr::eval::match_stats;
-use wopr::eval::openings::Openings;
 use wopr::game::driver::{replay, seats_swapped};
 use wopr::game::encode::Encodable;
 use wopr::game::rng::stream;
@@ -94,17 +94,24 @@ trait DynPlayer: Send {
     fn step(&mut self, state: &dyn DynState, seed: u64) -> Result<Action, String>;
 }
 
+/// Encodes a state of `G` in the named encoding (the game's own if none).
+type EncodeFn<G> = fn(&G, &<G as Game>::State, Option<&str>) -> Result<Vec<f32>, String>;
+
 /// A game and, for board games, its encodings.
 #[derive(Clone)]
 struct Erased<G: Game> {
     game: G,
-    encode: Option<fn(&G, &G::State, Option<&str>) -> Result<Vec<f32>, String>>,
+    encode: Option<EncodeFn<G>>,
     encodings: fn(&G) -> Vec<&'static str>,
 }
 
 /// The observation of a board game's state: `encoding`, or the game's own
 /// (its first).
-fn encode<G: Encodable>(game: &G, state: &G::State, name: Option<&str>) -> Result<Vec<f32>, String> {
+fn encode<G: Encodable>(
+    game: &G,
+    state: &G::State,
+    name: Option<&str>,
+) -> Result<Vec<f32>, String> {
     let name = name.unwrap_or(game.encoding_names()[0]);
     let e = game.encoding(name).map_err(|e| e.to_string())?;
     let mut out = vec![0.0; e.size()];
@@ -228,7 +235,9 @@ impl<G: Roster> DynState for ErasedState<G> {
             Turn::Player(_) => {
                 let legal = self.legal_actions(None);
                 if !legal.contains(&action) {
-                    return Err(format!("action {action} is not legal here (legal: {legal:?})"));
+                    return Err(format!(
+                        "action {action} is not legal here (legal: {legal:?})"
+                    ));
                 }
                 self.state.apply(action);
             }
@@ -312,10 +321,13 @@ impl<G: Roster> DynPlayer for ErasedPlayer<G> {
         let mut legal = ActionList::new();
         state.state.legal_actions(&mut legal);
         let mut rng = stream(seed, &[state.history.len() as u64]);
-        Ok(self.player.choose(&state.state.view(seat), &legal, &mut rng))
+        Ok(self
+            .player
+            .choose(&state.state.view(seat), &legal, &mut rng))
     }
 }
 
+#[allow(clippy::clone_on_copy)] // some games are Copy, some are not
 fn erase(game: &AnyGame) -> Box<dyn DynGame> {
     with_board_game!(game, g => Box::new(Erased {
         game: g.clone(),
@@ -367,7 +379,10 @@ impl PyGame {
     /// default), as a shape.
     #[pyo3(signature = (encoding=None))]
     fn observation_tensor_shape(&self, encoding: Option<&str>) -> PyResult<Vec<usize>> {
-        Ok(vec![self.inner.observation_size(encoding).map_err(value_error)?])
+        Ok(vec![self
+            .inner
+            .observation_size(encoding)
+            .map_err(value_error)?])
     }
     /// The state `serialize()` wrote.
     fn deserialize_state(&self, text: &str) -> PyResult<PyState> {
