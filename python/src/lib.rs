@@ -17,6 +17,7 @@ use std::path::Path;
 use wopr::eval::match_stats;
 use wopr::eval::matches::play_match_from;
 use wopr::eval::openings::Openings;
+use wopr::eval::tournament::{play_tournament, Format};
 use wopr::experiment::learn::td::TdConfig;
 use wopr::experiment::learn::train::TrainConfig;
 use wopr::experiment::learn::{self, LearnProgress, Row, RunSummary};
@@ -70,6 +71,19 @@ trait DynGame: Send + Sync {
         seed: u64,
         openings: Option<&str>,
     ) -> Result<Vec<String>, String>;
+    /// `wopr tournament --json` of `players` (a gauntlet of the player
+    /// `gauntlet` when given; ratings anchored at `anchor` = `anchor_elo`).
+    #[allow(clippy::too_many_arguments)]
+    fn tournament(
+        &self,
+        players: &[String],
+        games: usize,
+        seed: u64,
+        openings: Option<&str>,
+        gauntlet: Option<usize>,
+        anchor: usize,
+        anchor_elo: f64,
+    ) -> Result<String, String>;
 }
 
 /// A state behind one interface, with the actions that led to it.
@@ -199,6 +213,29 @@ impl<G: Roster> DynGame for Erased<G> {
             rows.push(serde_json::to_string(&stats).map_err(|e| e.to_string())?);
         }
         Ok(rows)
+    }
+    fn tournament(
+        &self,
+        players: &[String],
+        games: usize,
+        seed: u64,
+        openings: Option<&str>,
+        gauntlet: Option<usize>,
+        anchor: usize,
+        anchor_elo: f64,
+    ) -> Result<String, String> {
+        let game = &self.game;
+        if players.len() < 2 || games == 0 {
+            return Err("a tournament needs two players or more and a game per pairing".into());
+        }
+        let openings = match openings {
+            Some(spec) => Openings::parse(game, spec).map_err(|e| format!("bad openings: {e}"))?,
+            None => Openings::None,
+        };
+        let format = gauntlet.map_or(Format::RoundRobin, Format::Gauntlet);
+        let t = play_tournament(game, players, format, games, seed, &openings, &|| {})?;
+        let ratings = t.ratings(anchor, anchor_elo)?;
+        Ok(t.to_json(&game.spec(), &ratings).to_string())
     }
 }
 
@@ -404,6 +441,39 @@ impl PyGame {
     ) -> PyResult<Vec<String>> {
         py.detach(|| self.inner.eval(player, &against, games, seed, openings))
             .map_err(value_error)
+    }
+    /// `wopr tournament --json` (one JSON object): `players` are specs;
+    /// `gauntlet` and `anchor` name one of them.
+    #[pyo3(signature = (players, games, seed, openings=None, gauntlet=None, anchor=None, anchor_elo=0.0))]
+    #[allow(clippy::too_many_arguments)]
+    fn tournament_json(
+        &self,
+        py: Python<'_>,
+        players: Vec<String>,
+        games: usize,
+        seed: u64,
+        openings: Option<&str>,
+        gauntlet: Option<&str>,
+        anchor: Option<&str>,
+        anchor_elo: f64,
+    ) -> PyResult<String> {
+        let index = |what: &str, spec: Option<&str>| -> PyResult<Option<usize>> {
+            spec.map(|p| {
+                players
+                    .iter()
+                    .position(|q| q == p)
+                    .ok_or_else(|| value_error(format!("{what} '{p}' is not one of the players")))
+            })
+            .transpose()
+        };
+        let gauntlet = index("gauntlet", gauntlet)?;
+        let anchor = index("anchor", anchor)?.unwrap_or(0);
+        py.detach(|| {
+            self.inner.tournament(
+                &players, games, seed, openings, gauntlet, anchor, anchor_elo,
+            )
+        })
+        .map_err(value_error)
     }
     fn __str__(&self) -> String {
         self.inner.spec()

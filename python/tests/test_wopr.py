@@ -105,6 +105,24 @@ class Players(unittest.TestCase):
         py = wopr.eval("connect4:6x6", "alphabeta:depth=2", "random", games=30, seed=9, openings="plies=2")[0]
         self.assertEqual(py, cli)
 
+    def test_tournament_gives_the_command_lines_numbers(self):
+        players = ["perfect", "alphabeta:depth=1", "random"]
+        t = wopr.tournament("tictactoe", players, games=20, seed=5)
+        # A round robin of three: each pairing's 20 games, once per side.
+        self.assertEqual(t["games"], 60)
+        self.assertEqual(t["ratings"][0]["player"], "perfect")
+        exe = os.path.join(ROOT, "target", "debug", "wopr")
+        if not os.path.exists(exe):
+            self.skipTest("no wopr binary built (cargo build)")
+        out = subprocess.run(
+            [exe, "tournament", "--game", "tictactoe", "--players", ",".join(players),
+             "--games", "20", "--seed", "5", "--json"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        self.assertEqual(t, json.loads(out))
+
     def test_a_player_steps_a_legal_move_and_finds_the_win(self):
         game = wopr.load_game("tictactoe")
         state = game.new_initial_state()

@@ -31,6 +31,7 @@ __all__ = [
     "load_game",
     "registered_games",
     "run",
+    "tournament",
 ]
 
 # OpenSpiel's player ids of the turns that are not one player's.
@@ -51,3 +52,15 @@ def eval(game, player, against, games=200, seed=1, openings=None):
         against = [against]
     rows = game.eval_json(player, list(against), games, seed, openings)
     return [json.loads(r) for r in rows]
+
+
+def tournament(game, players, games=100, seed=1, openings=None, gauntlet=None, anchor=None, anchor_elo=0.0):
+    """``wopr tournament --game GAME --players A,B,C --games N --seed S
+    [--openings SPEC] [--gauntlet P] [--anchor P --anchor-elo E] --json``
+    as a dict: the cross table of wins, draws and losses and the ratings
+    (Elo by maximum likelihood, 95% intervals, likelihood of superiority)."""
+    if isinstance(game, str):
+        game = load_game(game)
+    return json.loads(
+        game.tournament_json(list(players), games, seed, openings, gauntlet, anchor, anchor_elo)
+    )

@@ -3,9 +3,8 @@
 //! once.
 
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::json;
-use wopr::eval::rating::{FitOptions, Ratings, Results};
-use wopr::eval::tournament::{play_tournament, Format, Tournament};
+use wopr::eval::rating::Ratings;
+use wopr::eval::tournament::{play_tournament, ranked, score, Format, Ranked, Tournament};
 use wopr::{with_game, Roster};
 
 use super::eval::split_specs;
@@ -109,9 +108,11 @@ fn go<G: Roster>(
     )
     .map_err(|e| anyhow::anyhow!(e))?;
     bar.finish_and_clear();
-    let ratings = ratings_of(&t, anchor, args.anchor_elo)?;
+    let ratings = t
+        .ratings(anchor, args.anchor_elo)
+        .map_err(|e| anyhow::anyhow!(e))?;
     if args.json {
-        println!("{}", to_json(&game.spec(), &t, &ratings));
+        println!("{}", t.to_json(&game.spec(), &ratings));
     } else if args.csv {
         println!("rank,player,elo,elo_low,elo_high,games,score,los_next");
         for (
@@ -141,80 +142,6 @@ fn go<G: Roster>(
         print_text(&game.spec(), args, &t, &ratings);
     }
     Ok(())
-}
-
-/// Fits ratings to a tournament's results, anchored at `anchor`.
-pub fn ratings_of(t: &Tournament, anchor: usize, anchor_elo: f64) -> anyhow::Result<Ratings> {
-    let n = t.players.len();
-    let mut results = Results::with_names(t.players.iter().cloned());
-    for i in 0..n {
-        for j in i + 1..n {
-            if t.results[i][j].games() > 0 {
-                results.add(i, j, t.results[i][j]);
-            }
-        }
-    }
-    results
-        .fit(&FitOptions {
-            anchor,
-            anchor_rating: anchor_elo,
-            ..FitOptions::default()
-        })
-        .map_err(|e| anyhow::anyhow!("cannot fit ratings: {e}"))
-}
-
-/// One line of a ranking.
-pub struct Ranked {
-    /// The player's index.
-    pub index: usize,
-    /// Its rating.
-    pub elo: f64,
-    /// The rating's 95% interval.
-    pub ci95: (f64, f64),
-    /// The likelihood that it is better than the next player down.
-    pub los_next: Option<f64>,
-}
-
-/// Players by rating, best first.
-pub fn ranked(ratings: &Ratings) -> Vec<Ranked> {
-    let order = ratings.ranking();
-    order
-        .iter()
-        .enumerate()
-        .map(|(k, &i)| Ranked {
-            index: i,
-            elo: ratings.players[i].rating,
-            ci95: ratings.players[i].ci95,
-            los_next: order.get(k + 1).map(|&next| ratings.los(i, next)),
-        })
-        .collect()
-}
-
-fn score(w: &wopr::eval::Wdl) -> f64 {
-    let g = w.games().max(1) as f64;
-    (w.wins as f64 + 0.5 * w.draws as f64) / g
-}
-
-fn to_json(game: &str, t: &Tournament, ratings: &Ratings) -> serde_json::Value {
-    let n = t.players.len();
-    json!({
-        "game": game,
-        "games": t.games,
-        "distinct_games": t.distinct_games,
-        "players": t.players,
-        "cross": (0..n).map(|i| (0..n).map(|j| {
-            let w = t.results[i][j];
-            json!({"wins": w.wins, "draws": w.draws, "losses": w.losses})
-        }).collect::<Vec<_>>()).collect::<Vec<_>>(),
-        "ratings": ranked(ratings).into_iter().map(|Ranked { index: i, elo, ci95: (low, high), los_next: los }| json!({
-            "player": t.players[i],
-            "elo": elo,
-            "elo_ci95": [low, high],
-            "games": t.total(i).games(),
-            "score": score(&t.total(i)),
-            "los_next": los,
-        })).collect::<Vec<_>>(),
-    })
 }
 
 fn print_text(game: &str, args: &TournamentArgs, t: &Tournament, ratings: &Ratings) {

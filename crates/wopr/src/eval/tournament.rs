@@ -7,7 +7,10 @@
 //! of pairing `(i, j)` draw their own randomness from a seed derived from
 //! `(seed, i, j)`. Results do not depend on the number of threads.
 
+use serde_json::json;
+
 use super::matches::play_match_from;
+use super::rating::{FitOptions, Ratings, Results};
 use super::openings::Openings;
 use super::Wdl;
 use crate::game::driver::{seats_swapped, GameRecord};
@@ -113,4 +116,83 @@ pub fn play_tournament<G: Roster>(
         games: all.len() as u64,
         distinct_games: super::matches::distinct_games(&all),
     })
+}
+
+impl Tournament {
+    /// Ratings fitted to the results by maximum likelihood, anchored at
+    /// player `anchor` = `anchor_elo`.
+    pub fn ratings(&self, anchor: usize, anchor_elo: f64) -> Result<Ratings, String> {
+        let n = self.players.len();
+        let mut results = Results::with_names(self.players.iter().cloned());
+        for i in 0..n {
+            for j in i + 1..n {
+                if self.results[i][j].games() > 0 {
+                    results.add(i, j, self.results[i][j]);
+                }
+            }
+        }
+        results
+            .fit(&FitOptions {
+                anchor,
+                anchor_rating: anchor_elo,
+                ..FitOptions::default()
+            })
+            .map_err(|e| format!("cannot fit ratings: {e}"))
+    }
+
+    /// `wopr tournament --json`: the cross table and the ranking.
+    pub fn to_json(&self, game: &str, ratings: &Ratings) -> serde_json::Value {
+        let n = self.players.len();
+        json!({
+            "game": game,
+            "games": self.games,
+            "distinct_games": self.distinct_games,
+            "players": self.players,
+            "cross": (0..n).map(|i| (0..n).map(|j| {
+                let w = self.results[i][j];
+                json!({"wins": w.wins, "draws": w.draws, "losses": w.losses})
+            }).collect::<Vec<_>>()).collect::<Vec<_>>(),
+            "ratings": ranked(ratings).into_iter().map(|Ranked { index: i, elo, ci95: (low, high), los_next: los }| json!({
+                "player": self.players[i],
+                "elo": elo,
+                "elo_ci95": [low, high],
+                "games": self.total(i).games(),
+                "score": score(&self.total(i)),
+                "los_next": los,
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// One line of a ranking.
+pub struct Ranked {
+    /// The player's index.
+    pub index: usize,
+    /// Its rating.
+    pub elo: f64,
+    /// The rating's 95% interval.
+    pub ci95: (f64, f64),
+    /// The likelihood that it is better than the next player down.
+    pub los_next: Option<f64>,
+}
+
+/// Players by rating, best first.
+pub fn ranked(ratings: &Ratings) -> Vec<Ranked> {
+    let order = ratings.ranking();
+    order
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| Ranked {
+            index: i,
+            elo: ratings.players[i].rating,
+            ci95: ratings.players[i].ci95,
+            los_next: order.get(k + 1).map(|&next| ratings.los(i, next)),
+        })
+        .collect()
+}
+
+/// `(W + D/2) / games` (0 without games).
+pub fn score(w: &Wdl) -> f64 {
+    let g = w.games().max(1) as f64;
+    (w.wins as f64 + 0.5 * w.draws as f64) / g
 }

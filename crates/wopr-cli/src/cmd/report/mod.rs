@@ -329,7 +329,7 @@ fn tournament<G: Roster>(
     )
     .map_err(|e| anyhow::anyhow!(e))?;
     let anchor = players.len() - 1;
-    let ratings = super::tournament::ratings_of(&t, anchor, 0.0)?;
+    let ratings = t.ratings(anchor, 0.0).map_err(|e| anyhow::anyhow!(e))?;
     writeln!(
         md,
         "## Tournament\n\nRound robin, {} games per pairing from openings `{}` (seats swapped within each pair), seed {}: {} games, {} distinct. Ratings on the logistic Elo scale, fitted to all games at once, anchored at `{}` = 0.\n",
@@ -338,13 +338,13 @@ fn tournament<G: Roster>(
     writeln!(md, "| rank | player | Elo | 95% interval | games | score | LOS next |\n|---|---|---|---|---|---|---|")?;
     for (
         rank,
-        super::tournament::Ranked {
+        wopr::eval::tournament::Ranked {
             index: i,
             elo,
             ci95: (low, high),
             los_next: los,
         },
-    ) in super::tournament::ranked(&ratings).into_iter().enumerate()
+    ) in wopr::eval::tournament::ranked(&ratings).into_iter().enumerate()
     {
         let w = t.total(i);
         let score = (w.wins as f64 + 0.5 * w.draws as f64) / w.games().max(1) as f64;
