@@ -10,8 +10,8 @@
 use serde_json::json;
 
 use super::matches::play_match_from;
-use super::rating::{FitOptions, Ratings, Results};
 use super::openings::Openings;
+use super::rating::{FitOptions, Ratings, Results};
 use super::Wdl;
 use crate::game::driver::{seats_swapped, GameRecord};
 use crate::game::rng::stream;

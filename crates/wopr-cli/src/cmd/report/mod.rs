@@ -344,10 +344,12 @@ fn tournament<G: Roster>(
             ci95: (low, high),
             los_next: los,
         },
-    ) in wopr::eval::tournament::ranked(&ratings).into_iter().enumerate()
+    ) in wopr::eval::tournament::ranked(&ratings)
+        .into_iter()
+        .enumerate()
     {
         let w = t.total(i);
-        let score = (w.wins as f64 + 0.5 * w.draws as f64) / w.games().max(1) as f64;
+        let score = wopr::eval::tournament::score(&w);
         writeln!(
             md,
             "| {} | `{}` | {:.0} | [{:.0}, {:.0}] | {} | {:.1}% | {} |",
