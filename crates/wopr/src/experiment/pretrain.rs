@@ -26,7 +26,6 @@ use std::path::{Path, PathBuf};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
-use super::atomic::write_atomic;
 use super::csv::csv_field;
 use super::error::{err, RunError};
 use super::learn::{drive, LearnProgress, Learner, Measured, NoYardsticks, RunPlan, Yardsticks};
@@ -444,19 +443,11 @@ pub fn upgrade(dir: &Path) -> Result<bool, RunError> {
         let _ = std::fs::remove_file(&path);
         return Ok(false);
     };
-    let done = pool.nets.len();
-    let net_file = format!("net-{done}.json");
     let net = std::fs::read_to_string(dir.join(&best))
         .map_err(|e| RunError(format!("cannot read {}: {e}", dir.join(&best).display())))?;
-    write_atomic(&dir.join(&net_file), &net)?;
-    let state = serde_json::json!({
-        "kind": "pretrain",
-        "done": done,
-        "net_file": net_file,
-        "best": null,
-        "learner": pool,
-    });
-    write_atomic(&dir.join("state.json"), &state.to_string())?;
+    let done = pool.nets.len() as u64;
+    let pool = serde_json::to_value(&pool).map_err(err)?;
+    super::learn::adopt(dir, "pretrain", done, &net, pool)?;
     let _ = std::fs::remove_file(&path);
     Ok(true)
 }

@@ -262,16 +262,7 @@ pub fn upgrade(dir: &Path) -> Result<bool, RunError> {
             champion.display()
         ))
     })?;
-    let net_file = format!("net-{done}.json");
-    write_atomic(&dir.join(&net_file), &net)?;
-    let state = serde_json::json!({
-        "kind": "evolve",
-        "done": done,
-        "net_file": net_file,
-        "best": null,
-        "learner": value,
-    });
-    write_atomic(&dir.join("state.json"), &state.to_string())?;
+    super::adopt(dir, "evolve", done, &net, value)?;
     let _ = std::fs::remove_file(&old);
     Ok(true)
 }

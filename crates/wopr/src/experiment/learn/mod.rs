@@ -209,6 +209,29 @@ pub fn read_learning(dir: &Path) -> (String, Vec<(f64, f64)>) {
     (column, points)
 }
 
+/// Makes `dir`, a folder of an older wopr, a run of this layer: `net`
+/// (a net file's text) becomes `net-DONE.json`, named by a new
+/// `state.json` holding `learner`'s state at `done` units.
+pub fn adopt(
+    dir: &Path,
+    kind: &str,
+    done: u64,
+    net: &str,
+    learner: serde_json::Value,
+) -> Result<(), RunError> {
+    let net_file = format!("net-{done}.json");
+    write_atomic(&dir.join(&net_file), net)?;
+    let cp = Checkpoint {
+        kind: kind.to_string(),
+        done,
+        net_file,
+        best: None,
+        learner,
+    };
+    let text = serde_json::to_string(&cp).map_err(|e| RunError(e.to_string()))?;
+    write_atomic(&dir.join("state.json"), &text)
+}
+
 /// The learner kind of the run in `dir` (from its checkpoint).
 pub fn run_kind(dir: &Path) -> Result<String, RunError> {
     Ok(read_checkpoint(dir)?.kind)
