@@ -58,6 +58,8 @@ pub struct NTuples<S> {
     /// The empty squares that read 3 instead of 0 (Connect-4: the cells a
     /// disc can drop into next).
     reachable: Option<fn(&S) -> u64>,
+    /// Whether each seat to move has its own tables (the inputs double).
+    per_player: bool,
 }
 
 /// A square as (column, row).
@@ -247,6 +249,7 @@ impl<S> NTuples<S> {
             seats: board.seats,
             to_move: board.to_move,
             reachable: None,
+            per_player: false,
         }
     }
 
@@ -258,6 +261,14 @@ impl<S> NTuples<S> {
         self.bases.iter_mut().for_each(|b| *b = *b / old * new);
         self.states = 4;
         self.reachable = Some(reachable);
+        self
+    }
+
+    /// Gives each seat to move its own tables (Thill, Koch & Konen's
+    /// separate value tables per player): the first mover's positions read
+    /// the first half of the inputs, the second mover's the second.
+    pub fn per_player(mut self) -> NTuples<S> {
+        self.per_player = true;
         self
     }
 
@@ -297,6 +308,11 @@ impl<S> NTuples<S> {
     #[inline]
     fn for_each_image(&self, state: &S, mut f: impl FnMut(usize)) {
         let me = (self.to_move)(state).unwrap_or(0) & 1;
+        let half = if self.per_player {
+            me * self.classes * self.states.pow(self.n as u32)
+        } else {
+            0
+        };
         let seats = (self.seats)(state);
         let (own, other) = (seats[me], seats[1 - me]);
         // Empty squares that read 3 (none unless `reachable` is given).
@@ -308,7 +324,7 @@ impl<S> NTuples<S> {
                 let digit = ((own >> b) & 1) + 2 * ((other >> b) & 1) + 3 * ((next >> b) & 1);
                 k = k * states + digit as usize;
             }
-            f(base + k);
+            f(half + base + k);
         }
     }
 }
@@ -318,7 +334,8 @@ impl<S: Send + Sync> Encoding<S> for NTuples<S> {
         self.name
     }
     fn size(&self) -> usize {
-        self.classes * self.states.pow(self.n as u32)
+        let tables = if self.per_player { 2 } else { 1 };
+        tables * self.classes * self.states.pow(self.n as u32)
     }
     fn encode(&self, state: &S, out: &mut [f32]) {
         out.fill(0.0);

@@ -5,8 +5,12 @@
 //! n-tuples, also mirror-shared: `walk8`, 70 walks of 8 cells reading
 //! empty / own / opponent (70 · 3⁸ = 459,270 inputs), and `walk6r`, 70
 //! walks of 6 cells that also tell the empty cells a disc can drop into
-//! next (70 · 4⁶ = 286,720 inputs). The walks are drawn from a fixed seed,
-//! so a name always means the same tuples on a board size.
+//! next (70 · 4⁶ = 286,720 inputs); `walk8r`, 70 walks of 8 cells with
+//! those four states (70 · 4⁸ = 4,587,520 inputs), and `walk8rp`, the same
+//! with separate tables for each player to move (9,175,040 inputs: Thill,
+//! Koch & Konen's and GBG's network). The walks are drawn from a fixed
+//! seed, so a name always means the same tuples on a board size (`walk8`,
+//! `walk8r` and `walk8rp` the same 70 walks).
 
 use super::{Connect4, Connect4State};
 use crate::game::encode::{bit_grid, mover, unknown, Encodable, EncodingOf};
@@ -23,6 +27,7 @@ impl Encodable for Connect4 {
     fn encoding_names(&self) -> &'static [&'static str] {
         &[
             "raw", "planes", "ntuple1", "ntuple2", "ntuple3", "ntuple4", "walk8", "walk6r",
+            "walk8r", "walk8rp",
         ]
     }
     fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError> {
@@ -48,6 +53,16 @@ impl Encodable for Connect4 {
             "walk8" => return Ok(Box::new(walks("walk8", 8))),
             "walk6r" => {
                 let tuples = walks("walk6r", 6).with_reachable(Connect4State::playable_cells);
+                return Ok(Box::new(tuples));
+            }
+            "walk8r" => {
+                let tuples = walks("walk8r", 8).with_reachable(Connect4State::playable_cells);
+                return Ok(Box::new(tuples));
+            }
+            "walk8rp" => {
+                let tuples = walks("walk8rp", 8)
+                    .with_reachable(Connect4State::playable_cells)
+                    .per_player();
                 return Ok(Box::new(tuples));
             }
             _ => {}
@@ -79,6 +94,33 @@ mod tests {
         game.encoding("walk8").unwrap().encode_sparse(&s, &mut b);
         assert_eq!(a, b);
         assert!((70..=140).contains(&a.len()), "{} images", a.len());
+    }
+
+    /// GBG's network: `walk8r` has 70 tables of 4⁸ entries, `walk8rp` two
+    /// such sets, one per player to move. The first mover's positions read
+    /// the first set only, the second mover's the second, each at the
+    /// places `walk8r` reads.
+    #[test]
+    fn per_player_tables_split_the_inputs_by_the_mover() {
+        let game = Connect4::new(6, 6).unwrap();
+        let (r, rp) = (
+            game.encoding("walk8r").unwrap(),
+            game.encoding("walk8rp").unwrap(),
+        );
+        let table = 70 * 65_536;
+        assert_eq!((r.size(), rp.size()), (table, 2 * table));
+        let mut s = game.initial_state();
+        for mover in 0..2u32 {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            r.encode_sparse(&s, &mut a);
+            rp.encode_sparse(&s, &mut b);
+            let shifted: Vec<(u32, f32)> = a
+                .iter()
+                .map(|&(i, x)| (i + mover * table as u32, x))
+                .collect();
+            assert_eq!(b, shifted, "mover {mover}");
+            s.apply(3);
+        }
     }
 
     /// On the empty board only the bottom row is playable: `walk6r` reads
