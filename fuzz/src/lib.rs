@@ -732,7 +732,8 @@ impl LearnProgress for Quiet {
     fn finish(&mut self) {}
 }
 
-/// Target `checkpoint`: the input as a run's `checkpoint.json`, read as
+/// Target `checkpoint`: the input as an evolution's state (the `learner`
+/// of a run's `state.json`, or an older wopr's `checkpoint.json`), read as
 /// `load_checkpoint` reads it (`serde_json` into `Checkpoint`) for
 /// `wopr evolve --resume DIR`; then what resuming does before and during a
 /// generation: the SIMD check, the game, the phenotype of the config's net,

@@ -73,7 +73,7 @@ pub struct Args {
 /// `[learner]` table with `kind = "pretrain"` and the flags' settings
 /// (`teachers`, `per_teacher`, `positions`, `epochs`, `bp_batch`, `hidden`,
 /// `activation`, `output`, `encoding`, `play`). A killed pre-training run
-/// starts again from the beginning (it takes minutes).
+/// resumes from the nets it finished (`wopr run --resume DIR`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PretrainConfig {
