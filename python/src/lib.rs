@@ -18,9 +18,10 @@ use wopr::eval::match_stats;
 use wopr::eval::matches::play_match_from;
 use wopr::eval::openings::Openings;
 use wopr::eval::tournament::{play_tournament, Format};
+use wopr::experiment::learn::pretrain::PretrainConfig;
 use wopr::experiment::learn::td::TdConfig;
 use wopr::experiment::learn::train::TrainConfig;
-use wopr::experiment::learn::{self, LearnProgress, Row, RunSummary};
+use wopr::experiment::learn::{self, LearnProgress, Row};
 use wopr::experiment::{start, EvolveConfig};
 use wopr::game::driver::{replay, seats_swapped};
 use wopr::game::encode::Encodable;
@@ -778,14 +779,14 @@ impl LearnProgress for PyProgress {
     }
 }
 
-/// Runs the learner of `config` (evolution, TD or training) into `out`:
-/// as `wopr run`.
+/// Runs the learner of `config` (evolution, TD, training or
+/// pre-training) into `out`, as `wopr run`: the champion's path.
 fn run_config(
     value: serde_json::Value,
     out: &Path,
     seed: Option<u64>,
     progress: &mut PyProgress,
-) -> Result<RunSummary, String> {
+) -> Result<std::path::PathBuf, String> {
     let kind = value
         .get("learner")
         .and_then(|l| l.get("kind"))
@@ -803,7 +804,7 @@ fn run_config(
             let game = AnyGame::parse(&config.game).map_err(|e| e.to_string())?;
             with_board_game!(&game, g => {
                 let cp = start(g, config).map_err(|e| e.to_string())?;
-                learn::evolve::run(g, cp, out, progress).map_err(|e| e.to_string())
+                learn::evolve::run(g, cp, out, progress).map(|s| s.champion).map_err(|e| e.to_string())
             }, Err(format!("{} cannot be evolved: nets play the board games only", game.spec())))
         }
         "td" => {
@@ -811,17 +812,29 @@ fn run_config(
             if let Some(s) = seed {
                 config.seed = s;
             }
-            learn::td::run(&config, out, progress).map_err(|e| e.to_string())
+            learn::td::run(&config, out, progress)
+                .map(|s| s.champion)
+                .map_err(|e| e.to_string())
         }
         "train" => {
             let mut config: TrainConfig = serde_json::from_value(value).map_err(bad)?;
             if let Some(s) = seed {
                 config.seed = s;
             }
-            learn::train::run(&config, out, progress).map_err(|e| e.to_string())
+            learn::train::run(&config, out, progress)
+                .map(|s| s.champion)
+                .map_err(|e| e.to_string())
+        }
+        "pretrain" => {
+            let mut config: PretrainConfig = serde_json::from_value(value).map_err(bad)?;
+            if let Some(s) = seed {
+                config.seed = s;
+            }
+            learn::pretrain::run(&config, out, progress).map_err(|e| e.to_string())?;
+            Ok(out.join("champion.json"))
         }
         other => Err(format!(
-            "[learner] kind '{other}' does not run from Python (accepted: evolve, td, train; `wopr run` runs pretrain)"
+            "unknown [learner] kind '{other}' (accepted: evolve, td, train, pretrain)"
         )),
     }
 }
@@ -867,8 +880,8 @@ fn run(
     if let Some(e) = progress.error.take() {
         return Err(e);
     }
-    let summary = result.map_err(value_error)?;
-    Ok(summary.champion.display().to_string())
+    let champion = result.map_err(value_error)?;
+    Ok(champion.display().to_string())
 }
 
 /// The specs of the registered games, as `load_game` takes them.

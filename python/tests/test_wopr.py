@@ -170,6 +170,27 @@ class Runs(unittest.TestCase):
                 wopr.run({"game": "tictactoe", "algorithm": {"kind": "nope"}}, os.path.join(tmp, "c"))
 
 
+    def test_a_pretrain_config_makes_its_pool(self):
+        config = {
+            "game": "virus",
+            "seed": 3,
+            "learner": {
+                "kind": "pretrain",
+                "teachers": ["ai:1", "ai:2"],
+                "per_teacher": 2,
+                "positions": 20,
+                "epochs": 2,
+            },
+        }
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "pool")
+            champion = wopr.run(config, out)
+            with open(os.path.join(out, "pool.json")) as f:
+                pool = json.load(f)
+            # Two teachers × two nets, the champion among them.
+            self.assertEqual(len(pool["nets"]), 4)
+            self.assertTrue(os.path.exists(champion))
+
     def test_ctrl_c_stops_a_run_at_a_checkpoint_and_it_resumes(self):
         import signal
         import threading

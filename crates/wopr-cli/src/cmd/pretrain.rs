@@ -5,14 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
-
-use wopr::experiment::pretrain::{pretrain, PretrainOptions};
-
-/// The list a pre-training run of an older wopr kept as it went.
-const PARTIAL_FILE: &str = "pool.partial.json";
-use wopr::nn::Activation;
-use wopr::with_board_game;
+use wopr::experiment::learn::pretrain::defaults::{
+    hundred, linear, one, raw, sigmoid, sixteen, ten, two_thousand,
+};
+use wopr::experiment::learn::pretrain::{self, PretrainConfig, PretrainKind, PretrainLearner};
 
 /// Arguments of `wopr pretrain`.
 #[derive(clap::Args, Debug)]
@@ -68,98 +64,6 @@ pub struct Args {
     print_config: bool,
 }
 
-/// A pre-training run's config, as `wopr run CONFIG.toml` reads it and
-/// `wopr pretrain --print-config` writes it: `game`, `seed`, and a
-/// `[learner]` table with `kind = "pretrain"` and the flags' settings
-/// (`teachers`, `per_teacher`, `positions`, `epochs`, `bp_batch`, `hidden`,
-/// `activation`, `output`, `encoding`, `play`). A killed pre-training run
-/// resumes from the nets it finished (`wopr run --resume DIR`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PretrainConfig {
-    /// A name for reports.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// The game spec (a board game).
-    pub game: String,
-    /// Seed of the games, initial weights and example orders.
-    #[serde(default = "one")]
-    pub seed: u64,
-    /// The teachers and how each net is trained.
-    pub learner: PretrainLearner,
-}
-
-/// `[learner]` of a pre-training run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PretrainLearner {
-    /// Always `"pretrain"`.
-    pub kind: PretrainKind,
-    /// Teacher oracles.
-    pub teachers: Vec<String>,
-    /// Nets per teacher.
-    #[serde(default = "ten")]
-    pub per_teacher: usize,
-    /// Positions in each teacher's dataset.
-    #[serde(default = "two_thousand")]
-    pub positions: usize,
-    /// Epochs per net.
-    #[serde(default = "hundred")]
-    pub epochs: usize,
-    /// Examples per back-propagation step.
-    #[serde(default = "sixteen")]
-    pub bp_batch: usize,
-    /// Hidden layer sizes (none: 58 and 27; `[0]`: a linear net).
-    #[serde(default)]
-    pub hidden: Vec<usize>,
-    /// Hidden activation.
-    #[serde(default = "sigmoid")]
-    pub activation: String,
-    /// Output activation.
-    #[serde(default = "linear")]
-    pub output: String,
-    /// Input encoding.
-    #[serde(default = "raw")]
-    pub encoding: String,
-    /// Players of the recorded games (none: see the teachers).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub play: Vec<String>,
-}
-
-/// The one kind of this table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PretrainKind {
-    /// Pre-training a seed population.
-    Pretrain,
-}
-
-// The defaults, shared by the flags and the config.
-fn one() -> u64 {
-    1
-}
-fn ten() -> usize {
-    10
-}
-fn two_thousand() -> usize {
-    2000
-}
-fn hundred() -> usize {
-    100
-}
-fn sixteen() -> usize {
-    16
-}
-fn sigmoid() -> String {
-    "sigmoid".into()
-}
-fn linear() -> String {
-    "linear".into()
-}
-fn raw() -> String {
-    "raw".into()
-}
-
 impl Args {
     /// The config these flags make: `wopr run` of it is this command.
     pub fn config(&self) -> PretrainConfig {
@@ -184,19 +88,6 @@ impl Args {
     }
 }
 
-/// The hidden layers `--hidden` asks for: none given, the paper's 58 and
-/// 27; `0` alone, none (a linear net); else the sizes given, none zero.
-fn hidden_layers(given: &[usize]) -> anyhow::Result<Vec<usize>> {
-    match given {
-        [] => Ok(vec![58, 27]),
-        [0] => Ok(vec![]),
-        sizes if sizes.contains(&0) => anyhow::bail!(
-            "--hidden 0 means no hidden layer and stands alone; got {sizes:?}: give layer sizes of 1 or more, or 0 once"
-        ),
-        sizes => Ok(sizes.to_vec()),
-    }
-}
-
 /// Trains the pool and writes it (or prints the config).
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let config = args.config();
@@ -211,38 +102,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 /// `config.toml`; a run killed in that folder goes on from the nets it
 /// finished (its checkpoint, `state.json`, lists them).
 pub fn run_config(config: &PretrainConfig, out: &Path) -> anyhow::Result<()> {
-    let game = super::parse_game(&config.game)?;
-    let l = &config.learner;
-    let options = PretrainOptions {
-        teachers: l.teachers.clone(),
-        per_teacher: l.per_teacher,
-        positions: l.positions,
-        epochs: l.epochs,
-        bp_batch: l.bp_batch.max(1),
-        hidden: hidden_layers(&l.hidden)?,
-        activation: l
-            .activation
-            .parse::<Activation>()
-            .map_err(anyhow::Error::msg)?,
-        output: l.output.parse::<Activation>().map_err(anyhow::Error::msg)?,
-        encoding: l.encoding.clone(),
-        play: l.play.clone(),
-        seed: config.seed,
-    };
     let start = Instant::now();
-    let text = toml::to_string_pretty(config)?;
-    let saved = std::fs::read_to_string(out.join("config.toml")).ok();
-    let started = wopr::experiment::learn::is_run(out) || out.join(PARTIAL_FILE).is_file();
-    if started && saved.as_deref() != Some(text.as_str()) {
-        anyhow::bail!(
-            "{} holds part of a pool made with other settings (see its config.toml); give another --out",
-            out.display()
-        );
-    }
     let mut bar = super::learn::Bar::new(false);
-    let pool = with_board_game!(&game, g => pretrain(g, &options, out, &text, &mut bar)
-        .map_err(anyhow::Error::msg)?,
-        anyhow::bail!("pretraining needs a board game, not {}", game.spec()));
+    let pool = pretrain::run(config, out, &mut bar)?;
     println!(
         "pre-trained {} nets ({}, {} positions per teacher, {} epochs) in {:.1} s: {}/pool.json",
         pool.nets.len(),

@@ -18,7 +18,8 @@ use wopr::experiment::learn::train::TrainConfig;
 use wopr::experiment::learn::{self as layer};
 
 use super::evolve;
-use super::pretrain::{self, PretrainConfig};
+use super::pretrain;
+use wopr::experiment::learn::pretrain::PretrainConfig;
 
 /// Arguments of `wopr run`.
 #[derive(clap::Args, Debug)]

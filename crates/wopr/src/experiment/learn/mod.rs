@@ -29,6 +29,7 @@
 //!   are dropped on resume.
 
 pub mod evolve;
+pub mod pretrain;
 pub mod td;
 pub mod train;
 mod yardsticks;
