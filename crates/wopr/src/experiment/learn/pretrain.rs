@@ -123,7 +123,7 @@ fn hidden_layers(given: &[usize]) -> Result<Vec<usize>, RunError> {
         [] => Ok(vec![58, 27]),
         [0] => Ok(vec![]),
         sizes if sizes.contains(&0) => Err(RunError(format!(
-            "hidden 0 means no hidden layer and stands alone; got {sizes:?}: give layer sizes of 1 or more, or 0 once"
+            "a hidden layer of 0 (`--hidden 0`, `hidden = [0]`) means no hidden layer and stands alone; got {sizes:?}: give layer sizes of 1 or more, or 0 once"
         ))),
         sizes => Ok(sizes.to_vec()),
     }
