@@ -779,6 +779,19 @@ impl LearnProgress for PyProgress {
     }
 }
 
+/// A learner's config from its JSON, with `seed` in place of its own.
+fn parse<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+    seed: Option<u64>,
+    seed_of: fn(&mut T) -> &mut u64,
+) -> Result<T, String> {
+    let mut config: T = serde_json::from_value(value).map_err(|e| format!("bad config: {e}"))?;
+    if let Some(s) = seed {
+        *seed_of(&mut config) = s;
+    }
+    Ok(config)
+}
+
 /// Runs the learner of `config` (evolution, TD, training or
 /// pre-training) into `out`, as `wopr run`: the champion's path.
 fn run_config(
@@ -793,13 +806,9 @@ fn run_config(
         .and_then(|k| k.as_str())
         .unwrap_or("evolve")
         .to_string();
-    let bad = |e: serde_json::Error| format!("bad config: {e}");
     match kind.as_str() {
         "evolve" => {
-            let mut config: EvolveConfig = serde_json::from_value(value).map_err(bad)?;
-            if let Some(s) = seed {
-                config.seed = s;
-            }
+            let config = parse(value, seed, |c: &mut EvolveConfig| &mut c.seed)?;
             config.check().map_err(|e| format!("bad config: {e}"))?;
             let game = AnyGame::parse(&config.game).map_err(|e| e.to_string())?;
             with_board_game!(&game, g => {
@@ -808,28 +817,19 @@ fn run_config(
             }, Err(format!("{} cannot be evolved: nets play the board games only", game.spec())))
         }
         "td" => {
-            let mut config: TdConfig = serde_json::from_value(value).map_err(bad)?;
-            if let Some(s) = seed {
-                config.seed = s;
-            }
+            let config = parse(value, seed, |c: &mut TdConfig| &mut c.seed)?;
             learn::td::run(&config, out, progress)
                 .map(|s| s.champion)
                 .map_err(|e| e.to_string())
         }
         "train" => {
-            let mut config: TrainConfig = serde_json::from_value(value).map_err(bad)?;
-            if let Some(s) = seed {
-                config.seed = s;
-            }
+            let config = parse(value, seed, |c: &mut TrainConfig| &mut c.seed)?;
             learn::train::run(&config, out, progress)
                 .map(|s| s.champion)
                 .map_err(|e| e.to_string())
         }
         "pretrain" => {
-            let mut config: PretrainConfig = serde_json::from_value(value).map_err(bad)?;
-            if let Some(s) = seed {
-                config.seed = s;
-            }
+            let config = parse(value, seed, |c: &mut PretrainConfig| &mut c.seed)?;
             learn::pretrain::run(&config, out, progress).map_err(|e| e.to_string())?;
             Ok(out.join("champion.json"))
         }
