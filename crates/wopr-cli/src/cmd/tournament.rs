@@ -4,7 +4,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use wopr::eval::rating::Ratings;
-use wopr::eval::tournament::{play_tournament, ranked, score, Format, Ranked, Tournament};
+use wopr::eval::tournament::{play_tournament, ranked, Format, Ranked, Tournament};
 use wopr::{with_game, Roster};
 
 use super::eval::split_specs;
@@ -134,7 +134,7 @@ fn go<G: Roster>(
                 low,
                 high,
                 w.games(),
-                score(&w),
+                w.score(),
                 los.map_or(String::new(), |l| format!("{l:.4}"))
             );
         }
@@ -167,7 +167,7 @@ fn print_text(game: &str, args: &TournamentArgs, t: &Tournament, ratings: &Ratin
                 print!(" {:>9}", format!("{}-{}-{}", w.wins, w.draws, w.losses));
             }
         }
-        println!("  {:5.1}%", 100.0 * score(&t.total(i)));
+        println!("  {:5.1}%", 100.0 * t.total(i).score());
     }
     println!();
     println!(
@@ -192,7 +192,7 @@ fn print_text(game: &str, args: &TournamentArgs, t: &Tournament, ratings: &Ratin
             elo,
             format!("[{low:.1}, {high:.1}]"),
             w.games(),
-            100.0 * score(&w),
+            100.0 * w.score(),
             los.map_or("-".into(), |l| format!("{:.1}%", 100.0 * l))
         );
     }

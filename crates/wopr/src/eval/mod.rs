@@ -57,6 +57,16 @@ impl Wdl {
         self.wins + self.draws + self.losses
     }
 
+    /// `(W + D/2) / games`: the score with draws as half (0 without games).
+    pub fn score(&self) -> f64 {
+        let g = self.games();
+        if g == 0 {
+            0.0
+        } else {
+            (self.wins as f64 + 0.5 * self.draws as f64) / g as f64
+        }
+    }
+
     /// Counts one game by its return: a win above 0, a loss below, a draw at 0.
     pub fn add(&mut self, r: f64) {
         if r > 0.0 {
@@ -126,14 +136,6 @@ pub fn match_stats(
     }
     let n = as_first.games() + as_second.games();
     let wins = as_first.wins + as_second.wins;
-    let score = |w: &Wdl| {
-        let g = w.games();
-        if g == 0 {
-            0.0
-        } else {
-            (w.wins as f64 + 0.5 * w.draws as f64) / g as f64
-        }
-    };
     let mut all = as_first;
     all.wins += as_second.wins;
     all.draws += as_second.draws;
@@ -141,9 +143,9 @@ pub fn match_stats(
     MatchStats {
         games: n,
         distinct_games: matches::distinct_games(records),
-        score: score(&all),
-        score_as_first: score(&as_first),
-        score_as_second: score(&as_second),
+        score: all.score(),
+        score_as_first: as_first.score(),
+        score_as_second: as_second.score(),
         player: player.to_string(),
         opponent: opponent.to_string(),
         as_first,

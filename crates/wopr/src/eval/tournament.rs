@@ -157,7 +157,7 @@ impl Tournament {
                 "elo": elo,
                 "elo_ci95": [low, high],
                 "games": self.total(i).games(),
-                "score": score(&self.total(i)),
+                "score": self.total(i).score(),
                 "los_next": los,
             })).collect::<Vec<_>>(),
         })
@@ -189,10 +189,4 @@ pub fn ranked(ratings: &Ratings) -> Vec<Ranked> {
             los_next: order.get(k + 1).map(|&next| ratings.los(i, next)),
         })
         .collect()
-}
-
-/// `(W + D/2) / games` (0 without games).
-pub fn score(w: &Wdl) -> f64 {
-    let g = w.games().max(1) as f64;
-    (w.wins as f64 + 0.5 * w.draws as f64) / g
 }

@@ -418,7 +418,7 @@ impl<G: OracleGame> Learner for Pretraining<'_, G> {
 }
 
 /// The list a pre-training run of an older wopr kept as it went.
-const PARTIAL_FILE: &str = "pool.partial.json";
+pub(crate) const PARTIAL_FILE: &str = "pool.partial.json";
 
 /// Turns the folder of a pre-training run killed before the run layer
 /// (`pool.partial.json`) into one the layer resumes: `state.json` with

@@ -20,7 +20,6 @@ use super::learn::{Measured, Row};
 use super::phenotype::NetPhenotype;
 use crate::eval::matches::play_match_with;
 use crate::eval::openings::Openings;
-use crate::eval::rating::elo_diff;
 use crate::eval::{exhaustive, exhaustive_limited, match_stats, Wdl};
 use crate::evolve::schemes::Phenotype;
 use crate::evolve::{step, Engine, Genome};
@@ -149,18 +148,6 @@ fn yardstick_openings<G: Roster>(game: &G, y: &YardstickConfig) -> Result<Openin
     }
 }
 
-/// A sampled yardstick's row: the score with draws as half and its 95%
-/// interval.
-fn sampled(opponent: String, wdl: Wdl) -> Row {
-    let n = wdl.games().max(1) as f64;
-    Row {
-        opponent,
-        score: (wdl.wins as f64 + wdl.draws as f64 / 2.0) / n,
-        interval: elo_diff(&wdl).map_or((0.0, 1.0), |d| d.score_ci95),
-        wdl,
-    }
-}
-
 fn measure<G>(
     game: &G,
     phenotype: &NetPhenotype<G>,
@@ -209,7 +196,7 @@ where
             Elite::Seat(0) => m.as_first,
             Elite::Seat(_) => m.as_second,
         };
-        rows.push(sampled(format!("{spec}{label}"), wdl));
+        rows.push(Row::sampled(format!("{spec}{label}"), wdl));
     }
     if y.exhaustive {
         let mut total = Wdl::default();
@@ -221,15 +208,8 @@ where
             total.draws += r.results.draws;
             total.losses += r.results.losses;
         }
-        // Every line of the opponent, once: a count, not a sample, so its
-        // interval is the score itself.
-        let score = (total.wins as f64 + total.draws as f64 / 2.0) / total.games().max(1) as f64;
-        rows.push(Row {
-            opponent: format!("exhaustive{label}"),
-            wdl: total,
-            score,
-            interval: (score, score),
-        });
+        // Every line of the opponent, once: a count, not a sample.
+        rows.push(Row::exact(format!("exhaustive{label}"), total));
     }
     Ok(rows)
 }
@@ -278,8 +258,8 @@ where
                 best = Some(wdl);
             }
         }
-        rows.push(sampled(format!("mean:{spec}"), total));
-        rows.extend(best.map(|b| sampled(format!("best:{spec}"), b)));
+        rows.push(Row::sampled(format!("mean:{spec}"), total));
+        rows.extend(best.map(|b| Row::sampled(format!("best:{spec}"), b)));
     }
     Ok(rows)
 }

@@ -349,7 +349,7 @@ fn tournament<G: Roster>(
         .enumerate()
     {
         let w = t.total(i);
-        let score = wopr::eval::tournament::score(&w);
+        let score = w.score();
         writeln!(
             md,
             "| {} | `{}` | {:.0} | [{:.0}, {:.0}] | {} | {:.1}% | {} |",

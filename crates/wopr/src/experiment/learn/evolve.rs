@@ -240,17 +240,10 @@ pub fn upgrade(dir: &Path) -> Result<bool, RunError> {
             draws: r.draws,
             losses: r.losses,
         };
-        let score = (wdl.wins as f64 + wdl.draws as f64 / 2.0) / wdl.games().max(1) as f64;
-        let interval = if r.opponent.starts_with("exhaustive") {
-            (score, score)
+        let row = if r.opponent.starts_with("exhaustive") {
+            super::Row::exact(r.opponent.clone(), wdl)
         } else {
-            crate::eval::rating::elo_diff(&wdl).map_or((0.0, 1.0), |d| d.score_ci95)
-        };
-        let row = super::Row {
-            opponent: r.opponent.clone(),
-            wdl,
-            score,
-            interval,
+            super::Row::sampled(r.opponent.clone(), wdl)
         };
         rows.push_str(&format!("{},{}\n", r.generation, row.csv()));
     }

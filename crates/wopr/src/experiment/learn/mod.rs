@@ -358,15 +358,15 @@ pub fn drive(
     })
 }
 
-/// The first column's name of `yardsticks.csv`: the unit, or for logs
-/// labelled from 0 the unit's singular (`generation`).
+/// The first column's name of `yardsticks.csv`: the learner's log's
+/// (`games`, `generation`), as both are labelled alike.
 fn label_column(learner: &dyn Learner) -> String {
-    let unit = learner.unit();
-    if learner.labels_from_zero() {
-        unit.strip_suffix('s').unwrap_or(unit).to_string()
-    } else {
-        unit.to_string()
-    }
+    let header = learner.log_header();
+    header
+        .split(',')
+        .next()
+        .unwrap_or(learner.unit())
+        .to_string()
 }
 
 /// The smallest count after `done` whose label (`count - offset`) is a

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::LearnProgress;
 use crate::experiment::error::{err, RunError};
-use crate::experiment::pretrain::{pretrain, Pool, PretrainOptions};
+use crate::experiment::pretrain::{pretrain, Pool, PretrainOptions, PARTIAL_FILE};
 use crate::nn::Activation;
 use crate::registry::AnyGame;
 use crate::with_board_game;
@@ -148,9 +148,6 @@ impl PretrainConfig {
         })
     }
 }
-
-/// The list a pre-training run of an older wopr kept as it went.
-const PARTIAL_FILE: &str = "pool.partial.json";
 
 /// Trains (or goes on with) the pool of `config` in `dir`, keeping the
 /// config there as `config.toml`; a folder that holds part of a pool made

@@ -74,6 +74,29 @@ pub struct Row {
 }
 
 impl Row {
+    /// A sample of games against `opponent`: its score with draws as half
+    /// and the score's 95% interval.
+    pub fn sampled(opponent: String, wdl: Wdl) -> Row {
+        Row {
+            opponent,
+            score: wdl.score(),
+            interval: elo_diff(&wdl).map_or((0.0, 1.0), |d| d.score_ci95),
+            wdl,
+        }
+    }
+
+    /// A count that is not a sample (every line of an opponent walked): its
+    /// interval is the score itself.
+    pub fn exact(opponent: String, wdl: Wdl) -> Row {
+        let score = wdl.score();
+        Row {
+            opponent,
+            score,
+            interval: (score, score),
+            wdl,
+        }
+    }
+
     /// The columns of `yardsticks.csv` after the unit.
     pub const HEADER: &'static str = "opponent,played,wins,draws,losses,score,score_low,score_high";
 
@@ -230,13 +253,7 @@ where
                 draws: m.as_first.draws + m.as_second.draws,
                 losses: m.as_first.losses + m.as_second.losses,
             };
-            let interval = elo_diff(&wdl).map_or((0.0, 1.0), |d| d.score_ci95);
-            rows.push(Row {
-                opponent: text.clone(),
-                wdl,
-                score: m.score,
-                interval,
-            });
+            rows.push(Row::sampled(text.clone(), wdl));
         }
         Ok(rows)
     }
