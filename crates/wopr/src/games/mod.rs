@@ -7,6 +7,7 @@
 pub mod bitboard;
 pub mod connect4;
 pub mod dots_and_boxes;
+pub mod gdl;
 pub mod goofspiel;
 pub mod kuhn;
 pub mod pig;

@@ -1,0 +1,9 @@
+//! General games written in GDL (work in progress; see issue 32).
+
+pub mod ast;
+
+/// What was wrong with a rule sheet, in one line (with the rule's line
+/// number where there is one).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct GdlError(pub String);
