@@ -4,14 +4,16 @@
 //! PettingZoo environment on top.
 //!
 //! A game is type-erased once, when it is loaded ([`DynGame`], built for
-//! every registered game by `with_game!`), so each Python call is one
+//! every registered game: the board games by `with_board_game!`, the rest
+//! by name), so each Python call is one
 //! virtual call into the generic code every other wopr front end uses.
 
 use std::any::Any;
 
+use numpy::{IntoPyArray, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::PyDict;
 use std::path::Path;
 
 use wopr::eval::match_stats;
@@ -23,14 +25,17 @@ use wopr::experiment::learn::td::TdConfig;
 use wopr::experiment::learn::train::TrainConfig;
 use wopr::experiment::learn::{self, LearnProgress, Row};
 use wopr::experiment::{start, EvolveConfig};
-use wopr::game::driver::{replay, seats_swapped};
+use wopr::game::driver::{random_playout, replay, seats_swapped};
 use wopr::game::encode::Encodable;
-use wopr::game::rng::stream;
+use wopr::game::rng::{stream, WoprRng};
 use wopr::game::{Action, ActionList, Game, Player, State, Turn};
+use wopr::games::goofspiel::{Goofspiel, GoofspielState};
+use wopr::games::kuhn::{KuhnPoker, KuhnState};
+use wopr::games::pig::{Pig, PigState};
 use wopr::nn::{NetFile, Network, Scratch};
 use wopr::players::{parse_player, Roster};
 use wopr::registry::AnyGame;
-use wopr::{with_board_game, with_game};
+use wopr::with_board_game;
 
 /// OpenSpiel's player ids for the turns that are not one player's.
 const CHANCE: i64 = -1;
@@ -41,14 +46,10 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// `bytes` as a read-only NumPy array of `dtype` (`numpy.frombuffer`).
-fn numpy_array<'py>(py: Python<'py>, bytes: &[u8], dtype: &str) -> PyResult<Bound<'py, PyAny>> {
-    let np = py.import("numpy")?;
-    np.call_method1("frombuffer", (PyBytes::new(py, bytes), dtype))
-}
-
-fn f32_bytes(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+/// `v` as a NumPy array without a copy: the vector's buffer becomes the
+/// array's (rust-numpy keeps it alive as the array's base object).
+fn numpy_vec<T: numpy::Element>(py: Python<'_>, v: Vec<T>) -> Bound<'_, PyAny> {
+    v.into_pyarray(py).into_any()
 }
 
 /// A game behind one interface.
@@ -63,6 +64,7 @@ trait DynGame: Send + Sync {
     fn encodings(&self) -> Vec<&'static str>;
     fn observation_size(&self, encoding: Option<&str>) -> Result<usize, String>;
     fn player(&self, spec: &str) -> Result<Box<dyn DynPlayer>, String>;
+    fn playouts(&self, n: u64, seed: u64) -> (u64, Vec<f64>);
     /// `wopr eval --json`'s rows: `player` against each of `against`.
     fn eval(
         &self,
@@ -99,33 +101,39 @@ trait DynState: Send + Sync {
     fn history(&self) -> &[Action];
     fn num_actions(&self) -> usize;
     fn chance_outcomes(&self) -> Vec<(Action, f64)>;
-    fn observation(&self, encoding: Option<&str>) -> Result<Vec<f32>, String>;
+    fn observation(
+        &self,
+        encoding: Option<&str>,
+        observer: Option<usize>,
+    ) -> Result<Vec<f32>, String>;
     fn boxed(&self) -> Box<dyn DynState>;
     fn as_any(&self) -> &dyn Any;
 }
 
 /// A player of one game behind one interface.
 trait DynPlayer: Send {
-    fn step(&mut self, state: &dyn DynState, seed: u64) -> Result<Action, String>;
+    fn step(&mut self, state: &dyn DynState, rng: WoprRng) -> Result<Action, String>;
 }
 
-/// Encodes a state of `G` in the named encoding (the game's own if none).
-type EncodeFn<G> = fn(&G, &<G as Game>::State, Option<&str>) -> Result<Vec<f32>, String>;
+/// Encodes a state of `G` in the named encoding (the game's own if none),
+/// as the given seat observes it.
+type EncodeFn<G> = fn(&G, &<G as Game>::State, Option<&str>, usize) -> Result<Vec<f32>, String>;
 
 /// A game and, for board games, its encodings.
 #[derive(Clone)]
 struct Erased<G: Game> {
     game: G,
-    encode: Option<EncodeFn<G>>,
+    encode: EncodeFn<G>,
     encodings: fn(&G) -> Vec<&'static str>,
 }
 
 /// The observation of a board game's state: `encoding`, or the game's own
-/// (its first).
+/// (its first). Board encodings are from the mover's side, whoever observes.
 fn encode<G: Encodable>(
     game: &G,
     state: &G::State,
     name: Option<&str>,
+    _observer: usize,
 ) -> Result<Vec<f32>, String> {
     let name = name.unwrap_or(game.encoding_names()[0]);
     let e = game.encoding(name).map_err(|e| e.to_string())?;
@@ -138,8 +146,50 @@ fn board_encodings<G: Encodable>(game: &G) -> Vec<&'static str> {
     game.encoding_names().to_vec()
 }
 
-fn no_encodings<G>(_: &G) -> Vec<&'static str> {
-    Vec::new()
+/// The one encoding of the games that are not board games: each game's
+/// `observation_tensor(observer)` (Pig, Kuhn poker, Goofspiel).
+const OBSERVATION: &str = "observation";
+
+fn observation_encoding<G>(_: &G) -> Vec<&'static str> {
+    vec![OBSERVATION]
+}
+
+/// Checks that `name` is the one encoding of a game that is not a board game.
+fn only_observation(game: &impl Game, name: Option<&str>) -> Result<(), String> {
+    match name {
+        None | Some(OBSERVATION) => Ok(()),
+        Some(other) => Err(format!(
+            "{} has no encoding '{other}' (accepted: {OBSERVATION})",
+            game.spec()
+        )),
+    }
+}
+
+fn pig_observation(
+    g: &Pig,
+    s: &PigState,
+    name: Option<&str>,
+    observer: usize,
+) -> Result<Vec<f32>, String> {
+    only_observation(g, name).map(|_| s.observation_tensor(observer))
+}
+
+fn kuhn_observation(
+    g: &KuhnPoker,
+    s: &KuhnState,
+    name: Option<&str>,
+    observer: usize,
+) -> Result<Vec<f32>, String> {
+    only_observation(g, name).map(|_| s.observation_tensor(observer))
+}
+
+fn goofspiel_observation(
+    g: &Goofspiel,
+    s: &GoofspielState,
+    name: Option<&str>,
+    observer: usize,
+) -> Result<Vec<f32>, String> {
+    only_observation(g, name).map(|_| s.observation_tensor(observer))
 }
 
 struct ErasedState<G: Game> {
@@ -180,11 +230,25 @@ impl<G: Roster> DynGame for Erased<G> {
         (self.encodings)(&self.game)
     }
     fn observation_size(&self, encoding: Option<&str>) -> Result<usize, String> {
-        Ok(self.new_state().observation(encoding)?.len())
+        Ok(self.new_state().observation(encoding, None)?.len())
     }
     fn player(&self, spec: &str) -> Result<Box<dyn DynPlayer>, String> {
         let player = parse_player(&self.game, spec).map_err(|e| e.to_string())?;
         Ok(Box::new(ErasedPlayer::<G> { player }))
+    }
+    fn playouts(&self, n: u64, seed: u64) -> (u64, Vec<f64>) {
+        let players = self.game.num_players();
+        let start = self.game.initial_state();
+        let mut rng = stream(seed, &[0]);
+        let (mut actions, mut returns) = (0u64, vec![0.0; players]);
+        for _ in 0..n {
+            let mut s = start.clone();
+            actions += random_playout(&mut s, players, &mut rng) as u64;
+            for (p, r) in returns.iter_mut().enumerate() {
+                *r += s.returns(p);
+            }
+        }
+        (actions, returns)
     }
     fn eval(
         &self,
@@ -322,14 +386,19 @@ impl<G: Roster> DynState for ErasedState<G> {
         self.state.chance_outcomes(&mut out);
         out
     }
-    fn observation(&self, encoding: Option<&str>) -> Result<Vec<f32>, String> {
-        let encode = self.erased.encode.ok_or_else(|| {
-            format!(
-                "{} has no observation tensor (nets play the board games only)",
-                self.erased.game.spec()
-            )
-        })?;
-        encode(&self.erased.game, &self.state, encoding)
+    fn observation(
+        &self,
+        encoding: Option<&str>,
+        observer: Option<usize>,
+    ) -> Result<Vec<f32>, String> {
+        let seats = self.erased.game.num_players();
+        let observer = match (observer, self.state.turn()) {
+            (Some(p), _) if p < seats => p,
+            (Some(p), _) => return Err(format!("player {p} is not a seat (0..{seats})")),
+            (None, Turn::Player(p)) => p,
+            (None, _) => 0,
+        };
+        (self.erased.encode)(&self.erased.game, &self.state, encoding, observer)
     }
     fn boxed(&self) -> Box<dyn DynState> {
         Box::new(ErasedState {
@@ -348,7 +417,7 @@ struct ErasedPlayer<G: Game> {
 }
 
 impl<G: Roster> DynPlayer for ErasedPlayer<G> {
-    fn step(&mut self, state: &dyn DynState, seed: u64) -> Result<Action, String> {
+    fn step(&mut self, state: &dyn DynState, mut rng: WoprRng) -> Result<Action, String> {
         let state = state
             .as_any()
             .downcast_ref::<ErasedState<G>>()
@@ -358,7 +427,6 @@ impl<G: Roster> DynPlayer for ErasedPlayer<G> {
         };
         let mut legal = ActionList::new();
         state.state.legal_actions(&mut legal);
-        let mut rng = stream(seed, &[state.history.len() as u64]);
         Ok(self
             .player
             .choose(&state.state.view(seat), &legal, &mut rng))
@@ -369,14 +437,27 @@ impl<G: Roster> DynPlayer for ErasedPlayer<G> {
 fn erase(game: &AnyGame) -> Box<dyn DynGame> {
     with_board_game!(game, g => Box::new(Erased {
         game: g.clone(),
-        encode: Some(encode),
+        encode,
         encodings: board_encodings,
     }) as Box<dyn DynGame>,
-    with_game!(game, g => Box::new(Erased {
-        game: g.clone(),
-        encode: None,
-        encodings: no_encodings,
-    }) as Box<dyn DynGame>))
+    match game {
+        AnyGame::Pig(g) => Box::new(Erased {
+            game: g.clone(),
+            encode: pig_observation,
+            encodings: observation_encoding,
+        }),
+        AnyGame::Kuhn(g) => Box::new(Erased {
+            game: g.clone(),
+            encode: kuhn_observation,
+            encodings: observation_encoding,
+        }),
+        AnyGame::Goofspiel(g) => Box::new(Erased {
+            game: g.clone(),
+            encode: goofspiel_observation,
+            encodings: observation_encoding,
+        }),
+        _ => unreachable!("with_board_game! takes every board game"),
+    })
 }
 
 /// A loaded game (`load_game("connect4:7x6")`).
@@ -412,6 +493,20 @@ impl PyGame {
     /// The encodings nets read, the default first.
     fn encodings(&self) -> Vec<&'static str> {
         self.inner.encodings()
+    }
+    /// Plays `n` uniformly random games from the start natively (the
+    /// loop `wopr bench` times, chance sampled, the GIL released) and
+    /// returns `{"games": n, "actions": actions played, "returns": the sum
+    /// of each player's returns}`: the speed of wopr's games without a
+    /// Python call per move.
+    #[pyo3(signature = (n, seed=1))]
+    fn playouts<'py>(&self, py: Python<'py>, n: u64, seed: u64) -> PyResult<Bound<'py, PyDict>> {
+        let (actions, returns) = py.detach(|| self.inner.playouts(n, seed));
+        let d = PyDict::new(py);
+        d.set_item("games", n)?;
+        d.set_item("actions", actions)?;
+        d.set_item("returns", returns)?;
+        Ok(d)
     }
     /// The length of an observation in `encoding` (the game's own by
     /// default), as a shape.
@@ -527,13 +622,13 @@ impl PyState {
         py: Python<'py>,
         player: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let mut mask = vec![0u8; self.inner.num_actions()];
+        let mut mask = vec![0i8; self.inner.num_actions()];
         for a in self.inner.legal_actions(player) {
             if let Some(m) = mask.get_mut(usize::from(a)) {
                 *m = 1;
             }
         }
-        numpy_array(py, &mask, "int8")
+        Ok(numpy_vec(py, mask))
     }
     /// Applies one action (a ValueError if it is not legal).
     fn apply_action(&mut self, action: Action) -> PyResult<()> {
@@ -596,20 +691,24 @@ impl PyState {
         let h: Vec<String> = self.inner.history().iter().map(|a| a.to_string()).collect();
         h.join(" ")
     }
-    /// The observation as a float32 NumPy array: the game's own encoding,
-    /// or `encoding` (one of `Game.encodings()`).
+    /// The observation as a float32 NumPy array (handed over without a
+    /// copy): the game's own encoding, or `encoding` (one of
+    /// `Game.encodings()`), as seat `player` sees it (the player to move by
+    /// default). The board games' encodings are from the mover's side
+    /// whoever observes (their state is public); Pig, Kuhn poker and
+    /// Goofspiel observe from `player`'s seat, Kuhn hiding the other card.
     #[pyo3(signature = (encoding=None, player=None))]
     fn observation_tensor<'py>(
         &self,
         py: Python<'py>,
         encoding: Option<&str>,
-        player: Option<i64>,
+        player: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        // wopr's encodings are from the mover's side; `player` is
-        // accepted for OpenSpiel's signature.
-        let _ = player;
-        let v = self.inner.observation(encoding).map_err(value_error)?;
-        numpy_array(py, &f32_bytes(&v), "<f4")
+        let v = self
+            .inner
+            .observation(encoding, player)
+            .map_err(value_error)?;
+        Ok(numpy_vec(py, v))
     }
     fn __str__(&self) -> String {
         self.inner.text()
@@ -623,7 +722,8 @@ impl PyState {
 /// `net:FILE`, …) for one game.
 #[pyclass(name = "Player", module = "wopr")]
 struct PyPlayer {
-    inner: std::sync::Mutex<Box<dyn DynPlayer>>,
+    /// The player and the number of steps it has taken.
+    inner: std::sync::Mutex<(Box<dyn DynPlayer>, u64)>,
     seed: u64,
 }
 
@@ -633,11 +733,15 @@ impl PyPlayer {
     #[pyo3(signature = (spec, game, seed=0))]
     fn new(spec: &str, game: &PyGame, seed: u64) -> PyResult<PyPlayer> {
         Ok(PyPlayer {
-            inner: std::sync::Mutex::new(game.inner.player(spec).map_err(value_error)?),
+            inner: std::sync::Mutex::new((game.inner.player(spec).map_err(value_error)?, 0)),
             seed,
         })
     }
-    /// The player's action in `state` (one player to move).
+    /// The player's action in `state` (one player to move). Step `k` of a
+    /// player draws its random numbers from stream `k` of its seed: a
+    /// player's moves are reproducible from its seed and the positions it
+    /// was given, and a player with chance in it (`random`, `mcts`) varies
+    /// its choice when it meets a position again.
     fn step(&self, py: Python<'_>, state: &PyState) -> PyResult<Action> {
         let seed = self.seed;
         let state = &*state.inner;
@@ -647,7 +751,9 @@ impl PyPlayer {
                 .inner
                 .lock()
                 .map_err(|_| "the player broke in an earlier step".to_string())?;
-            inner.step(state, seed)
+            let (player, steps) = &mut *inner;
+            *steps += 1;
+            player.step(state, stream(seed, &[*steps - 1]))
         })
         .map_err(value_error)
     }
@@ -687,15 +793,16 @@ impl PyNet {
     /// Every weight and bias, in the file's order, as a float32 NumPy array.
     #[getter]
     fn weights<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        numpy_array(py, &f32_bytes(self.file.net.params()), "<f4")
+        Ok(numpy_vec(py, self.file.net.params().to_vec()))
     }
     /// The outputs for a batch `x` of shape (rows, num_inputs), or one
     /// example of shape (num_inputs,): a float32 NumPy array of shape
     /// (rows, num_outputs) or (num_outputs,).
     fn forward<'py>(&self, py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let np = py.import("numpy")?;
-        let arr = np.call_method1("ascontiguousarray", (x, "<f4"))?;
-        let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+        let arr = np.call_method1("ascontiguousarray", (x, "float32"))?;
+        let arr: PyReadonlyArrayDyn<'py, f32> = arr.extract()?;
+        let shape: Vec<usize> = arr.shape().to_vec();
         let (n_in, n_out) = (self.num_inputs(), self.num_outputs());
         let rows = match shape[..] {
             [n] if n == n_in => 1,
@@ -706,11 +813,7 @@ impl PyNet {
                 )))
             }
         };
-        let bytes: Vec<u8> = arr.call_method0("tobytes")?.extract()?;
-        let x: Vec<f32> = bytes
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect();
+        let x: &[f32] = arr.as_slice().map_err(value_error)?;
         let net = &self.file.net;
         let out = py.detach(|| {
             let mut out = vec![0.0f32; rows * n_out];
@@ -720,7 +823,7 @@ impl PyNet {
             }
             out
         });
-        let out = numpy_array(py, &f32_bytes(&out), "<f4")?;
+        let out = numpy_vec(py, out);
         if shape.len() == 1 {
             Ok(out)
         } else {

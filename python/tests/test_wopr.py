@@ -82,6 +82,108 @@ class Games(unittest.TestCase):
             wopr.load_game("connect4:0x0")
 
 
+def cli(*args):
+    """Standard output of the debug ``wopr`` binary, or None if not built."""
+    exe = os.path.join(ROOT, "target", "debug", "wopr")
+    if not os.path.exists(exe):
+        return None
+    return subprocess.run([exe, *args], check=True, capture_output=True, text=True).stdout
+
+
+def perft(state, depth):
+    """Action sequences of length ``depth`` through the Python API, counted
+    as ``wopr perft`` counts them (chance outcomes are actions, a
+    simultaneous turn's joint actions count once each)."""
+    if depth == 0:
+        return 1
+    if state.is_terminal():
+        return 0
+    if state.is_simultaneous_node():
+        total = 0
+        for a in state.legal_actions(0):
+            for b in state.legal_actions(1):
+                child = state.clone()
+                child.apply_actions([a, b])
+                total += perft(child, depth - 1)
+        return total
+    return sum(perft(state.child(a), depth - 1) for a in state.legal_actions())
+
+
+class AgainstTheCommandLine(unittest.TestCase):
+    def test_perft_through_python_equals_wopr_perft(self):
+        cases = [("tictactoe", 5), ("connect4:6x6", 4), ("dots-and-boxes:2x2", 4),
+                 ("reversi:6x6", 5), ("virus", 2), ("pig:target=10", 6), ("kuhn", 5),
+                 ("goofspiel:cards=3", 4)]
+        for spec, depth in cases:
+            out = cli("perft", spec, str(depth))
+            if out is None:
+                self.skipTest("no wopr binary built (cargo build)")
+            counts = [int(line.split()[1]) for line in out.split("\n") if line.strip()]
+            state = wopr.load_game(spec).new_initial_state()
+            self.assertEqual([perft(state, d) for d in range(1, depth + 1)], counts, spec)
+
+    def test_random_games_agree_move_by_move_with_wopr_position(self):
+        rng = np.random.default_rng(4)
+        for spec in ["tictactoe", "connect4:6x6", "dots-and-boxes:2x2", "reversi:6x6", "virus"]:
+            state = wopr.load_game(spec).new_initial_state()
+            for _ in range(12):
+                if state.is_terminal():
+                    break
+                moves = " ".join(str(a) for a in state.history())
+                out = cli("position", spec, "--actions", moves, "--json")
+                if out is None:
+                    self.skipTest("no wopr binary built (cargo build)")
+                pos = json.loads(out)
+                self.assertEqual([m["action"] for m in pos["legal"]], state.legal_actions(), spec)
+                self.assertEqual(pos["to_move"], state.current_player())
+                state.apply_action(int(rng.choice(state.legal_actions())))
+
+    def test_batched_playouts_are_deterministic_and_zero_sum(self):
+        a = wopr.playouts("connect4:6x6", 500, seed=3)
+        self.assertEqual(a, wopr.playouts("connect4:6x6", 500, seed=3))
+        self.assertEqual(a["games"], 500)
+        # Every game has at least the 7 moves of the quickest win, at most 36.
+        self.assertTrue(7 * 500 <= a["actions"] <= 36 * 500)
+        self.assertEqual(sum(a["returns"]), 0.0)
+
+
+class Examples(unittest.TestCase):
+    def test_the_readmes_learner_learns_against_mcts(self):
+        import importlib.util
+
+        path = os.path.join(ROOT, "python", "examples", "learn_against_mcts.py")
+        spec = importlib.util.spec_from_file_location("learn_against_mcts", path)
+        example = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(example)
+        before, after = example.main(["--games", "3000"])
+        # Seeded: from about 14% to about 72% at 3,000 games (200 games each).
+        self.assertGreater(after, before + 0.3)
+
+
+class Stubs(unittest.TestCase):
+    def test_the_type_stubs_name_exactly_what_the_module_has(self):
+        import ast
+        from wopr import _wopr
+
+        path = os.path.join(os.path.dirname(wopr.__file__), "_wopr.pyi")
+        with open(path) as f:
+            tree = ast.parse(f.read())
+        stubbed = {}
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                stubbed[node.name] = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
+            elif isinstance(node, ast.FunctionDef):
+                stubbed[node.name] = None
+        public = {n for n in dir(_wopr) if not n.startswith("_")}
+        self.assertEqual(set(stubbed), public)
+        for name, methods in stubbed.items():
+            if methods is None:
+                continue
+            native = {m for m in dir(getattr(_wopr, name)) if not m.startswith("_")}
+            self.assertEqual({m for m in methods if not m.startswith("_") or m == "__init__"} - {"__init__"}, native, name)
+        self.assertTrue(os.path.exists(os.path.join(os.path.dirname(path), "py.typed")))
+
+
 class Players(unittest.TestCase):
     def test_perfect_play_never_loses_tictactoe(self):
         rows = wopr.eval("tictactoe", "perfect", ["random", "alphabeta:depth=2"], games=40, seed=3)
@@ -228,10 +330,36 @@ class PettingZoo(unittest.TestCase):
             self.skipTest("pettingzoo is not installed")
         import wopr.pettingzoo
 
-        for spec in ["tictactoe", "connect4:6x6", "dots-and-boxes:2x2", "reversi:6x6"]:
+        # Every two-player game: board games, chance (pig, kuhn), hidden
+        # cards (kuhn) and simultaneous bids (goofspiel).
+        two_player = [g for g in wopr.registered_games() if wopr.load_game(g).num_players() == 2]
+        self.assertIn("goofspiel", two_player)
+        for spec in two_player + ["dots-and-boxes:2x2", "reversi:6x6"]:
             api_test(wopr.pettingzoo.env(spec), num_cycles=100, verbose_progress=False)
-        with self.assertRaises(ValueError):
-            wopr.pettingzoo.env("goofspiel")
+
+    def test_goofspiel_bids_are_applied_together_and_kuhn_hides_the_other_card(self):
+        import wopr.pettingzoo
+
+        env = wopr.pettingzoo.env("goofspiel:cards=3")
+        env.reset(seed=5)
+        self.assertEqual(env.agent_selection, "player_0")
+        before = env.observe("player_1")["observation"].copy()
+        env.step(2)  # player_0 bids its 3
+        self.assertEqual(env.agent_selection, "player_1")
+        # player_1 cannot see the pending bid: its hand view of player_0 is unchanged.
+        np.testing.assert_array_equal(env.observe("player_1")["observation"], before)
+        env.step(0)  # player_1 bids its 1: player_0 takes the prize
+        self.assertEqual(env.state.history()[1:3], [2, 0])
+        obs = env.observe("player_0")["observation"]
+        self.assertEqual(list(obs[:3]), [1.0, 1.0, 0.0])  # the 3 left player_0's hand
+        self.assertGreater(obs[-2], 0.0)
+
+        env = wopr.pettingzoo.env("kuhn")
+        env.reset(seed=1)
+        deal = env.state.history()
+        for seat, agent in enumerate(env.possible_agents):
+            cards = env.observe(agent)["observation"][2:5]
+            self.assertEqual(list(np.flatnonzero(cards)), [deal[seat]])
 
 
 if __name__ == "__main__":

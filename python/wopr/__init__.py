@@ -29,6 +29,7 @@ __all__ = [
     "State",
     "eval",
     "load_game",
+    "playouts",
     "registered_games",
     "run",
     "tournament",
@@ -38,6 +39,15 @@ __all__ = [
 CHANCE_PLAYER_ID = -1
 SIMULTANEOUS_PLAYER_ID = -2
 TERMINAL_PLAYER_ID = -4
+
+
+def playouts(game, n, seed=1):
+    """Plays ``n`` uniformly random games of ``game`` (a spec or a loaded
+    game) natively, without a Python call per move: a dict of ``games``,
+    ``actions`` (played in all) and ``returns`` (each player's sum)."""
+    if isinstance(game, str):
+        game = load_game(game)
+    return game.playouts(n, seed)
 
 
 def eval(game, player, against, games=200, seed=1, openings=None):

@@ -1,23 +1,35 @@
-"""A PettingZoo AEC environment for every two-player wopr game whose turns
-are one player's or chance's (not simultaneous) and that nets can observe
-(the board games, Pig's chance included: chance moves are drawn by the
-environment's own random generator, seeded by ``reset(seed=...)``).
+"""A PettingZoo AEC environment for every two-player wopr game.
 
 ``wopr.pettingzoo.env("connect4:6x6")``: agents ``player_0`` (the first
 mover) and ``player_1``; an observation is a dict of ``observation`` (the
-game's own encoding, or ``encoding=...``, as wopr's nets read it: from the
-side of the player to move) and ``action_mask`` (int8 over the game's
-actions, zeros when it is not that agent's turn); rewards are the game's
-returns at the end (+1, 0, -1 for the board games), 0 before. A game where
-one player moves several times in a row (Dots-and-Boxes) gives the turn to
-that player again.
+game's own encoding, or ``encoding=...``) and ``action_mask`` (int8 over the
+game's actions, zeros when it is not that agent's turn); rewards are the
+game's returns at the end (+1, 0, -1 for the board games, chips for Kuhn
+poker, the sign of the points margin for Goofspiel), 0 before.
+
+What each kind of turn becomes:
+
+- **one player's turn**: that agent acts. A game where one player moves
+  several times in a row (Dots-and-Boxes) gives the turn to that player
+  again.
+- **chance** (Pig's die, Kuhn poker's deal, Goofspiel's prize cards): drawn
+  by the environment's own random generator, seeded by ``reset(seed=...)``.
+- **simultaneous** (Goofspiel's bids): sequentialised, as PettingZoo's own
+  simultaneous games are in AEC form: ``player_0`` chooses, then
+  ``player_1``, then both choices are applied at once; the second agent's
+  observation does not show the first one's pending choice.
+
+Observations: the board games' encodings are the ones wopr's nets read,
+from the side of the player to move (their state is public); Pig, Kuhn
+poker and Goofspiel are observed from the observing agent's seat (Kuhn
+poker shows only the agent's own card).
 """
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from . import load_game
+from . import SIMULTANEOUS_PLAYER_ID, load_game
 
 
 def env(spec, render_mode=None, encoding=None):
@@ -35,9 +47,6 @@ class WoprEnv(AECEnv):
         self.game = load_game(spec)
         if self.game.num_players() != 2:
             raise ValueError(f"{spec}: the environment takes two-player games")
-        state = self.game.new_initial_state()
-        if state.is_simultaneous_node():
-            raise ValueError(f"{spec}: simultaneous turns are not an AEC game")
         self.encoding = encoding
         size = self.game.observation_tensor_shape(encoding)[0]
         n = self.game.num_distinct_actions()
@@ -51,7 +60,9 @@ class WoprEnv(AECEnv):
         )
         self._action_space = spaces.Discrete(n)
         self._rng = np.random.default_rng()
-        self.state = state
+        self.state = self.game.new_initial_state()
+        # Choices made at a simultaneous turn, waiting for the other agent's.
+        self._pending = {}
 
     def observation_space(self, agent):
         return self._observation_space
@@ -61,6 +72,8 @@ class WoprEnv(AECEnv):
 
     def _mover(self):
         p = self.state.current_player()
+        if p == SIMULTANEOUS_PLAYER_ID:
+            return next(a for a in self.possible_agents if a not in self._pending)
         return self.possible_agents[p] if p >= 0 else None
 
     def _play_chance(self):
@@ -74,6 +87,7 @@ class WoprEnv(AECEnv):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.state = self.game.new_initial_state()
+        self._pending = {}
         self._play_chance()
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
@@ -84,11 +98,14 @@ class WoprEnv(AECEnv):
         self.agent_selection = self._mover()
 
     def observe(self, agent):
-        observation = self.state.observation_tensor(self.encoding).astype(np.float32)
+        seat = self.possible_agents.index(agent)
+        observation = self.state.observation_tensor(self.encoding, seat)
         if self.state.is_terminal() or agent != self._mover():
             mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
+        elif self.state.is_simultaneous_node():
+            mask = self.state.legal_actions_mask(seat)
         else:
-            mask = self.state.legal_actions_mask().astype(np.int8)
+            mask = self.state.legal_actions_mask()
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action):
@@ -97,7 +114,16 @@ class WoprEnv(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0
-        self.state.apply_action(int(action))
+        if self.state.is_simultaneous_node():
+            seat = self.possible_agents.index(agent)
+            if int(action) not in self.state.legal_actions(seat):
+                raise ValueError(f"{agent}: action {action} is not legal here")
+            self._pending[agent] = int(action)
+            if len(self._pending) == len(self.possible_agents):
+                self.state.apply_actions([self._pending[a] for a in self.possible_agents])
+                self._pending = {}
+        else:
+            self.state.apply_action(int(action))
         self._play_chance()
         if self.state.is_terminal():
             returns = self.state.returns()

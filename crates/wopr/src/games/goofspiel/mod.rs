@@ -128,6 +128,32 @@ impl GoofspielState {
         self.prize.map(u32::from)
     }
 
+    /// What `observer` sees, as numbers (`4 × cards + 2` values; bids are
+    /// shown once both are down, so nothing here is hidden): the observer's
+    /// hand, the opponent's hand and the prize cards not yet turned up (a
+    /// 0/1 per card value each, card 1 first), the prize now up for bids
+    /// one-hot (zeros between rounds), then the observer's and the
+    /// opponent's points as fractions of all the prize points.
+    pub fn observation_tensor(&self, observer: usize) -> Vec<f32> {
+        let n = self.cards as usize;
+        let mut out = vec![0.0; 4 * n + 2];
+        let bits = |mask: u16, out: &mut [f32]| {
+            for (i, v) in out.iter_mut().enumerate() {
+                *v = f32::from(mask >> i & 1 == 1);
+            }
+        };
+        bits(self.hands[observer], &mut out[..n]);
+        bits(self.hands[1 - observer], &mut out[n..2 * n]);
+        bits(self.deck, &mut out[2 * n..3 * n]);
+        if let Some(p) = self.prize {
+            out[3 * n + p as usize - 1] = 1.0;
+        }
+        let total = (n * (n + 1) / 2) as f32;
+        out[4 * n] = self.points[observer] as f32 / total;
+        out[4 * n + 1] = self.points[1 - observer] as f32 / total;
+        out
+    }
+
     /// Points `seat` has won.
     pub fn points(&self, seat: usize) -> u32 {
         self.points[seat] as u32
@@ -293,6 +319,19 @@ impl Roster for Goofspiel {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn observation_lists_hands_deck_prize_and_points() {
+        let g = Goofspiel::new(3).unwrap();
+        let mut s = g.initial_state();
+        s.apply(2); // prize 3 turned up
+        s.apply_joint(&[0, 1]); // bids 1 and 2: seat 1 takes the 3
+        let o = s.observation_tensor(0);
+        let (hands, rest) = o.split_at(6);
+        assert_eq!(hands, &[0., 1., 1., 1., 0., 1.]);
+        assert_eq!(&rest[..6], &[1., 1., 0., 0., 0., 0.]); // deck 1 2, no prize up
+        assert_eq!(&rest[6..], &[0.0, 0.5]); // 3 of 6 points to seat 1
+    }
 
     #[test]
     fn spec_round_trips() {

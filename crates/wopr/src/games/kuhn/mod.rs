@@ -167,6 +167,21 @@ impl KuhnState {
         self.betting
     }
 
+    /// What `observer` sees, as numbers (OpenSpiel's `kuhn_poker`
+    /// observation tensor, 7 values): the observer one-hot (2), the
+    /// observer's own card one-hot J, Q, K (3, zeros before the deal), and
+    /// the chips each seat has put in, ante included (2, seat 0 first).
+    pub fn observation_tensor(&self, observer: usize) -> Vec<f32> {
+        let mut out = vec![0.0; 7];
+        out[observer] = 1.0;
+        if let Some(Card(c)) = self.cards[observer] {
+            out[2 + c as usize] = 1.0;
+        }
+        out[5] = self.stake(0) as f32;
+        out[6] = self.stake(1) as f32;
+        out
+    }
+
     /// Chips each player has put in (ante plus bets).
     fn stake(&self, seat: usize) -> f64 {
         // Seat 0 made actions 0 and 2, seat 1 action 1.
@@ -338,6 +353,17 @@ impl Roster for KuhnPoker {}
 mod tests {
     use super::*;
     use crate::game::perft::perft;
+
+    #[test]
+    fn observation_shows_own_card_and_stakes_only() {
+        let mut s = KuhnState::new();
+        s.apply(0); // J to seat 0
+        s.apply(1); // Q to seat 1
+        s.apply(BET);
+        // Seat 1 sees itself, its Q, and stakes 1 + 1 bet against its ante.
+        assert_eq!(s.observation_tensor(1), vec![0., 1., 0., 1., 0., 2., 1.]);
+        assert_eq!(s.observation_tensor(0), vec![1., 0., 1., 0., 0., 2., 1.]);
+    }
 
     #[test]
     fn perft_counts() {

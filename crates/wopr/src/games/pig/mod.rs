@@ -151,6 +151,21 @@ impl PigState {
         self.winner.map(|w| w as usize)
     }
 
+    /// What `observer` sees, as numbers (Pig has no hidden state): the
+    /// seat to move one-hot, observer first (2), then three one-hot rows of
+    /// `target + 1` values each: the turn total, the observer's banked
+    /// points and the opponent's (each capped at the target).
+    pub fn observation_tensor(&self, observer: usize) -> Vec<f32> {
+        let row = self.target as usize + 1;
+        let mut out = vec![0.0; 2 + 3 * row];
+        out[usize::from(self.to_move as usize != observer)] = 1.0;
+        let cap = |v: u16| (v as usize).min(row - 1);
+        out[2 + cap(self.turn_total)] = 1.0;
+        out[2 + row + cap(self.banked[observer])] = 1.0;
+        out[2 + 2 * row + cap(self.banked[1 - observer])] = 1.0;
+        out
+    }
+
     fn end_turn(&mut self) {
         self.turn_total = 0;
         self.to_move ^= 1;
@@ -355,6 +370,27 @@ impl Roster for Pig {
 mod tests {
     use super::*;
     use crate::game::perft::perft;
+
+    #[test]
+    fn observation_rows_are_one_hot_from_the_observer() {
+        let g = Pig::from_spec(&GameSpec::parse("pig:target=10").unwrap()).unwrap();
+        let mut s = g.initial_state();
+        s.banked = [3, 7];
+        s.turn_total = 4;
+        let o = s.observation_tensor(1); // seat 0 to move, seen by seat 1
+        assert_eq!(o.len(), 2 + 3 * 11);
+        assert_eq!(&o[..2], &[0., 1.]);
+        let hot: Vec<usize> = (0..3)
+            .map(|r| {
+                o[2 + 11 * r..2 + 11 * (r + 1)]
+                    .iter()
+                    .position(|&v| v == 1.0)
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(hot, vec![4, 7, 3]);
+        assert_eq!(o.iter().sum::<f32>(), 4.0);
+    }
 
     #[test]
     fn spec_round_trips() {
