@@ -11,8 +11,8 @@
 
 use crate::game::{Game, GameInfo, GameSpec, SpecError};
 use crate::games::{
-    connect4::Connect4, dots_and_boxes::DotsAndBoxes, goofspiel::Goofspiel, kuhn::KuhnPoker,
-    pig::Pig, reversi::Reversi, tictactoe::TicTacToe, virus::Virus,
+    connect4::Connect4, dots_and_boxes::DotsAndBoxes, gdl::game::Gdl, goofspiel::Goofspiel,
+    kuhn::KuhnPoker, pig::Pig, reversi::Reversi, tictactoe::TicTacToe, virus::Virus,
 };
 
 /// Any registered game, chosen at run time.
@@ -34,6 +34,8 @@ pub enum AnyGame {
     Kuhn(KuhnPoker),
     /// Goofspiel (simultaneous moves).
     Goofspiel(Goofspiel),
+    /// A game written in GDL (`gdl:PATH.kif`).
+    Gdl(Gdl),
 }
 
 /// Every registered game, in the order `wopr games` lists them.
@@ -47,6 +49,7 @@ pub fn games() -> Vec<GameInfo> {
         Pig::INFO,
         KuhnPoker::INFO,
         Goofspiel::INFO,
+        Gdl::INFO,
     ]
 }
 
@@ -68,7 +71,8 @@ impl AnyGame {
             .or_else(|| try_parse(&spec).map(|g| g.map(A::Virus)))
             .or_else(|| try_parse(&spec).map(|g| g.map(A::Pig)))
             .or_else(|| try_parse(&spec).map(|g| g.map(A::Kuhn)))
-            .or_else(|| try_parse(&spec).map(|g| g.map(A::Goofspiel)));
+            .or_else(|| try_parse(&spec).map(|g| g.map(A::Goofspiel)))
+            .or_else(|| try_parse(&spec).map(|g| g.map(A::Gdl)));
         parsed.unwrap_or_else(|| {
             let names: Vec<&str> = games().iter().map(|g| g.name).collect();
             Err(SpecError(format!(
@@ -94,6 +98,7 @@ macro_rules! with_game {
             $crate::registry::AnyGame::Pig($g) => $body,
             $crate::registry::AnyGame::Kuhn($g) => $body,
             $crate::registry::AnyGame::Goofspiel($g) => $body,
+            $crate::registry::AnyGame::Gdl($g) => $body,
         }
     };
 }
@@ -110,6 +115,7 @@ macro_rules! with_board_game {
             $crate::registry::AnyGame::DotsAndBoxes($g) => $body,
             $crate::registry::AnyGame::Reversi($g) => $body,
             $crate::registry::AnyGame::Virus($g) => $body,
+            $crate::registry::AnyGame::Gdl($g) => $body,
             _ => $other,
         }
     };

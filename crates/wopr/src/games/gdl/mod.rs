@@ -1,6 +1,11 @@
 //! General games written in GDL (work in progress; see issue 32).
 
 pub mod ast;
+pub mod check;
+pub mod game;
+pub mod ground;
+pub mod parse;
+pub mod reasoner;
 
 /// What was wrong with a rule sheet, in one line (with the rule's line
 /// number where there is one).

@@ -1,0 +1,841 @@
+//! The validity conditions of GDL: whether a parsed [`Sheet`] describes a
+//! game that a reasoner can run.
+//!
+//! The conditions are those of the GDL specification (N. Love, T. Hinrichs,
+//! D. Haley, E. Schkufza, M. Genesereth, "General Game Playing: Game
+//! Description Language Specification", Stanford Logic Group LG-2006-01,
+//! revised 2008), with the GDL-II additions of M. Thielscher ("A General
+//! Game Description Language for Incomplete Information Games", AAAI 2010):
+//! the role `random` and the relation `sees`. [`check`] tests, in this order:
+//!
+//! 1. Each rule on its own, in sheet order:
+//!    - **arities**: every relation name is used with one number of
+//!      arguments throughout the sheet, and so is every function name
+//!      (relations and functions are counted apart; object constants are
+//!      not compared with functions); the game's own relations have their
+//!      fixed arities: `role` 1, `init` 1, `true` 1, `next` 1, `legal` 2,
+//!      `does` 2, `goal` 2, `terminal` 0 and `sees` 2 (`base` and `input`,
+//!      which later ggp-base sheets use to list state facts and moves, are
+//!      not in the specification and are ordinary relations here: older
+//!      sheets use a `base` of other arities);
+//!    - **places of the keywords**: `true`, `does`, `distinct`, `not` and
+//!      `or` never head a rule or fact; `role` is given by ground facts
+//!      only; `init`, `next` and `sees` never appear in a rule's body; a
+//!      goal value written as a constant is an integer from 0 to 100;
+//!    - **safety**: every variable of the head, of a negated literal and of
+//!      a `distinct` appears in a positive literal of the body. A variable
+//!      counts as bound by `(or L1 … Ln)` only if every `Li` binds it (an
+//!      atom binds its variables, a nested `or` by the same rule, `not` and
+//!      `distinct` bind nothing), which is exactly when each rule that
+//!      expanding the `or` would make binds it. Variables that occur only in
+//!      positive atoms inside an `or` branch need no binding elsewhere,
+//!      since after expansion the branch binds them itself. A fact with a
+//!      variable is unsafe.
+//! 2. The game's relations are all there: at least one `role` fact, and
+//!    rules or facts for `init`, `legal`, `next`, `goal` and `terminal`.
+//! 3. The dependency graph (an edge from a rule's head relation to every
+//!    relation in its body, marked negative under `not`), each rule in
+//!    sheet order:
+//!    - **stratification**: no negated literal's relation is in the head's
+//!      strongly connected component (so no cycle runs through negation);
+//!    - **the recursion restriction** of the specification:
+//!      for every positive body atom `q(t1 … tk)` whose relation is in the
+//!      head's strongly connected component (looked for at the top of the
+//!      body and inside `or`), every `tj` is ground, or equal to an
+//!      argument of the head, or equal to an argument of a positive atom at
+//!      the top of the body whose relation is *not* in that component. (A
+//!      positive atom inside an `or` cannot vouch for another literal, as
+//!      after expansion it is not in the same rule.);
+//!    - **no moves in the game's views**: `legal`, `goal`, `terminal` and
+//!      `init` do not depend on `does`, directly or through other relations
+//!      (`next` and, in GDL-II, `sees` may);
+//!    - **a fixed start**: `init` depends on none of `true`, `does`, `next`,
+//!      `legal`, `goal`, `terminal`.
+//!
+//! The first violation found is returned as a one-line [`GdlError`] that
+//! names the line and shows the rule (cut to about 100 characters). What
+//! static checks cannot tell (that every role has a legal move, that the
+//! game ends, that goals are defined in terminal states) is not checked.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use super::ast::{Atom, Literal, Rule, Sheet, Sym, Term};
+use super::GdlError;
+
+/// The relations GDL and GDL-II give a meaning to, with their arities.
+const KEYWORD_ARITIES: [(&str, usize); 9] = [
+    ("role", 1),
+    ("init", 1),
+    ("true", 1),
+    ("next", 1),
+    ("legal", 2),
+    ("does", 2),
+    ("goal", 2),
+    ("terminal", 0),
+    ("sees", 2),
+];
+
+/// Names that may not head a rule or fact.
+const NEVER_HEADS: [&str; 5] = ["true", "does", "distinct", "not", "or"];
+
+/// Relations that may not appear in a rule's body.
+const NEVER_IN_BODIES: [&str; 3] = ["init", "next", "sees"];
+
+/// Relations every game must define, in the order their absence is told.
+const REQUIRED: [&str; 5] = ["init", "legal", "next", "goal", "terminal"];
+
+/// Relations that must not depend on `does`.
+const MOVE_FREE: [&str; 4] = ["legal", "goal", "terminal", "init"];
+
+/// Relations that must not depend on the state or the moves.
+const STATE_FREE: [&str; 1] = ["init"];
+
+/// The relations the state-free ones must not depend on.
+const STATE_RELATIONS: [&str; 6] = ["true", "does", "next", "legal", "goal", "terminal"];
+
+/// Checks that a sheet is valid GDL (or GDL-II); see the module doc for
+/// exactly what is checked.
+///
+/// # Errors
+///
+/// The first violation, as a one-line [`GdlError`] naming the rule's line
+/// and showing the rule.
+///
+/// # Examples
+///
+/// ```
+/// use wopr::games::gdl::{check::check, parse::parse};
+///
+/// let good = "(role p) (init on) (<= (legal p flip) (true on)) (<= (next off) (does p flip))
+///             (<= terminal (true off)) (goal p 100)";
+/// assert_eq!(check(&parse(good).unwrap()), Ok(()));
+///
+/// let unsafe_rule = good.replace("(<= terminal (true off))", "(<= terminal (not (true ?s)))");
+/// let err = check(&parse(&unsafe_rule).unwrap()).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "line 2: unsafe rule (<= terminal (not (true ?s))): variable ?s appears in no positive literal"
+/// );
+/// ```
+pub fn check(sheet: &Sheet) -> Result<(), GdlError> {
+    let mut arities = Arities::default();
+    for rule in &sheet.rules {
+        arities.check(rule)?;
+        check_places(rule)?;
+        check_safety(rule)?;
+    }
+    check_required(sheet)?;
+    let graph = Graph::new(sheet);
+    for rule in &sheet.rules {
+        graph.check_stratified(rule)?;
+        graph.check_recursion(rule)?;
+        graph.check_move_free(rule)?;
+        graph.check_state_free(rule)?;
+    }
+    Ok(())
+}
+
+/// A rule as an error shows it: its `Display`, cut to about 100 characters.
+fn shown(rule: &Rule) -> String {
+    const MAX: usize = 100;
+    let text = rule.to_string();
+    if text.chars().count() <= MAX {
+        return text;
+    }
+    let mut cut: String = text.chars().take(MAX - 1).collect();
+    cut.push('…');
+    cut
+}
+
+fn err(rule: &Rule, msg: impl std::fmt::Display) -> GdlError {
+    GdlError(format!("line {}: {msg}", rule.line))
+}
+
+/// Calls `f` on every atom of a literal with whether it is under `not`.
+fn for_each_atom<'a>(lit: &'a Literal, negated: bool, f: &mut impl FnMut(&'a Atom, bool)) {
+    match lit {
+        Literal::Pos(a) => f(a, negated),
+        Literal::Not(inner) => for_each_atom(inner, true, f),
+        Literal::Distinct(..) => {}
+        Literal::Or(ls) => {
+            for l in ls {
+                for_each_atom(l, negated, f);
+            }
+        }
+    }
+}
+
+/// Every variable of a term, in order of appearance (with repeats).
+fn term_vars<'a>(t: &'a Term, out: &mut Vec<&'a Sym>) {
+    match t {
+        Term::Const(_) => {}
+        Term::Var(v) => out.push(v),
+        Term::Fn(_, args) => args.iter().for_each(|a| term_vars(a, out)),
+    }
+}
+
+fn atom_vars<'a>(a: &'a Atom, out: &mut Vec<&'a Sym>) {
+    a.args.iter().for_each(|t| term_vars(t, out));
+}
+
+fn is_ground(t: &Term) -> bool {
+    match t {
+        Term::Const(_) => true,
+        Term::Var(_) => false,
+        Term::Fn(_, args) => args.iter().all(is_ground),
+    }
+}
+
+/// The arities seen so far, with the line that first fixed each.
+#[derive(Default)]
+struct Arities {
+    relations: HashMap<Sym, (usize, usize)>,
+    functions: HashMap<Sym, (usize, usize)>,
+}
+
+impl Arities {
+    fn check(&mut self, rule: &Rule) -> Result<(), GdlError> {
+        let mut atoms = vec![&rule.head];
+        let mut distinct_terms = Vec::new();
+        fn collect<'a>(l: &'a Literal, atoms: &mut Vec<&'a Atom>, terms: &mut Vec<&'a Term>) {
+            match l {
+                Literal::Pos(a) => atoms.push(a),
+                Literal::Not(inner) => collect(inner, atoms, terms),
+                Literal::Distinct(a, b) => terms.extend([a, b]),
+                Literal::Or(ls) => ls.iter().for_each(|l| collect(l, atoms, terms)),
+            }
+        }
+        for l in &rule.body {
+            collect(l, &mut atoms, &mut distinct_terms);
+        }
+        for atom in &atoms {
+            let n = atom.args.len();
+            if let Some(&(_, k)) = KEYWORD_ARITIES.iter().find(|(kw, _)| **kw == *atom.rel) {
+                if n != k {
+                    return Err(err(
+                        rule,
+                        format!(
+                            "{} takes {k} argument{}, found {n} in {}",
+                            atom.rel,
+                            if k == 1 { "" } else { "s" },
+                            shown(rule)
+                        ),
+                    ));
+                }
+            }
+            Self::note(&mut self.relations, "relation", &atom.rel, n, rule)?;
+        }
+        let mut terms: Vec<&Term> = atoms.iter().flat_map(|a| a.args.iter()).collect();
+        terms.extend(distinct_terms);
+        while let Some(t) = terms.pop() {
+            if let Term::Fn(f, args) = t {
+                Self::note(&mut self.functions, "function", f, args.len(), rule)?;
+                terms.extend(args.iter());
+            }
+        }
+        Ok(())
+    }
+
+    fn note(
+        table: &mut HashMap<Sym, (usize, usize)>,
+        what: &str,
+        name: &Sym,
+        n: usize,
+        rule: &Rule,
+    ) -> Result<(), GdlError> {
+        match table.get(name) {
+            Some(&(m, line)) if m != n => Err(err(
+                rule,
+                format!(
+                    "{what} {name} has {n} argument{} in {}, but {m} at line {line}",
+                    if n == 1 { "" } else { "s" },
+                    shown(rule)
+                ),
+            )),
+            Some(_) => Ok(()),
+            None => {
+                table.insert(name.clone(), (n, rule.line));
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Where the keywords may stand, and the goal values.
+fn check_places(rule: &Rule) -> Result<(), GdlError> {
+    let head = &*rule.head.rel;
+    if NEVER_HEADS.contains(&head) {
+        return Err(err(
+            rule,
+            format!("{head} cannot head a rule or fact, found {}", shown(rule)),
+        ));
+    }
+    if head == "role" && (!rule.body.is_empty() || !rule.head.args.iter().all(is_ground)) {
+        return Err(err(
+            rule,
+            format!(
+                "role must be given by ground facts only, found {}",
+                shown(rule)
+            ),
+        ));
+    }
+    let mut misplaced = None;
+    for l in &rule.body {
+        for_each_atom(l, false, &mut |a, _| {
+            if misplaced.is_none() && NEVER_IN_BODIES.contains(&&*a.rel) {
+                misplaced = Some(a.rel.clone());
+            }
+        });
+    }
+    if let Some(rel) = misplaced {
+        return Err(err(
+            rule,
+            format!(
+                "{rel} cannot appear in a rule's body, found {}",
+                shown(rule)
+            ),
+        ));
+    }
+    if head == "goal" {
+        if let Some(Term::Const(c)) = rule.head.args.get(1) {
+            if !c.parse::<u8>().is_ok_and(|v| v <= 100) {
+                return Err(err(
+                    rule,
+                    format!(
+                        "a goal value must be an integer from 0 to 100, found {c} in {}",
+                        shown(rule)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The variables a literal binds: an atom's, an `or`'s common ones.
+fn bound_by(lit: &Literal) -> HashSet<&Sym> {
+    match lit {
+        Literal::Pos(a) => {
+            let mut vs = Vec::new();
+            atom_vars(a, &mut vs);
+            vs.into_iter().collect()
+        }
+        Literal::Not(_) | Literal::Distinct(..) => HashSet::new(),
+        Literal::Or(ls) => {
+            let mut sets = ls.iter().map(bound_by);
+            let first = sets.next().unwrap_or_default();
+            sets.fold(first, |acc, s| acc.intersection(&s).copied().collect())
+        }
+    }
+}
+
+/// The variables a literal needs bound elsewhere: those under `not` and in
+/// `distinct`, also inside `or`.
+fn needed_by<'a>(lit: &'a Literal, out: &mut Vec<&'a Sym>) {
+    match lit {
+        Literal::Pos(_) => {}
+        Literal::Not(inner) => {
+            fn all_vars<'a>(l: &'a Literal, out: &mut Vec<&'a Sym>) {
+                match l {
+                    Literal::Pos(a) => atom_vars(a, out),
+                    Literal::Not(inner) => all_vars(inner, out),
+                    Literal::Distinct(a, b) => {
+                        term_vars(a, out);
+                        term_vars(b, out);
+                    }
+                    Literal::Or(ls) => ls.iter().for_each(|l| all_vars(l, out)),
+                }
+            }
+            all_vars(inner, out);
+        }
+        Literal::Distinct(a, b) => {
+            term_vars(a, out);
+            term_vars(b, out);
+        }
+        Literal::Or(ls) => ls.iter().for_each(|l| needed_by(l, out)),
+    }
+}
+
+fn check_safety(rule: &Rule) -> Result<(), GdlError> {
+    let mut bound = HashSet::new();
+    for l in &rule.body {
+        bound.extend(bound_by(l));
+    }
+    let mut needed = Vec::new();
+    atom_vars(&rule.head, &mut needed);
+    rule.body.iter().for_each(|l| needed_by(l, &mut needed));
+    match needed.into_iter().find(|v| !bound.contains(v)) {
+        Some(v) => Err(err(
+            rule,
+            format!(
+                "unsafe rule {}: variable ?{v} appears in no positive literal",
+                shown(rule)
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+fn check_required(sheet: &Sheet) -> Result<(), GdlError> {
+    let heads: HashSet<&str> = sheet.rules.iter().map(|r| &*r.head.rel).collect();
+    if !heads.contains("role") {
+        return Err(GdlError(
+            "the sheet has no role fact: a game needs at least one (role name)".into(),
+        ));
+    }
+    for rel in REQUIRED {
+        if !heads.contains(rel) {
+            return Err(GdlError(format!(
+                "the sheet has no rule or fact for {rel}: every game needs role, init, legal, \
+                 next, goal and terminal"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The relation dependency graph and its transitive closure.
+struct Graph {
+    index: HashMap<Sym, usize>,
+    /// `reach[p][q]`: a path of at least one edge leads from `p` to `q`
+    /// (`p`'s rules use `q`, directly or through other relations).
+    reach: Vec<Vec<bool>>,
+}
+
+impl Graph {
+    fn new(sheet: &Sheet) -> Graph {
+        let mut index = HashMap::new();
+        let mut id = |s: &Sym| -> usize {
+            let next = index.len();
+            *index.entry(s.clone()).or_insert(next)
+        };
+        let mut edges: Vec<(usize, usize)> = Vec::new();
+        for rule in &sheet.rules {
+            let h = id(&rule.head.rel);
+            for l in &rule.body {
+                for_each_atom(l, false, &mut |a, _| edges.push((h, id(&a.rel))));
+            }
+        }
+        for kw in STATE_RELATIONS {
+            id(&Sym::from(kw));
+        }
+        let n = index.len();
+        let mut succ = vec![Vec::new(); n];
+        for (a, b) in edges {
+            succ[a].push(b);
+        }
+        let mut reach = vec![vec![false; n]; n];
+        for (start, row) in reach.iter_mut().enumerate() {
+            let mut queue: VecDeque<usize> = succ[start].iter().copied().collect();
+            while let Some(q) = queue.pop_front() {
+                if !row[q] {
+                    row[q] = true;
+                    queue.extend(succ[q].iter().copied());
+                }
+            }
+        }
+        Graph { index, reach }
+    }
+
+    fn id(&self, s: &str) -> usize {
+        self.index[s]
+    }
+
+    /// Whether `q` is in `p`'s strongly connected component when `p`'s rule
+    /// uses `q` (so `p` reaches `q`; `q == p` is a cycle of one edge).
+    fn same_component(&self, p: usize, q: usize) -> bool {
+        p == q || (self.reach[p][q] && self.reach[q][p])
+    }
+
+    fn check_stratified(&self, rule: &Rule) -> Result<(), GdlError> {
+        let p = self.id(&rule.head.rel);
+        let mut bad = None;
+        for l in &rule.body {
+            for_each_atom(l, false, &mut |a, negated| {
+                if negated && bad.is_none() && self.same_component(p, self.id(&a.rel)) {
+                    bad = Some(a.rel.clone());
+                }
+            });
+        }
+        match bad {
+            Some(q) if q == rule.head.rel => Err(err(
+                rule,
+                format!(
+                    "negation in a cycle, in {}: {q} depends on its own negation",
+                    shown(rule)
+                ),
+            )),
+            Some(q) => Err(err(
+                rule,
+                format!(
+                    "negation in a cycle, in {}: {} depends on (not {q}), and {q} depends on {}",
+                    shown(rule),
+                    rule.head.rel,
+                    rule.head.rel
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    fn check_recursion(&self, rule: &Rule) -> Result<(), GdlError> {
+        let p = self.id(&rule.head.rel);
+        // The cyclic atoms, at the top of the body or inside `or`, but not
+        // under `not` (stratification has dealt with those).
+        let mut cyclic = Vec::new();
+        fn positive<'a>(l: &'a Literal, out: &mut Vec<&'a Atom>) {
+            match l {
+                Literal::Pos(a) => out.push(a),
+                Literal::Or(ls) => ls.iter().for_each(|l| positive(l, out)),
+                Literal::Not(_) | Literal::Distinct(..) => {}
+            }
+        }
+        rule.body.iter().for_each(|l| positive(l, &mut cyclic));
+        cyclic.retain(|a| self.same_component(p, self.id(&a.rel)));
+        let support: Vec<&Term> = rule
+            .body
+            .iter()
+            .filter_map(|l| match l {
+                Literal::Pos(a) if !self.same_component(p, self.id(&a.rel)) => Some(a),
+                _ => None,
+            })
+            .flat_map(|a| a.args.iter())
+            .collect();
+        for q in cyclic {
+            for t in &q.args {
+                let ok = is_ground(t) || rule.head.args.contains(t) || support.contains(&t);
+                if !ok {
+                    return Err(err(
+                        rule,
+                        format!(
+                            "recursion restriction broken in {}: argument {t} of {}, which is \
+                             recursive with {}, is not ground, not an argument of the head, and \
+                             not an argument of a positive literal outside the recursion",
+                            shown(rule),
+                            q.rel,
+                            rule.head.rel
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The first relation of the rule's body that is `target` or depends on
+    /// it, with the one of `targets` it leads to.
+    fn uses_any(&self, rule: &Rule, targets: &[&'static str]) -> Option<(Sym, &'static str)> {
+        let ids: Vec<(usize, &'static str)> = targets.iter().map(|t| (self.id(t), *t)).collect();
+        let mut found = None;
+        for l in &rule.body {
+            for_each_atom(l, false, &mut |a, _| {
+                if found.is_some() {
+                    return;
+                }
+                let q = self.id(&a.rel);
+                if let Some(&(_, t)) = ids.iter().find(|&&(t, _)| q == t || self.reach[q][t]) {
+                    found = Some((a.rel.clone(), t));
+                }
+            });
+        }
+        found
+    }
+
+    fn check_move_free(&self, rule: &Rule) -> Result<(), GdlError> {
+        let head = &*rule.head.rel;
+        if !MOVE_FREE.contains(&head) {
+            return Ok(());
+        }
+        match self.uses_any(rule, &["does"]) {
+            Some((q, _)) => Err(err(
+                rule,
+                format!(
+                    "{head} must not depend on does, but {} uses {}",
+                    shown(rule),
+                    if &*q == "does" {
+                        "does".to_string()
+                    } else {
+                        format!("{q}, which depends on does")
+                    }
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    fn check_state_free(&self, rule: &Rule) -> Result<(), GdlError> {
+        let head = &*rule.head.rel;
+        if !STATE_FREE.contains(&head) {
+            return Ok(());
+        }
+        match self.uses_any(rule, &STATE_RELATIONS) {
+            Some((q, t)) => Err(err(
+                rule,
+                format!(
+                    "{head} must not depend on true, does, next, legal, goal or terminal, but {} \
+                     uses {}",
+                    shown(rule),
+                    if *q == *t {
+                        t.to_string()
+                    } else {
+                        format!("{q}, which depends on {t}")
+                    }
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::gdl::parse::parse;
+
+    /// A small valid game: two players race to press a button three times,
+    /// moving simultaneously; it uses `or`, `not`, `distinct` and a
+    /// recursive relation.
+    const GOOD: &str = "
+        (role a) (role b)
+        (succ 0 1) (succ 1 2) (succ 2 3)
+        (<= (less ?x ?y) (succ ?x ?y))
+        (<= (less ?x ?z) (succ ?x ?y) (less ?y ?z))
+        (init (count a 0)) (init (count b 0))
+        (<= (legal ?r press) (role ?r))
+        (<= (legal ?r wait) (role ?r))
+        (<= (next (count ?r ?y)) (does ?r press) (true (count ?r ?x)) (succ ?x ?y))
+        (<= (next (count ?r ?x)) (does ?r wait) (true (count ?r ?x)))
+        (<= done (true (count ?r 3)))
+        (<= terminal done)
+        (<= (goal ?r 100) (true (count ?r 3)))
+        (<= (goal ?r 0) (role ?r) (not (true (count ?r 3))))
+        (<= (ahead ?r) (true (count ?r ?x)) (true (count ?s ?y)) (distinct ?r ?s) (less ?y ?x))
+        (<= (level ?r) (role ?r) (or (ahead ?r) (not (distinct ?r a))))
+        (<= (sees ?r (pressed ?s)) (does ?s press) (role ?r))
+    ";
+
+    fn fails(text: &str) -> String {
+        check(&parse(text).expect("parses")).unwrap_err().0
+    }
+
+    /// `GOOD` with `old` replaced by `new` (which must occur).
+    fn edited(old: &str, new: &str) -> String {
+        assert!(GOOD.contains(old), "{old}");
+        GOOD.replace(old, new)
+    }
+
+    #[test]
+    fn good_sheet_passes() {
+        assert_eq!(check(&parse(GOOD).unwrap()), Ok(()));
+    }
+
+    #[test]
+    fn arities_are_fixed() {
+        let m = fails(&edited("(succ 2 3)", "(succ 2 3 4)"));
+        assert_eq!(
+            m,
+            "line 3: relation succ has 3 arguments in (succ 2 3 4), but 2 at line 3"
+        );
+        let m = fails(&edited("(init (count b 0))", "(init (count b))"));
+        assert!(
+            m.starts_with("line 6: function count has 1 argument in (init (count b))"),
+            "{m}"
+        );
+        let m = fails(&edited("(<= terminal done)", "(<= (terminal x) done)"));
+        assert!(
+            m.starts_with("line 12: terminal takes 0 arguments, found 1"),
+            "{m}"
+        );
+        let m = fails(&edited("(role b)", "(role b c)"));
+        assert!(
+            m.starts_with("line 2: role takes 1 argument, found 2"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn keywords_in_their_places() {
+        let m = fails(&edited("(<= done", "(<= (true done)"));
+        assert!(
+            m.starts_with("line 11: true cannot head a rule or fact"),
+            "{m}"
+        );
+        let m = fails(&edited("(<= done", "(<= (does a done)"));
+        assert!(m.starts_with("line 11: does cannot head"), "{m}");
+        let m = fails(&edited("(<= done", "(<= (not done)"));
+        assert!(m.starts_with("line 11: not cannot head"), "{m}");
+        let m = fails(&edited("(role b)", "(<= (role b) (succ 0 1))"));
+        assert!(
+            m.starts_with("line 2: role must be given by ground facts only"),
+            "{m}"
+        );
+        let m = fails(&edited(
+            "(<= terminal done)",
+            "(<= terminal (next (count a 3)))",
+        ));
+        assert!(
+            m.starts_with("line 12: next cannot appear in a rule's body"),
+            "{m}"
+        );
+        let m = fails(&edited(
+            "(<= terminal done)",
+            "(<= terminal (init (count a 3)))",
+        ));
+        assert!(m.starts_with("line 12: init cannot appear"), "{m}");
+        let m = fails(&edited("(goal ?r 0)", "(goal ?r 101)"));
+        assert!(m.starts_with("line 14: a goal value must be an integer from 0 to 100, found 101"));
+    }
+
+    #[test]
+    fn unsafe_rules() {
+        let m = fails(&edited(
+            "(<= terminal done)",
+            "(<= (next (cell ?x ?y b)) (not (true (cell ?x ?y x))))",
+        ));
+        assert_eq!(
+            m,
+            "line 12: unsafe rule (<= (next (cell ?x ?y b)) (not (true (cell ?x ?y x)))): \
+             variable ?x appears in no positive literal"
+        );
+        // A variable of a distinct.
+        let m = fails(&edited("(distinct ?r ?s)", "(distinct ?r ?t)"));
+        assert!(
+            m.contains("variable ?t appears in no positive literal"),
+            "{m}"
+        );
+        // A non-ground fact.
+        let m = fails(&edited("(succ 0 1)", "(succ 0 ?n)"));
+        assert!(
+            m.starts_with("line 3: unsafe rule (succ 0 ?n): variable ?n"),
+            "{m}"
+        );
+        // An `or` binds only what all its branches bind …
+        let m = fails(&edited(
+            "(<= terminal done)",
+            "(<= (won ?r) (or (true (count ?r 3)) done))",
+        ));
+        assert!(
+            m.contains("variable ?r appears in no positive literal"),
+            "{m}"
+        );
+        let ok = edited(
+            "(<= terminal done)",
+            "(<= terminal (or (true (count ?r 3)) (or (true (count ?r 2)) (true (count a ?r))) done))\n\
+             (<= (won ?r) (or (true (count ?r 3)) (or (true (count ?r 2)) (true (count a ?r)))))",
+        );
+        assert_eq!(check(&parse(&ok).unwrap()), Ok(()));
+        // … and a negated or distinct branch still needs its variables.
+        let m = fails(&edited("(not (distinct ?r a))", "(not (distinct ?q a))"));
+        assert!(m.contains("variable ?q appears"), "{m}");
+    }
+
+    #[test]
+    fn required_relations() {
+        let m =
+            fails("(init a) (<= (legal p x) (true a)) (<= (next a) (true a)) terminal (goal p 0)");
+        assert_eq!(
+            m,
+            "the sheet has no role fact: a game needs at least one (role name)"
+        );
+        let m = fails(&edited("(<= terminal done)", ""));
+        assert!(m.contains("no rule or fact for terminal"), "{m}");
+        let m = fails(&GOOD.replace("(next ", "(later "));
+        assert!(m.contains("no rule or fact for next"), "{m}");
+    }
+
+    #[test]
+    fn negation_must_be_stratified() {
+        let m = fails(&edited(
+            "(<= terminal done)",
+            "(<= terminal done)\n(<= (odd ?x) (succ ?y ?x) (not (odd ?y)))",
+        ));
+        assert_eq!(
+            m,
+            "line 13: negation in a cycle, in (<= (odd ?x) (succ ?y ?x) (not (odd ?y))): \
+             odd depends on its own negation"
+        );
+        let m = fails(&edited(
+            "(<= terminal done)",
+            "(<= terminal done)\n(<= (p ?x) (succ ?x ?y) (q ?y))\n(<= (q ?y) (succ ?x ?y) (not (p ?x)))",
+        ));
+        assert!(m.starts_with("line 14: negation in a cycle"), "{m}");
+    }
+
+    #[test]
+    fn recursion_restriction() {
+        // In GOOD, ?z of (less ?y ?z) is an argument of the head and ?y one
+        // of succ, outside the recursion: fine. Here ?y is bound only by
+        // the recursive literals themselves.
+        let m = fails(&edited(
+            "(<= terminal done)",
+            "(<= terminal done)\n(<= (far ?x ?y) (succ ?x ?y))\n(<= (far ?x ?z) (far ?x ?y) (far ?y ?z))",
+        ));
+        assert!(
+            m.starts_with("line 14: recursion restriction broken in (<= (far ?x ?z)")
+                && m.contains("argument ?y of far"),
+            "{m}"
+        );
+        // Counting with a function term builds ever larger terms: ?x is
+        // not an argument of the head, only inside one.
+        let m = fails(&edited(
+            "(<= terminal done)",
+            "(<= terminal done)\n(num 0)\n(<= (num (s ?x)) (num ?x))",
+        ));
+        assert!(
+            m.starts_with("line 14: recursion restriction broken"),
+            "{m}"
+        );
+        assert!(m.contains("argument ?x of num"), "{m}");
+    }
+
+    #[test]
+    fn moves_stay_out_of_views() {
+        let m = fails(&edited(
+            "(<= terminal done)",
+            "(<= terminal done (pressed))\n(<= pressed (does a press))",
+        ));
+        assert_eq!(
+            m,
+            "line 12: terminal must not depend on does, but (<= terminal done pressed) uses \
+             pressed, which depends on does"
+        );
+        let m = fails(&edited(
+            "(<= (legal ?r wait) (role ?r))",
+            "(<= (legal ?r wait) (does ?r press))",
+        ));
+        assert!(
+            m.starts_with("line 8: legal must not depend on does, but"),
+            "{m}"
+        );
+        assert!(m.ends_with("uses does"), "{m}");
+    }
+
+    #[test]
+    fn init_is_fixed() {
+        let m = fails(&edited(
+            "(init (count b 0))",
+            "(<= (init (count b 0)) (true (count a 0)))",
+        ));
+        assert!(
+            m.starts_with(
+                "line 6: init must not depend on true, does, next, legal, goal or terminal"
+            ) && m.ends_with("uses true"),
+            "{m}"
+        );
+        let m = fails(&edited(
+            "(init (count b 0))",
+            "(<= (init (count b 0)) done)",
+        ));
+        assert!(m.ends_with("uses done, which depends on true"), "{m}");
+    }
+
+    #[test]
+    fn long_rules_are_cut() {
+        let long = format!(
+            "(<= (legal ?r {}) (role ?r) (not (true ?q)))",
+            "x".repeat(200)
+        );
+        let m = fails(&edited("(<= (legal ?r wait) (role ?r))", &long));
+        assert!(m.contains('…') && m.chars().count() < 200, "{m}");
+    }
+}

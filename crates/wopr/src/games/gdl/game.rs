@@ -1,0 +1,825 @@
+//! A GDL rule sheet as a wopr [`Game`]: the spec `gdl:PATH.kif`.
+//!
+//! **Seats and turns.** The seats are the sheet's roles in the order of its
+//! `role` facts, GDL-II's `random` left out (it is chance). GDL moves are
+//! simultaneous: every role makes a move at every step, and turn-taking
+//! games give the roles not on turn a single legal move such as `noop`. So
+//! at each state a role is *passive* when its only legal move is a constant
+//! (`noop`, `wait`, a forced `pass`) and *active* otherwise, and the turn is:
+//! - terminal when `terminal` holds;
+//! - chance when `random` has more than one legal move (its move is drawn
+//!   first and kept aside until the players' moves join it);
+//! - one player's when exactly one seat is active: the others' single moves
+//!   are implied, so Tic-Tac-Toe and Connect-4 play as alternating games;
+//! - simultaneous when two or more seats are active;
+//! - and when no seat is active and chance has nothing to draw, the forced
+//!   joint move is made at once (a guard of [`FORCED_LIMIT`] such steps in a
+//!   row ends a sheet that would loop forever).
+//!
+//! **Actions.** One index per distinct ground move term of any role
+//! (chance's included), in the order of
+//! [`cmp_terms`](super::reasoner::cmp_terms): the same term is the same
+//! action whoever makes it (`(mark 1 1)` for either player). Notation is the
+//! move term without spaces, `mark(1,1)` (so that move lists split on
+//! whitespace); the sheet's own `(mark 1 1)` and `#N` (action `N`) are read
+//! too, case-insensitively.
+//!
+//! **Returns.** GDL goals are 0..=100; a seat's return is
+//! `(goal − 50) / 50`, so 100/50/0 become +1/0/−1 (a seat with no goal
+//! holding counts as goal 0).
+//!
+//! **Parameters.** `gdl:PATH[,max-plies=N]`: the rule sheet's path (no
+//! commas), and the bound on a game's length that play and evaluation
+//! enforce (default 10,000 plies).
+//!
+//! **Players.** `random`, `first`, `mcts` with random rollouts on every
+//! sheet; on sheets whose turns are all one player's (checked on random
+//! playouts when the sheet is loaded, no `random` role), also `alphabeta`
+//! with a generic evaluation (the mover's goal value where the sheet defines
+//! one before the end, else 0) and `net:` players on the `facts` encoding:
+//! one input per seat for the player to move, then one input per ground base
+//! fact (1 when true).
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use super::ast::Term;
+use super::reasoner::{cmp_terms, Analysis, Facts, Reasoner};
+use super::{check::check, parse::parse};
+use crate::game::encode::{unknown, Encodable, Encoding, EncodingOf};
+use crate::game::{
+    parse_index, Action, ActionList, Game, GameInfo, GameSpec, ParamInfo, Searchable, SpecError,
+    State, Turn, MAX_ACTIONS,
+};
+use crate::players::{board_build, board_parse, PlayerSpec, Roster};
+
+/// Forced joint moves in a row after which a state counts as terminal.
+pub const FORCED_LIMIT: usize = 100_000;
+
+/// Random playouts run when a sheet is loaded to see which kinds of turn it
+/// has.
+const PROBE_PLAYOUTS: u64 = 64;
+
+const INFO: GameInfo = GameInfo {
+    name: "gdl",
+    aliases: &[],
+    about: "any game written in GDL (a KIF rule sheet): gdl:PATH.kif",
+    paper: "",
+    params: &[
+        ParamInfo {
+            name: "path",
+            default: "",
+            doc: "the rule sheet, written bare: gdl:gdl/tictactoe.kif",
+        },
+        ParamInfo {
+            name: "max-plies",
+            default: "10000",
+            doc: "longest game play and evaluation allow, 1..=1000000",
+        },
+    ],
+};
+
+/// What every state of one sheet shares.
+struct Rules {
+    path: String,
+    max_plies: usize,
+    reasoner: Reasoner,
+    /// The role of each seat (the roles but `random`).
+    seats: Vec<usize>,
+    /// The `random` role.
+    random: Option<usize>,
+    /// The seats' names.
+    names: Vec<&'static str>,
+    /// Every move term of any role: action `a` is `actions[a]`.
+    actions: Vec<Term>,
+    /// Per role, the action of each of its MoveIds.
+    action_of: Vec<Vec<Action>>,
+    /// Per role, whether each MoveId is a constant (a passive move when it
+    /// is the only legal one).
+    constant: Vec<Vec<bool>>,
+    /// Whether probing found only one-player turns and the sheet has no
+    /// `random` role: alpha-beta and nets apply.
+    alternating: bool,
+    /// Whether probing met a simultaneous turn: MCTS does not apply.
+    simultaneous: bool,
+}
+
+impl Rules {
+    /// The MoveId of `action` for `role`, if the role can ever make it.
+    fn move_of(&self, role: usize, action: Action) -> Option<u32> {
+        self.reasoner
+            .find_move(role, self.actions.get(action as usize)?)
+    }
+}
+
+/// A game written in GDL.
+#[derive(Clone)]
+pub struct Gdl {
+    rules: Arc<Rules>,
+}
+
+impl fmt::Debug for Gdl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Gdl({})", self.rules.path)
+    }
+}
+
+impl Gdl {
+    /// Loads, checks and grounds the rule sheet `text` (named `path` in
+    /// errors and in the game's spec).
+    pub fn from_text(path: &str, text: &str, max_plies: usize) -> Result<Gdl, SpecError> {
+        let fail = |e: super::GdlError| SpecError(format!("gdl:{path}: {e}"));
+        let sheet = parse(text).map_err(fail)?;
+        check(&sheet).map_err(fail)?;
+        let reasoner = Reasoner::new(&sheet).map_err(fail)?;
+        let random = reasoner.random_role();
+        let seats: Vec<usize> = (0..reasoner.roles().len())
+            .filter(|&r| Some(r) != random)
+            .collect();
+        if seats.is_empty() {
+            return Err(SpecError(format!(
+                "gdl:{path}: the sheet has no role but random"
+            )));
+        }
+        let mut actions: Vec<Term> = (0..reasoner.roles().len())
+            .flat_map(|r| reasoner.moves(r).iter().cloned())
+            .collect();
+        actions.sort_by(cmp_terms);
+        actions.dedup();
+        if actions.len() > usize::from(Action::MAX) {
+            return Err(SpecError(format!(
+                "gdl:{path}: {} distinct moves, more than wopr's {} actions",
+                actions.len(),
+                Action::MAX
+            )));
+        }
+        for r in 0..reasoner.roles().len() {
+            if reasoner.moves(r).len() > MAX_ACTIONS {
+                return Err(SpecError(format!(
+                    "gdl:{path}: role {} has {} possible moves, more than the {MAX_ACTIONS} one position may list",
+                    reasoner.roles()[r],
+                    reasoner.moves(r).len()
+                )));
+            }
+        }
+        let action_of = (0..reasoner.roles().len())
+            .map(|r| {
+                reasoner
+                    .moves(r)
+                    .iter()
+                    .map(|m| actions.binary_search_by(|x| cmp_terms(x, m)).unwrap_or(0) as Action)
+                    .collect()
+            })
+            .collect();
+        let constant = (0..reasoner.roles().len())
+            .map(|r| {
+                reasoner
+                    .moves(r)
+                    .iter()
+                    .map(|m| matches!(m, Term::Const(_)))
+                    .collect()
+            })
+            .collect();
+        let names = seats
+            .iter()
+            .map(|&r| &*Box::leak(reasoner.roles()[r].to_string().into_boxed_str()))
+            .collect();
+        let rules = Rules {
+            path: path.to_string(),
+            max_plies,
+            reasoner,
+            seats,
+            random,
+            names,
+            actions,
+            action_of,
+            constant,
+            alternating: false,
+            simultaneous: false,
+        };
+        let mut game = Gdl {
+            rules: Arc::new(rules),
+        };
+        let (chance, simultaneous) = probe(&game);
+        // The probe's states are gone: the rules have one owner again.
+        if let Some(rules) = Arc::get_mut(&mut game.rules) {
+            rules.alternating = random.is_none() && !chance && !simultaneous;
+            rules.simultaneous = simultaneous;
+        }
+        Ok(game)
+    }
+
+    /// Whether every turn seen on random playouts was one player's (and the
+    /// sheet has no chance): searching and net players apply.
+    pub fn is_alternating(&self) -> bool {
+        self.rules.alternating
+    }
+
+    /// The reasoner under the game.
+    pub fn reasoner(&self) -> &Reasoner {
+        &self.rules.reasoner
+    }
+
+    /// The move term of action `a`.
+    pub fn action_term(&self, a: Action) -> Option<&Term> {
+        self.rules.actions.get(a as usize)
+    }
+}
+
+/// The kinds of turn random games from the start meet: (chance,
+/// simultaneous).
+fn probe(game: &Gdl) -> (bool, bool) {
+    let mut rng = crate::game::rng::stream(0, &[0]);
+    let mut legal = ActionList::new();
+    let (mut chance, mut simultaneous) = (false, false);
+    for _ in 0..PROBE_PLAYOUTS {
+        let mut s = game.initial_state();
+        for _ in 0..game.rules.max_plies {
+            match s.turn() {
+                Turn::Player(_) | Turn::Chance => {
+                    chance |= s.turn() == Turn::Chance;
+                    legal.clear();
+                    s.legal_actions(&mut legal);
+                    let a = legal[rand::RngExt::random_range(&mut rng, 0..legal.len())];
+                    s.apply(a);
+                }
+                Turn::Simultaneous => {
+                    simultaneous = true;
+                    let joint: Vec<Action> = (0..game.num_players())
+                        .map(|p| {
+                            legal.clear();
+                            s.legal_actions_of(p, &mut legal);
+                            legal[rand::RngExt::random_range(&mut rng, 0..legal.len())]
+                        })
+                        .collect();
+                    s.apply_joint(&joint);
+                }
+                Turn::Terminal => break,
+            }
+        }
+    }
+    (chance, simultaneous)
+}
+
+/// A position of a GDL game: the true facts, and chance's move when it has
+/// been drawn but the players' moves have not joined it yet.
+#[derive(Clone)]
+pub struct GdlState {
+    rules: Arc<Rules>,
+    facts: Facts,
+    /// Chance's drawn move (a MoveId of `random`).
+    pending: Option<u32>,
+    turn: Turn,
+    /// Each role's legal MoveIds here.
+    legal: Vec<Vec<u32>>,
+}
+
+impl PartialEq for GdlState {
+    fn eq(&self, other: &Self) -> bool {
+        self.facts == other.facts && self.pending == other.pending
+    }
+}
+
+impl fmt::Debug for GdlState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "GdlState({:?}, {:?})", self.facts, self.pending)
+    }
+}
+
+impl GdlState {
+    fn new(rules: Arc<Rules>, facts: Facts) -> GdlState {
+        let mut s = GdlState {
+            rules,
+            facts,
+            pending: None,
+            turn: Turn::Terminal,
+            legal: Vec::new(),
+        };
+        s.settle();
+        s
+    }
+
+    /// The true base facts.
+    pub fn facts(&self) -> &Facts {
+        &self.facts
+    }
+
+    fn is_active(&self, role: usize) -> bool {
+        match &self.legal[role][..] {
+            [] => false,
+            [m] => !self.rules.constant[role][*m as usize],
+            _ => true,
+        }
+    }
+
+    /// Works out the turn, making forced joint moves until someone (or
+    /// chance) has a choice or the game is over.
+    fn settle(&mut self) {
+        let mut analysis = Analysis::default();
+        for _ in 0..FORCED_LIMIT {
+            self.rules.reasoner.analyse(&self.facts, &mut analysis);
+            self.legal = (0..self.rules.reasoner.roles().len())
+                .map(|r| analysis.legal(r).to_vec())
+                .collect();
+            if analysis.terminal() {
+                self.turn = Turn::Terminal;
+                return;
+            }
+            if let Some(r) = self.rules.random {
+                if self.pending.is_none() {
+                    match self.legal[r][..] {
+                        [] => {}
+                        [m] => self.pending = Some(m),
+                        _ => {
+                            self.turn = Turn::Chance;
+                            return;
+                        }
+                    }
+                }
+            }
+            let active: Vec<usize> = (0..self.rules.seats.len())
+                .filter(|&s| self.is_active(self.rules.seats[s]))
+                .collect();
+            match active[..] {
+                [] if self.rules.seats.iter().any(|&r| self.legal[r].is_empty()) => {
+                    // A role with no legal move: the sheet is stuck.
+                    self.turn = Turn::Terminal;
+                    return;
+                }
+                [] => self.advance(&[]),
+                [seat] => {
+                    self.turn = Turn::Player(seat);
+                    return;
+                }
+                _ => {
+                    self.turn = Turn::Simultaneous;
+                    return;
+                }
+            }
+        }
+        self.turn = Turn::Terminal;
+    }
+
+    /// Makes the joint move: `chosen` gives (role, MoveId) for the roles
+    /// that chose; every other role makes its first legal move (its only
+    /// one when passive), chance its drawn move.
+    fn advance(&mut self, chosen: &[(usize, u32)]) {
+        let mut joint: Vec<u32> = self
+            .legal
+            .iter()
+            .map(|l| l.first().copied().unwrap_or(u32::MAX))
+            .collect();
+        if let (Some(r), Some(m)) = (self.rules.random, self.pending.take()) {
+            joint[r] = m;
+        }
+        for &(r, m) in chosen {
+            joint[r] = m;
+        }
+        self.facts = self.rules.reasoner.next(&self.facts, &joint);
+    }
+
+    fn seat_legal(&self, seat: usize, out: &mut ActionList) {
+        let role = self.rules.seats[seat];
+        let mut acts: Vec<Action> = self.legal[role]
+            .iter()
+            .map(|&m| self.rules.action_of[role][m as usize])
+            .collect();
+        acts.sort_unstable();
+        out.extend(acts);
+    }
+}
+
+impl State for GdlState {
+    type View = GdlState;
+
+    fn turn(&self) -> Turn {
+        self.turn
+    }
+
+    fn legal_actions(&self, out: &mut ActionList) {
+        match self.turn {
+            Turn::Player(seat) => self.seat_legal(seat, out),
+            Turn::Chance => {
+                let r = self.rules.random.expect("a chance turn has a random role");
+                let mut acts: Vec<Action> = self.legal[r]
+                    .iter()
+                    .map(|&m| self.rules.action_of[r][m as usize])
+                    .collect();
+                acts.sort_unstable();
+                out.extend(acts);
+            }
+            _ => {}
+        }
+    }
+
+    fn apply(&mut self, action: Action) {
+        match self.turn {
+            Turn::Player(seat) => {
+                let role = self.rules.seats[seat];
+                let m = self.rules.move_of(role, action).unwrap_or(u32::MAX);
+                self.advance(&[(role, m)]);
+            }
+            Turn::Chance => {
+                let r = self.rules.random.expect("a chance turn has a random role");
+                self.pending = self.rules.move_of(r, action);
+            }
+            _ => return,
+        }
+        self.settle();
+    }
+
+    fn returns(&self, player: usize) -> f64 {
+        if self.turn != Turn::Terminal {
+            return 0.0;
+        }
+        let Some(&role) = self.rules.seats.get(player) else {
+            return 0.0;
+        };
+        let goal = self.rules.reasoner.goal(&self.facts, role).unwrap_or(0);
+        (goal as f64 - 50.0) / 50.0
+    }
+
+    fn view(&self, _player: usize) -> GdlState {
+        self.clone()
+    }
+
+    fn action_to_string(&self, action: Action) -> String {
+        match self.rules.actions.get(action as usize) {
+            Some(t) => notation(t),
+            None => format!("#{action}"),
+        }
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, String> {
+        let want = normalise(text);
+        let compact: String = text.to_ascii_lowercase().split_whitespace().collect();
+        if let Some(i) = self.rules.actions.iter().position(|t| {
+            let kif = normalise(&t.to_string());
+            kif == want || kif == format!("({want})") || notation(t) == compact
+        }) {
+            return Ok(i as Action);
+        }
+        parse_index(text, self.rules.actions.len()).ok_or_else(|| {
+            format!(
+                "'{}' is not a move of {} (write a move term such as {}, or #N for action N < {})",
+                text.trim(),
+                self.rules.path,
+                self.rules
+                    .actions
+                    .last()
+                    .map_or("noop".to_string(), notation),
+                self.rules.actions.len()
+            )
+        })
+    }
+
+    fn chance_outcomes(&self, out: &mut Vec<(Action, f64)>) {
+        out.clear();
+        if self.turn != Turn::Chance {
+            return;
+        }
+        let mut legal = ActionList::new();
+        self.legal_actions(&mut legal);
+        let p = 1.0 / legal.len() as f64;
+        out.extend(legal.iter().map(|&a| (a, p)));
+    }
+
+    fn legal_actions_of(&self, player: usize, out: &mut ActionList) {
+        match self.turn {
+            Turn::Simultaneous if player < self.rules.seats.len() => self.seat_legal(player, out),
+            Turn::Player(p) if p == player => self.seat_legal(player, out),
+            _ => {}
+        }
+    }
+
+    fn apply_joint(&mut self, actions: &[Action]) {
+        if self.turn != Turn::Simultaneous {
+            return;
+        }
+        let chosen: Vec<(usize, u32)> = self
+            .rules
+            .seats
+            .iter()
+            .zip(actions)
+            .filter_map(|(&role, &a)| Some((role, self.rules.move_of(role, a)?)))
+            .collect();
+        self.advance(&chosen);
+        self.settle();
+    }
+
+    fn try_apply(&mut self, action: Action) -> Result<(), String> {
+        match self.turn {
+            Turn::Terminal => return Err("the game is over".into()),
+            Turn::Simultaneous => return Err("this is a simultaneous turn; use apply_joint".into()),
+            _ => {}
+        }
+        let mut legal = ActionList::new();
+        self.legal_actions(&mut legal);
+        if legal.contains(&action) {
+            self.apply(action);
+            Ok(())
+        } else {
+            Err(format!(
+                "{} is not legal here (legal: {})",
+                self.action_to_string(action),
+                legal
+                    .iter()
+                    .map(|&a| self.action_to_string(a))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ))
+        }
+    }
+}
+
+/// A move's notation without spaces, so that a list of moves splits on
+/// whitespace: `(mark 1 1)` is written `mark(1,1)`, a constant as itself.
+fn notation(t: &Term) -> String {
+    match t {
+        Term::Const(c) => c.to_string(),
+        Term::Var(v) => format!("?{v}"),
+        Term::Fn(f, args) => {
+            let args: Vec<String> = args.iter().map(notation).collect();
+            format!("{f}({})", args.join(","))
+        }
+    }
+}
+
+/// Lower case, single spaces, no space inside parentheses' edges.
+fn normalise(text: &str) -> String {
+    text.to_ascii_lowercase()
+        .replace('(', " ( ")
+        .replace(')', " ) ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace("( ", "(")
+        .replace(" )", ")")
+}
+
+impl fmt::Display for GdlState {
+    /// A grid where the sheet has `(cell X Y V)` facts (X, Y numbers or
+    /// names; V's first letter, `.` for `b`/blank), then every other true
+    /// fact, then whose turn it is.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = &self.rules.reasoner;
+        let mut cells = Vec::new();
+        let mut rest = Vec::new();
+        for b in self.facts.iter() {
+            match r.base(b) {
+                Term::Fn(name, args) if &**name == "cell" && args.len() == 3 => cells.push((
+                    args[1].to_string(),
+                    args[0].to_string(),
+                    args[2].to_string(),
+                )),
+                t => rest.push(t.to_string()),
+            }
+        }
+        if !cells.is_empty() {
+            let key = |s: &String| (s.parse::<i64>().unwrap_or(i64::MAX), s.clone());
+            let mut rows: Vec<String> = cells.iter().map(|c| c.0.clone()).collect();
+            let mut cols: Vec<String> = cells.iter().map(|c| c.1.clone()).collect();
+            rows.sort_by_key(key);
+            rows.dedup();
+            cols.sort_by_key(key);
+            cols.dedup();
+            for row in rows.iter().rev() {
+                let line: Vec<String> = cols
+                    .iter()
+                    .map(|col| {
+                        cells.iter().find(|c| &c.0 == row && &c.1 == col).map_or(
+                            " ".to_string(),
+                            |c| match c.2.as_str() {
+                                "b" | "blank" | "empty" => ".".to_string(),
+                                v => v.chars().next().unwrap_or('?').to_string(),
+                            },
+                        )
+                    })
+                    .collect();
+                writeln!(f, "{}", line.join(" "))?;
+            }
+        }
+        for t in rest {
+            writeln!(f, "{t}")?;
+        }
+        match self.turn {
+            Turn::Player(p) => write!(f, "{} to move", self.rules.names[p]),
+            Turn::Chance => write!(f, "chance to move"),
+            Turn::Simultaneous => write!(f, "everyone moves"),
+            Turn::Terminal => write!(f, "game over"),
+        }
+    }
+}
+
+impl Searchable for GdlState {
+    fn key(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.facts.hash(&mut h);
+        self.pending.hash(&mut h);
+        h.finish()
+    }
+
+    /// The mover's goal value where the sheet defines one here, centred:
+    /// `(goal − 50) × 1000`; 0 where none holds.
+    fn evaluate(&self) -> i32 {
+        let Turn::Player(seat) = self.turn else {
+            return 0;
+        };
+        let role = self.rules.seats[seat];
+        match self.rules.reasoner.goal(&self.facts, role) {
+            Some(g) => (g as i32 - 50) * 1000,
+            None => 0,
+        }
+    }
+}
+
+impl Game for Gdl {
+    type State = GdlState;
+    const INFO: GameInfo = INFO;
+
+    /// Reads the sheet at the spec's bare argument.
+    fn from_spec(spec: &GameSpec) -> Result<Gdl, SpecError> {
+        spec.check_keys(&["", "max-plies"])?;
+        let path = spec.get("").ok_or_else(|| {
+            SpecError("'gdl' needs a rule sheet: gdl:PATH.kif (e.g. gdl:gdl/tictactoe.kif)".into())
+        })?;
+        let max_plies = spec.int("max-plies", 10_000, 1, 1_000_000)? as usize;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| SpecError(format!("gdl:{path}: cannot read the rule sheet: {e}")))?;
+        Gdl::from_text(path, &text, max_plies)
+    }
+
+    fn spec(&self) -> String {
+        if self.rules.max_plies == 10_000 {
+            format!("gdl:{}", self.rules.path)
+        } else {
+            format!("gdl:{},max-plies={}", self.rules.path, self.rules.max_plies)
+        }
+    }
+
+    fn num_players(&self) -> usize {
+        self.rules.seats.len()
+    }
+
+    fn num_actions(&self) -> usize {
+        self.rules.actions.len()
+    }
+
+    fn max_game_length(&self) -> usize {
+        self.rules.max_plies
+    }
+
+    fn initial_state(&self) -> GdlState {
+        GdlState::new(self.rules.clone(), self.rules.reasoner.initial())
+    }
+
+    fn seat_names(&self) -> Vec<&'static str> {
+        self.rules.names.clone()
+    }
+}
+
+/// The `facts` encoding: the mover one-hot over the seats, then one input
+/// per ground base fact, 1 when true.
+struct FactsEncoding {
+    seats: usize,
+    base: usize,
+}
+
+impl Encoding<GdlState> for FactsEncoding {
+    fn name(&self) -> &'static str {
+        "facts"
+    }
+    fn size(&self) -> usize {
+        self.seats + self.base
+    }
+    fn encode(&self, state: &GdlState, out: &mut [f32]) {
+        out.fill(0.0);
+        if let Turn::Player(p) = state.turn {
+            out[p] = 1.0;
+        }
+        for b in state.facts.iter() {
+            out[self.seats + b] = 1.0;
+        }
+    }
+}
+
+impl Encodable for Gdl {
+    fn encoding_names(&self) -> &'static [&'static str] {
+        &["facts"]
+    }
+    fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError> {
+        if !self.rules.alternating {
+            return Err(SpecError(format!(
+                "{}: nets play games whose turns are all one player's; this sheet has chance or simultaneous turns",
+                self.spec()
+            )));
+        }
+        match name {
+            "facts" => Ok(Box::new(FactsEncoding {
+                seats: self.rules.seats.len(),
+                base: self.rules.reasoner.num_base(),
+            })),
+            _ => Err(unknown(&self.spec(), name, self.encoding_names())),
+        }
+    }
+}
+
+impl Roster for Gdl {
+    fn parse_bot(&self, spec: &GameSpec) -> Result<Option<PlayerSpec>, SpecError> {
+        if self.rules.alternating {
+            if spec.name == "perfect" {
+                return Err(SpecError(format!("{} has no exact solver", self.spec())));
+            }
+            return board_parse(self, spec);
+        }
+        match spec.name.as_str() {
+            "mcts" if !self.rules.simultaneous => {
+                let (config, rollout) = crate::players::mcts::parse_config(spec)?;
+                if rollout.is_some() {
+                    return Err(SpecError(format!(
+                        "'mcts': {} has chance or simultaneous turns, so rollout=net:FILE is not available (accepted: rollout=random)",
+                        self.spec()
+                    )));
+                }
+                Ok(Some(PlayerSpec::Mcts { config, rollout }))
+            }
+            "mcts" | "alphabeta" | "net" if self.rules.simultaneous => Err(SpecError(format!(
+                "'{}' needs turns of one player or chance; {} has simultaneous turns (accepted: random, first)",
+                spec.name,
+                self.spec()
+            ))),
+            "alphabeta" | "net" => Err(SpecError(format!(
+                "'{}' needs a game whose turns are all one player's; {} has chance or simultaneous turns (accepted: random, first, mcts)",
+                spec.name,
+                self.spec()
+            ))),
+            _ => Ok(None),
+        }
+    }
+
+    fn build_bot(
+        &self,
+        spec: &PlayerSpec,
+    ) -> Result<Box<dyn crate::game::Player<Self>>, SpecError> {
+        if self.rules.alternating {
+            return board_build(self, spec);
+        }
+        match spec {
+            PlayerSpec::Mcts { config, .. } => crate::players::mcts::build_random(self, *config),
+            other => Err(SpecError(format!(
+                "{} has no player '{other}'",
+                self.spec()
+            ))),
+        }
+    }
+
+    fn bot_names(&self) -> &'static [&'static str] {
+        if self.rules.alternating {
+            &[
+                "alphabeta[:depth=D][,ms=T]",
+                "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE]",
+                "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
+            ]
+        } else if self.rules.simultaneous {
+            &[]
+        } else {
+            &["mcts[:sims=N][,c=C][,ms=T]"]
+        }
+    }
+}
+
+/// GDL games have the generic oracles: `alphabeta` on the goal-valued
+/// evaluation (no exact solver, no game-specific judge).
+impl crate::game::oracle::Oracles for Gdl {
+    /// Goal points are worth 1000 evaluation units each: 25 points above
+    /// even (a goal of 75) is tanh(1).
+    fn value_scale(&self) -> f32 {
+        25_000.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tictactoe() -> Gdl {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../gdl/tictactoe.kif"
+        ))
+        .unwrap();
+        Gdl::from_text("gdl/tictactoe.kif", &text, 10_000).unwrap()
+    }
+
+    #[test]
+    fn moves_read_in_either_notation() {
+        let g = tictactoe();
+        let s = g.initial_state();
+        let a = s.parse_action("mark(1,1)").unwrap();
+        assert_eq!(s.action_to_string(a), "mark(1,1)");
+        assert_eq!(s.parse_action("(MARK 1  1)"), Ok(a));
+        assert_eq!(s.parse_action(&format!("#{a}")), Ok(a));
+        assert!(s.parse_action("mark(4,4)").is_err());
+    }
+}

@@ -1,0 +1,139 @@
+//! Hash-consed ground terms, and a fast hasher for integer keys.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::games::gdl::ast::{Sym, Term};
+
+/// A small fast hasher for integer keys (the FxHash mixing step).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct Fx(u64);
+
+impl Fx {
+    pub(crate) fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+}
+
+/// A hash map with [`Fx`] hashing.
+pub(crate) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// Hash-consed ground terms: a term is a symbol applied to zero or more
+/// terms (a constant, a function term, or an atom: a relation is a symbol
+/// too), numbered densely; equal terms get equal numbers.
+#[derive(Default)]
+pub(crate) struct Terms {
+    pub(crate) names: Vec<Sym>,
+    name_ids: FxMap<Sym, u32>,
+    /// Per term: its symbol, and the start and length of its arguments.
+    pub(crate) nodes: Vec<(u32, u32, u32)>,
+    args: Vec<u32>,
+    /// Per term: how deeply it nests (a constant is 1).
+    depth: Vec<u32>,
+    ids: FxMap<Box<[u32]>, u32>,
+    key: Vec<u32>,
+}
+
+impl Terms {
+    /// The number of a symbol, interning it.
+    pub(crate) fn name(&mut self, s: &Sym) -> u32 {
+        if let Some(&i) = self.name_ids.get(s) {
+            return i;
+        }
+        let i = self.names.len() as u32;
+        self.names.push(s.clone());
+        self.name_ids.insert(s.clone(), i);
+        i
+    }
+
+    /// The number of the term `sym(args)`, interning it.
+    pub(crate) fn intern(&mut self, sym: u32, args: &[u32]) -> u32 {
+        self.key.clear();
+        self.key.push(sym);
+        self.key.extend_from_slice(args);
+        if let Some(&id) = self.ids.get(&self.key[..]) {
+            return id;
+        }
+        let id = self.nodes.len() as u32;
+        self.nodes
+            .push((sym, self.args.len() as u32, args.len() as u32));
+        self.args.extend_from_slice(args);
+        let depth = args
+            .iter()
+            .map(|&a| self.depth[a as usize])
+            .max()
+            .unwrap_or(0);
+        self.depth.push(depth + 1);
+        self.ids.insert(self.key.clone().into_boxed_slice(), id);
+        id
+    }
+
+    /// The number of the term whose key (symbol, then arguments) is `key`,
+    /// if it was interned.
+    pub(crate) fn find(&self, key: &[u32]) -> Option<u32> {
+        self.ids.get(key).copied()
+    }
+
+    /// The term `name(args)`, if it was interned.
+    pub(crate) fn find_app(&self, name: &str, args: &[u32]) -> Option<u32> {
+        let sym = *self.name_ids.get(name)?;
+        let key: Vec<u32> = std::iter::once(sym).chain(args.iter().copied()).collect();
+        self.find(&key)
+    }
+
+    /// How deeply a term nests (a constant is 1).
+    pub(crate) fn depth(&self, t: u32) -> u32 {
+        self.depth[t as usize]
+    }
+
+    /// How many terms there are.
+    pub(crate) fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// A term's symbol.
+    pub(crate) fn sym(&self, t: u32) -> &Sym {
+        &self.names[self.nodes[t as usize].0 as usize]
+    }
+
+    /// A term's arguments.
+    pub(crate) fn args(&self, t: u32) -> &[u32] {
+        let (_, start, len) = self.nodes[t as usize];
+        &self.args[start as usize..(start + len) as usize]
+    }
+
+    /// A term as a syntax tree.
+    pub(crate) fn to_term(&self, t: u32) -> Term {
+        let args = self.args(t);
+        if args.is_empty() {
+            Term::Const(self.sym(t).clone())
+        } else {
+            Term::Fn(
+                self.sym(t).clone(),
+                args.iter().map(|&a| self.to_term(a)).collect(),
+            )
+        }
+    }
+}

@@ -1,0 +1,673 @@
+//! The reasoner: a grounded rule sheet ([`super::ground`]) compiled into
+//! flat propositional programs, so that a state is a bitset of true base
+//! facts ([`Facts`]) and a query is one pass over a few arrays.
+//!
+//! Every possible ground atom gets a number: the base facts first (the
+//! arguments of the possible `true` atoms), then the inputs (`does`, role by
+//! role, move by move), then the derived atoms. The ground dependency graph
+//! is split into strongly connected components (in evaluation order); the
+//! atoms that do not depend on `true` or `does` are evaluated once, here,
+//! and folded into the rules that read them. What is left is a list of
+//! steps: one atom and its rules (it holds if one rule's body does), or a
+//! recursive component evaluated to a fixpoint. Each query (legal moves,
+//! terminal, goals, next state, percepts, initial state) runs only the steps
+//! its outputs need, in order, over a per-thread scratch of generation
+//! stamps: an atom is true iff its stamp is the current generation, so no
+//! clearing and no allocation per call.
+
+use std::cell::RefCell;
+use std::cmp::Ordering;
+
+use super::ast::{Sheet, Sym, Term};
+use super::ground::{ground, DEFAULT_LIMIT};
+use super::GdlError;
+
+mod compile;
+
+use compile::{compile, program, GRule, Step};
+
+const NONE: u32 = u32::MAX;
+
+/// The true base facts of a state: a bitset over [`Reasoner::base`].
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Facts(Box<[u64]>);
+
+impl Facts {
+    /// No fact true, over `num_base` base facts.
+    pub fn empty(num_base: usize) -> Facts {
+        Facts(vec![0; num_base.div_ceil(64)].into_boxed_slice())
+    }
+
+    /// Whether base fact `base` is true (false if it is out of range).
+    pub fn contains(&self, base: usize) -> bool {
+        self.0
+            .get(base / 64)
+            .is_some_and(|w| w >> (base % 64) & 1 == 1)
+    }
+
+    /// Makes base fact `base` true.
+    ///
+    /// # Panics
+    /// If `base` is beyond the bitset's words.
+    pub fn insert(&mut self, base: usize) {
+        self.0[base / 64] |= 1 << (base % 64);
+    }
+
+    /// Makes base fact `base` false.
+    pub fn remove(&mut self, base: usize) {
+        if let Some(w) = self.0.get_mut(base / 64) {
+            *w &= !(1 << (base % 64));
+        }
+    }
+
+    /// The true base facts, increasing.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let b = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    i * 64 + b
+                })
+            })
+        })
+    }
+
+    /// How many base facts are true.
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Whether no base fact is true.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+}
+
+/// All roles' legal moves and whether the state is terminal, from one
+/// evaluation ([`Reasoner::analyse`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Analysis {
+    terminal: bool,
+    legal: Vec<Vec<u32>>,
+}
+
+impl Analysis {
+    /// Whether the state is terminal.
+    pub fn terminal(&self) -> bool {
+        self.terminal
+    }
+
+    /// A role's legal moves (MoveIds, increasing).
+    pub fn legal(&self, role: usize) -> &[u32] {
+        self.legal.get(role).map_or(&[], |l| &l[..])
+    }
+}
+
+/// A reasoner over one rule sheet: every query in a few array passes.
+/// Shareable between threads; each thread keeps its own scratch.
+pub struct Reasoner {
+    roles: Vec<Sym>,
+    random: Option<usize>,
+    base: Vec<Term>,
+    moves: Vec<Vec<Term>>,
+    percepts: Vec<Vec<Term>>,
+    num_atoms: usize,
+    /// The `does` atom of role `r`'s move `m` is `does_start[r] + m`.
+    does_start: Vec<u32>,
+    rules: Vec<GRule>,
+    body: Vec<u32>,
+    legal_atoms: Vec<Vec<u32>>,
+    /// Per role, its goal atoms and their values, by decreasing value.
+    goal_atoms: Vec<Vec<(u32, u32)>>,
+    terminal_atom: u32,
+    /// The next atoms and their base facts.
+    next_atoms: Vec<(u32, u32)>,
+    sees_atoms: Vec<Vec<u32>>,
+    initial: Facts,
+    p_legal: Vec<Vec<Step>>,
+    p_goal: Vec<Vec<Step>>,
+    p_terminal: Vec<Step>,
+    p_analyse: Vec<Step>,
+    p_next: Vec<Step>,
+    p_sees: Vec<Vec<Step>>,
+}
+
+/// The per-thread scratch: a generation stamp per atom.
+struct Scratch {
+    gen: u32,
+    stamp: Vec<u32>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = const { RefCell::new(Scratch { gen: 0, stamp: Vec::new() }) };
+}
+
+/// Orders ground terms: numbers numerically and before names, names
+/// alphabetically, function terms after constants by symbol, arity and
+/// arguments.
+pub fn cmp_terms(a: &Term, b: &Term) -> Ordering {
+    match (a, b) {
+        (Term::Const(x) | Term::Var(x), Term::Const(y) | Term::Var(y)) => {
+            match (x.parse::<i64>(), y.parse::<i64>()) {
+                (Ok(m), Ok(n)) => m.cmp(&n).then_with(|| x.cmp(y)),
+                (Ok(_), Err(_)) => Ordering::Less,
+                (Err(_), Ok(_)) => Ordering::Greater,
+                _ => x.cmp(y),
+            }
+        }
+        (Term::Fn(..), Term::Const(_) | Term::Var(_)) => Ordering::Greater,
+        (Term::Const(_) | Term::Var(_), Term::Fn(..)) => Ordering::Less,
+        (Term::Fn(f, xs), Term::Fn(g, ys)) => {
+            f.cmp(g).then(xs.len().cmp(&ys.len())).then_with(|| {
+                xs.iter()
+                    .zip(ys)
+                    .map(|(x, y)| cmp_terms(x, y))
+                    .find(|o| o.is_ne())
+                    .unwrap_or(Ordering::Equal)
+            })
+        }
+    }
+}
+
+impl Reasoner {
+    /// Grounds and compiles `sheet` (which should have passed
+    /// [`super::check`]), with the default bound on its ground size.
+    pub fn new(sheet: &Sheet) -> Result<Reasoner, GdlError> {
+        Reasoner::with_limit(sheet, DEFAULT_LIMIT)
+    }
+
+    /// As [`Reasoner::new`], failing if ground rules and atoms together
+    /// would exceed `limit`.
+    pub fn with_limit(sheet: &Sheet, limit: usize) -> Result<Reasoner, GdlError> {
+        let g = ground(sheet, limit)?;
+        let mut roles: Vec<Sym> = Vec::new();
+        for r in &sheet.rules {
+            if let ("role", true, [Term::Const(c)]) =
+                (&*r.head.rel, r.body.is_empty(), &r.head.args[..])
+            {
+                if !roles.contains(c) {
+                    roles.push(c.clone());
+                }
+            }
+        }
+        if roles.is_empty() {
+            return Err(GdlError("the rule sheet has no `role` facts".into()));
+        }
+        let random = roles.iter().position(|r| &**r == "random");
+        let role_ids: Vec<u32> = roles
+            .iter()
+            .map(|r| g.terms.find_app(r, &[]).unwrap_or(NONE))
+            .collect();
+        let role_of = |t: u32| role_ids.iter().position(|&x| x == t);
+        let t = &g.terms;
+        let mut dense = vec![NONE; t.len()];
+        let mut count = 0u32;
+        // The base facts, sorted.
+        let mut base: Vec<(Term, u32)> = g
+            .atoms("true", 1)
+            .iter()
+            .map(|&a| (t.to_term(t.args(a)[0]), a))
+            .collect();
+        base.sort_by(|x, y| cmp_terms(&x.0, &y.0));
+        for &(_, a) in &base {
+            dense[a as usize] = count;
+            count += 1;
+        }
+        // The moves per role, sorted, and their `does` atoms.
+        let mut moves: Vec<Vec<(Term, u32, u32)>> = vec![Vec::new(); roles.len()];
+        for &a in g.atoms("legal", 2) {
+            let args = t.args(a);
+            if let Some(r) = role_of(args[0]) {
+                moves[r].push((t.to_term(args[1]), args[1], a));
+            }
+        }
+        let mut does_start = Vec::new();
+        for (r, ms) in moves.iter_mut().enumerate() {
+            ms.sort_by(|x, y| cmp_terms(&x.0, &y.0));
+            does_start.push(count);
+            for &(_, m, _) in ms.iter() {
+                if let Some(d) = t.find_app("does", &[role_ids[r], m]) {
+                    dense[d as usize] = count;
+                }
+                count += 1;
+            }
+        }
+        let inputs = count as usize;
+        for a in g.all_atoms() {
+            if dense[a as usize] == NONE {
+                dense[a as usize] = count;
+                count += 1;
+            }
+        }
+        let num_atoms = count as usize;
+        let (rules, body, steps, step_of) = compile(&g, &dense, num_atoms, base.len()..inputs)?;
+        let d = |a: u32| dense[a as usize];
+        let legal_atoms = moves
+            .iter()
+            .map(|ms| ms.iter().map(|m| d(m.2)).collect())
+            .collect();
+        let mut goal_atoms: Vec<Vec<(u32, u32)>> = vec![Vec::new(); roles.len()];
+        for &a in g.atoms("goal", 2) {
+            let args = t.args(a);
+            let Some(r) = role_of(args[0]) else { continue };
+            let value = t.sym(args[1]).parse::<u32>().map_err(|_| {
+                GdlError(format!(
+                    "goal value {} of role {} is not a number",
+                    t.to_term(args[1]),
+                    roles[r]
+                ))
+            })?;
+            goal_atoms[r].push((d(a), value));
+        }
+        goal_atoms
+            .iter_mut()
+            .for_each(|g| g.sort_by_key(|&(_, v)| std::cmp::Reverse(v)));
+        let terminal_atom = g.atoms("terminal", 0).first().map_or(NONE, |&a| d(a));
+        let as_base = |a: u32| {
+            let tr = t
+                .find_app("true", &[t.args(a)[0]])
+                .unwrap_or_else(|| unreachable!());
+            (d(a), d(tr))
+        };
+        let next_atoms: Vec<(u32, u32)> = g.atoms("next", 1).iter().map(|&a| as_base(a)).collect();
+        let init_atoms: Vec<(u32, u32)> = g.atoms("init", 1).iter().map(|&a| as_base(a)).collect();
+        let mut sees: Vec<Vec<(Term, u32)>> = vec![Vec::new(); roles.len()];
+        for &a in g.atoms("sees", 2) {
+            if let Some(r) = role_of(t.args(a)[0]) {
+                sees[r].push((t.to_term(t.args(a)[1]), d(a)));
+            }
+        }
+        sees.iter_mut()
+            .for_each(|s| s.sort_by(|x, y| cmp_terms(&x.0, &y.0)));
+        let prog = |targets: &mut dyn Iterator<Item = u32>| {
+            program(&rules, &body, &steps, &step_of, targets)
+        };
+        let goal_targets = |r: usize| goal_atoms[r].iter().map(|g| g.0).collect::<Vec<_>>();
+        let p_legal = (0..roles.len())
+            .map(|r| prog(&mut legal_of(&moves, r, &dense)))
+            .collect();
+        let p_goal = (0..roles.len())
+            .map(|r| prog(&mut goal_targets(r).into_iter()))
+            .collect();
+        let p_terminal = prog(&mut std::iter::once(terminal_atom));
+        let p_analyse = {
+            let mut all = (0..roles.len())
+                .flat_map(|r| legal_of(&moves, r, &dense))
+                .chain([terminal_atom]);
+            prog(&mut all)
+        };
+        let p_next = prog(&mut next_atoms.iter().map(|n| n.0));
+        let p_sees = sees
+            .iter()
+            .map(|s| prog(&mut s.iter().map(|p| p.1)))
+            .collect();
+        let p_init = prog(&mut init_atoms.iter().map(|n| n.0));
+        let mut reasoner = Reasoner {
+            random,
+            base: base.into_iter().map(|b| b.0).collect(),
+            moves: moves
+                .into_iter()
+                .map(|ms| ms.into_iter().map(|m| m.0).collect())
+                .collect(),
+            sees_atoms: sees
+                .iter()
+                .map(|s| s.iter().map(|p| p.1).collect())
+                .collect(),
+            percepts: sees
+                .into_iter()
+                .map(|s| s.into_iter().map(|p| p.0).collect())
+                .collect(),
+            roles,
+            num_atoms,
+            does_start,
+            rules,
+            body,
+            legal_atoms,
+            goal_atoms,
+            terminal_atom,
+            next_atoms,
+            initial: Facts(Box::new([])),
+            p_legal,
+            p_goal,
+            p_terminal,
+            p_analyse,
+            p_next,
+            p_sees,
+        };
+        let mut initial = Facts::empty(reasoner.base.len());
+        reasoner.eval(&initial.clone(), None, &p_init, |st, gen| {
+            for &(a, b) in &init_atoms {
+                if st[a as usize] == gen {
+                    initial.insert(b as usize);
+                }
+            }
+        });
+        reasoner.initial = initial;
+        Ok(reasoner)
+    }
+}
+
+/// The legal atoms of role `r`, move by move.
+fn legal_of<'a>(
+    moves: &'a [Vec<(Term, u32, u32)>],
+    r: usize,
+    dense: &'a [u32],
+) -> impl Iterator<Item = u32> + 'a {
+    moves[r].iter().map(move |m| dense[m.2 as usize])
+}
+
+impl Reasoner {
+    /// Evaluates `prog` on `state` (and the joint move), then reads the
+    /// stamps with `f`: atom `a` is true iff `stamp[a] == gen`.
+    fn eval<R>(
+        &self,
+        state: &Facts,
+        joint: Option<&[u32]>,
+        prog: &[Step],
+        f: impl FnOnce(&[u32], u32) -> R,
+    ) -> R {
+        SCRATCH.with(|cell| {
+            let mut scratch = cell.borrow_mut();
+            let s = &mut *scratch;
+            if s.stamp.len() < self.num_atoms {
+                s.stamp.resize(self.num_atoms, 0);
+            }
+            s.gen = s.gen.wrapping_add(1);
+            if s.gen == 0 {
+                s.stamp.fill(0);
+                s.gen = 1;
+            }
+            let (gen, st) = (s.gen, &mut s.stamp[..]);
+            let nb = self.base.len();
+            for (i, &w) in state.0.iter().enumerate() {
+                let mut w = w;
+                while w != 0 {
+                    let b = i * 64 + w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    if b < nb {
+                        st[b] = gen;
+                    }
+                }
+            }
+            for (r, &m) in joint
+                .unwrap_or(&[])
+                .iter()
+                .enumerate()
+                .take(self.roles.len())
+            {
+                if (m as usize) < self.moves[r].len() {
+                    st[(self.does_start[r] + m) as usize] = gen;
+                }
+            }
+            self.run(prog, st, gen);
+            f(st, gen)
+        })
+    }
+
+    fn run(&self, prog: &[Step], st: &mut [u32], gen: u32) {
+        let holds = |r: &GRule, st: &[u32]| {
+            self.body[r.start as usize..r.neg as usize]
+                .iter()
+                .all(|&a| st[a as usize] == gen)
+                && self.body[r.neg as usize..r.end as usize]
+                    .iter()
+                    .all(|&a| st[a as usize] != gen)
+        };
+        for s in prog {
+            let rules = &self.rules[s.lo as usize..s.hi as usize];
+            if s.head != NONE {
+                if rules.iter().any(|r| holds(r, st)) {
+                    st[s.head as usize] = gen;
+                }
+                continue;
+            }
+            loop {
+                let mut changed = false;
+                for r in rules {
+                    if st[r.head as usize] != gen && holds(r, st) {
+                        st[r.head as usize] = gen;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// The roles, in the order of the sheet's `role` facts (GDL-II's
+    /// `random` among them if the sheet has it).
+    pub fn roles(&self) -> &[Sym] {
+        &self.roles
+    }
+
+    /// The index of a role by name.
+    pub fn role_index(&self, name: &str) -> Option<usize> {
+        self.roles.iter().position(|r| &**r == name)
+    }
+
+    /// GDL-II's chance role `random`, whose moves the game picks uniformly
+    /// among its legal ones, if the sheet has it.
+    pub fn random_role(&self) -> Option<usize> {
+        self.random
+    }
+
+    /// How many ground facts can ever be true (the bits of a [`Facts`]).
+    pub fn num_base(&self) -> usize {
+        self.base.len()
+    }
+
+    /// Base fact `i`, e.g. `(cell 1 1 x)`.
+    ///
+    /// # Panics
+    /// If `i >= self.num_base()`.
+    pub fn base(&self, i: usize) -> &Term {
+        &self.base[i]
+    }
+
+    /// The size of the compiled program: atoms, rules.
+    pub fn size(&self) -> (usize, usize) {
+        (self.num_atoms, self.rules.len())
+    }
+
+    /// The initial state.
+    pub fn initial(&self) -> Facts {
+        self.initial.clone()
+    }
+
+    /// Every ground move that can ever be legal for `role`, sorted by
+    /// [`cmp_terms`]; a move's index here is its MoveId.
+    pub fn moves(&self, role: usize) -> &[Term] {
+        self.moves.get(role).map_or(&[], |m| &m[..])
+    }
+
+    /// The MoveId of `role`'s move `m`, if it can ever be legal.
+    pub fn find_move(&self, role: usize, m: &Term) -> Option<u32> {
+        let moves = self.moves(role);
+        moves
+            .binary_search_by(|x| cmp_terms(x, m))
+            .ok()
+            .map(|i| i as u32)
+    }
+
+    /// Writes `role`'s legal MoveIds in `state` to `out`, increasing.
+    pub fn legal(&self, state: &Facts, role: usize, out: &mut Vec<u32>) {
+        out.clear();
+        let (Some(prog), Some(atoms)) = (self.p_legal.get(role), self.legal_atoms.get(role)) else {
+            return;
+        };
+        self.eval(state, None, prog, |st, gen| {
+            out.extend((0..atoms.len() as u32).filter(|&m| st[atoms[m as usize] as usize] == gen));
+        });
+    }
+
+    /// Every role's legal moves and whether `state` is terminal, in one
+    /// evaluation.
+    pub fn analyse(&self, state: &Facts, out: &mut Analysis) {
+        out.legal.resize_with(self.roles.len(), Vec::new);
+        self.eval(state, None, &self.p_analyse, |st, gen| {
+            out.terminal = self.terminal_atom != NONE && st[self.terminal_atom as usize] == gen;
+            for (l, atoms) in out.legal.iter_mut().zip(&self.legal_atoms) {
+                l.clear();
+                l.extend(
+                    (0..atoms.len() as u32).filter(|&m| st[atoms[m as usize] as usize] == gen),
+                );
+            }
+        });
+    }
+
+    /// Whether `state` is terminal.
+    pub fn is_terminal(&self, state: &Facts) -> bool {
+        if self.terminal_atom == NONE {
+            return false;
+        }
+        self.eval(state, None, &self.p_terminal, |st, gen| {
+            st[self.terminal_atom as usize] == gen
+        })
+    }
+
+    /// `role`'s goal value in `state` (0..=100 in GDL), the greatest if
+    /// several hold; `None` if none does.
+    pub fn goal(&self, state: &Facts, role: usize) -> Option<u32> {
+        let (prog, atoms) = (self.p_goal.get(role)?, &self.goal_atoms[role]);
+        self.eval(state, None, prog, |st, gen| {
+            atoms
+                .iter()
+                .find(|&&(a, _)| st[a as usize] == gen)
+                .map(|&(_, v)| v)
+        })
+    }
+
+    /// The state after `joint` (one MoveId per role, by role index) in
+    /// `state`. A MoveId out of range (such as `u32::MAX`), or a missing
+    /// one, means the role makes no move.
+    pub fn next(&self, state: &Facts, joint: &[u32]) -> Facts {
+        let mut out = Facts::empty(self.base.len());
+        self.next_into(state, joint, &mut out);
+        out
+    }
+
+    /// As [`Reasoner::next`], writing into `out` (no allocation when it
+    /// has the right size).
+    pub fn next_into(&self, state: &Facts, joint: &[u32], out: &mut Facts) {
+        if out.0.len() != self.base.len().div_ceil(64) {
+            *out = Facts::empty(self.base.len());
+        }
+        out.0.fill(0);
+        self.eval(state, Some(joint), &self.p_next, |st, gen| {
+            for &(a, b) in &self.next_atoms {
+                if st[a as usize] == gen {
+                    out.0[b as usize / 64] |= 1 << (b % 64);
+                }
+            }
+        });
+    }
+
+    /// Every ground percept (`sees`) that `role` can ever get, sorted by
+    /// [`cmp_terms`]; an index here is a percept id.
+    pub fn percepts(&self, role: usize) -> &[Term] {
+        self.percepts.get(role).map_or(&[], |p| &p[..])
+    }
+
+    /// Writes the percept ids that `role` sees after `joint` in `state` to
+    /// `out`, increasing.
+    pub fn sees(&self, state: &Facts, joint: &[u32], role: usize, out: &mut Vec<u32>) {
+        out.clear();
+        let (Some(prog), Some(atoms)) = (self.p_sees.get(role), self.sees_atoms.get(role)) else {
+            return;
+        };
+        self.eval(state, Some(joint), prog, |st, gen| {
+            out.extend((0..atoms.len() as u32).filter(|&p| st[atoms[p as usize] as usize] == gen));
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::gdl::parse::parse;
+
+    /// Tic-tac-toe (the whole game is in `tests/gdl_reasoner.rs`).
+    const TTT: &str = "(role x) (role o) (index 1) (index 2) (index 3)
+        (<= (init (cell ?m ?n b)) (index ?m) (index ?n)) (init (control x))
+        (<= (next (cell ?m ?n ?r)) (does ?r (mark ?m ?n)) (true (cell ?m ?n b)))
+        (<= (next (cell ?m ?n ?w)) (true (cell ?m ?n ?w)) (distinct ?w b))
+        (<= (next (cell ?m ?n b)) (does ?w (mark ?j ?k)) (true (cell ?m ?n b))
+            (or (distinct ?m ?j) (distinct ?n ?k)))
+        (<= (next (control x)) (true (control o))) (<= (next (control o)) (true (control x)))
+        (<= (line ?x) (true (cell ?m 1 ?x)) (true (cell ?m 2 ?x)) (true (cell ?m 3 ?x)))
+        (<= (line ?x) (true (cell 1 ?n ?x)) (true (cell 2 ?n ?x)) (true (cell 3 ?n ?x)))
+        (<= (line ?x) (true (cell 1 1 ?x)) (true (cell 2 2 ?x)) (true (cell 3 3 ?x)))
+        (<= (line ?x) (true (cell 1 3 ?x)) (true (cell 2 2 ?x)) (true (cell 3 1 ?x)))
+        (<= open (true (cell ?m ?n b)))
+        (<= (legal ?w (mark ?x ?y)) (true (cell ?x ?y b)) (true (control ?w)))
+        (<= (legal x noop) (true (control o))) (<= (legal o noop) (true (control x)))
+        (<= (goal ?r 100) (role ?r) (line ?r)) (<= (goal ?r 0) (role ?r) (role ?s) (line ?s) (distinct ?r ?s))
+        (<= (goal ?r 50) (role ?r) (not (line x)) (not (line o)) (not open))
+        (<= terminal (line ?r) (role ?r)) (<= terminal (not open))";
+
+    /// Plays `n` random games; returns the plies played.
+    fn playouts(r: &Reasoner, n: usize, seed: &mut u64) -> usize {
+        let (mut a, mut joint, mut plies) = (Analysis::default(), Vec::new(), 0);
+        let mut s = r.initial();
+        let mut t = s.clone();
+        for _ in 0..n {
+            s.clone_from(&r.initial);
+            loop {
+                r.analyse(&s, &mut a);
+                if a.terminal() {
+                    break;
+                }
+                joint.clear();
+                for role in 0..r.roles().len() {
+                    *seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let l = a.legal(role);
+                    joint.push(l[(*seed >> 33) as usize % l.len()]);
+                }
+                r.next_into(&s, &joint, &mut t);
+                std::mem::swap(&mut s, &mut t);
+                plies += 1;
+            }
+            let goals: Vec<_> = (0..2).map(|role| r.goal(&s, role).unwrap()).collect();
+            assert!(
+                goals == [50, 50] || goals == [100, 0] || goals == [0, 100],
+                "{goals:?}"
+            );
+        }
+        plies
+    }
+
+    #[test]
+    fn random_games_of_tictactoe_end_with_goals() {
+        let r = Reasoner::new(&parse(TTT).unwrap()).unwrap();
+        assert_eq!((r.num_base(), r.moves(0).len()), (29, 10));
+        let plies = playouts(&r, 300, &mut 7);
+        assert!((300 * 5..=300 * 9).contains(&plies));
+    }
+
+    #[test]
+    #[ignore = "timing: cargo test --release -p wopr --lib games::gdl -- --ignored --nocapture"]
+    fn playout_speed() {
+        let start = std::time::Instant::now();
+        let r = Reasoner::new(&parse(TTT).unwrap()).unwrap();
+        println!(
+            "tic-tac-toe: compiled in {:?}, (atoms, rules) = {:?}",
+            start.elapsed(),
+            r.size()
+        );
+        let (n, mut seed) = (200_000, 1);
+        let start = std::time::Instant::now();
+        let plies = playouts(&r, n, &mut seed);
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "tic-tac-toe: {:.0} playouts/s, {:.0} plies/s ({n} playouts)",
+            n as f64 / secs,
+            plies as f64 / secs
+        );
+    }
+}

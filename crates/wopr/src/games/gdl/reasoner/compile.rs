@@ -1,0 +1,343 @@
+//! Compiling a grounded sheet into steps: strongly connected components in
+//! evaluation order, the atoms that never change evaluated and folded away.
+
+use crate::games::gdl::ground::Grounding;
+use crate::games::gdl::GdlError;
+
+use super::NONE;
+
+/// A ground rule: `head <- body[start..neg], not body[neg..end]`.
+#[derive(Clone, Copy)]
+pub(super) struct GRule {
+    pub(super) head: u32,
+    pub(super) start: u32,
+    pub(super) neg: u32,
+    pub(super) end: u32,
+}
+
+/// Rules `lo..hi`: of atom `head` (which holds if one of them does), or of
+/// a recursive component if `head` is `NONE` (evaluated to a fixpoint).
+#[derive(Clone, Copy)]
+pub(super) struct Step {
+    pub(super) head: u32,
+    pub(super) lo: u32,
+    pub(super) hi: u32,
+}
+
+/// The compiled program: the rules (in dense atom numbers, the atoms that
+/// never change folded away), their bodies, the steps in evaluation order,
+/// and each atom's step (`NONE` if it has none: an input, or never true).
+pub(super) type Compiled = (Vec<GRule>, Vec<u32>, Vec<Step>, Vec<u32>);
+
+/// Splits the ground program into components, evaluates those that do not
+/// depend on the inputs (the atoms below `does.end`; `does` the moves), and
+/// folds them into the rest.
+pub(super) fn compile(
+    g: &Grounding,
+    dense: &[u32],
+    num_atoms: usize,
+    does: std::ops::Range<usize>,
+) -> Result<Compiled, GdlError> {
+    let inputs = does.end;
+    let gr = &g.rules;
+    let d = |a: u32| dense[a as usize] as usize;
+    // The ground rules grouped by head.
+    let mut first = vec![0usize; num_atoms + 1];
+    gr.head.iter().for_each(|&h| first[d(h) + 1] += 1);
+    (0..num_atoms).for_each(|a| first[a + 1] += first[a]);
+    let mut order = vec![0u32; gr.head.len()];
+    let mut fill = first.clone();
+    for (i, &h) in gr.head.iter().enumerate() {
+        order[fill[d(h)]] = i as u32;
+        fill[d(h)] += 1;
+    }
+    let lits = |i: u32| {
+        let i = i as usize;
+        let (s, n, e) = (
+            gr.start[i] as usize,
+            gr.neg[i] as usize,
+            gr.start[i + 1] as usize,
+        );
+        (&gr.body[s..n], &gr.body[n..e])
+    };
+    // The dependency graph between derived atoms.
+    let mut adj_start = vec![0usize; num_atoms + 1];
+    let mut adj = Vec::new();
+    for a in 0..num_atoms {
+        if a >= inputs {
+            for &i in &order[first[a]..first[a + 1]] {
+                let (pos, neg) = lits(i);
+                adj.extend(
+                    pos.iter()
+                        .chain(neg)
+                        .map(|&b| d(b) as u32)
+                        .filter(|&b| b as usize >= inputs),
+                );
+            }
+        }
+        adj_start[a + 1] = adj.len();
+    }
+    let comps = tarjan(num_atoms, inputs, &adj_start, &adj);
+    let mut comp_of = vec![NONE; num_atoms];
+    for (c, atoms) in comps.iter().enumerate() {
+        atoms.iter().for_each(|&a| comp_of[a as usize] = c as u32);
+    }
+    // 0: depends on the inputs; 1: always true; 2: never true.
+    let mut known = vec![0u8; num_atoms];
+    let (mut rules, mut body, mut steps) = (Vec::new(), Vec::new(), Vec::new());
+    let mut step_of = vec![NONE; num_atoms];
+    for (c, atoms) in comps.iter().enumerate() {
+        let (rule_lo, body_lo) = (rules.len(), body.len());
+        let (mut dynamic, mut recursive) = (false, atoms.len() > 1);
+        for &a in atoms {
+            let atom_lo = rules.len();
+            'rules: for &i in &order[first[a as usize]..first[a as usize + 1]] {
+                let (start, mut reads_inputs) = (body.len(), false);
+                let (pos, neg) = lits(i);
+                for (k, b) in pos.iter().chain(neg).map(|&b| d(b) as u32).enumerate() {
+                    let is_neg = k >= pos.len();
+                    if k == pos.len() {
+                        body.push(NONE);
+                    }
+                    if comp_of[b as usize] == c as u32 {
+                        if is_neg {
+                            let term = dense.iter().position(|&x| x == b).unwrap_or(0);
+                            return Err(GdlError(format!(
+                                "negation is not stratified: {} depends on its own negation",
+                                g.terms.to_term(term as u32)
+                            )));
+                        }
+                        recursive |= b == a;
+                        body.push(b);
+                        continue;
+                    }
+                    match (known[b as usize], is_neg) {
+                        (1, false) | (2, true) => {}
+                        (1, true) | (2, false) => {
+                            body.truncate(start);
+                            continue 'rules;
+                        }
+                        _ => {
+                            reads_inputs = true;
+                            body.push(b);
+                        }
+                    }
+                }
+                dynamic |= reads_inputs;
+                // The marker between the positive and negative literals.
+                let split = body[start..].iter().position(|&b| b == NONE);
+                let neg_at = split.map_or(body.len(), |p| start + p);
+                if split.is_some() {
+                    body.remove(neg_at);
+                }
+                // The moves first: one per role holds, so they fail fast.
+                body[start..neg_at].sort_unstable_by_key(|&b| (!does.contains(&(b as usize)), b));
+                rules.push(GRule {
+                    head: a,
+                    start: start as u32,
+                    neg: neg_at as u32,
+                    end: body.len() as u32,
+                });
+            }
+            dedup(&mut rules, &mut body, atom_lo);
+        }
+        let always = |a: u32,
+                      rules: &mut Vec<GRule>,
+                      steps: &mut Vec<Step>,
+                      step_of: &mut [u32],
+                      len: usize| {
+            rules.push(GRule {
+                head: a,
+                start: len as u32,
+                neg: len as u32,
+                end: len as u32,
+            });
+            steps.push(Step {
+                head: a,
+                lo: rules.len() as u32 - 1,
+                hi: rules.len() as u32,
+            });
+            step_of[a as usize] = steps.len() as u32 - 1;
+        };
+        if !dynamic {
+            // Fixed for good: evaluate now.
+            loop {
+                let mut changed = false;
+                for r in &rules[rule_lo..] {
+                    if known[r.head as usize] != 1
+                        && body[r.start as usize..r.neg as usize]
+                            .iter()
+                            .all(|&b| known[b as usize] == 1)
+                    {
+                        known[r.head as usize] = 1;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            rules.truncate(rule_lo);
+            body.truncate(body_lo);
+            for &a in atoms {
+                if known[a as usize] == 1 {
+                    always(a, &mut rules, &mut steps, &mut step_of, body.len());
+                } else {
+                    known[a as usize] = 2;
+                }
+            }
+        } else if !recursive && rules[rule_lo..].iter().any(|r| r.start == r.end) {
+            rules.truncate(rule_lo);
+            body.truncate(body_lo);
+            known[atoms[0] as usize] = 1;
+            always(atoms[0], &mut rules, &mut steps, &mut step_of, body.len());
+        } else {
+            let head = if recursive { NONE } else { atoms[0] };
+            steps.push(Step {
+                head,
+                lo: rule_lo as u32,
+                hi: rules.len() as u32,
+            });
+            atoms
+                .iter()
+                .for_each(|&a| step_of[a as usize] = steps.len() as u32 - 1);
+        }
+    }
+    Ok((rules, body, steps, step_of))
+}
+
+/// Drops the repeated rules among `rules[lo..]` (one atom's, whose bodies
+/// are the tail of `body`), which `or` expansion makes.
+fn dedup(rules: &mut Vec<GRule>, body: &mut Vec<u32>, lo: usize) {
+    if rules.len() - lo < 2 {
+        return;
+    }
+    let off = rules[lo].start as usize;
+    let old = body.split_off(off);
+    let lits = |r: &GRule| {
+        let (s, n, e) = (
+            r.start as usize - off,
+            r.neg as usize - off,
+            r.end as usize - off,
+        );
+        (&old[s..n], &old[n..e])
+    };
+    let mut keep: Vec<GRule> = rules.split_off(lo);
+    keep.sort_by(|x, y| lits(x).cmp(&lits(y)));
+    keep.dedup_by(|x, y| lits(x) == lits(y));
+    for r in keep {
+        let (pos, neg) = lits(&r);
+        let start = body.len() as u32;
+        body.extend_from_slice(pos);
+        body.extend_from_slice(neg);
+        let neg = start + pos.len() as u32;
+        rules.push(GRule {
+            head: r.head,
+            start,
+            neg,
+            end: body.len() as u32,
+        });
+    }
+}
+
+/// The strongly connected components of the graph over atoms `from..n`
+/// (edges `adj[adj_start[a]..adj_start[a + 1]]`), each after those it
+/// reaches (Tarjan's algorithm, without recursion).
+fn tarjan(n: usize, from: usize, adj_start: &[usize], adj: &[u32]) -> Vec<Vec<u32>> {
+    struct T {
+        index: Vec<u32>,
+        low: Vec<u32>,
+        on: Vec<bool>,
+        stack: Vec<u32>,
+        call: Vec<(usize, usize)>,
+        counter: u32,
+    }
+    impl T {
+        fn visit(&mut self, v: usize, edges: usize) {
+            (self.index[v], self.low[v]) = (self.counter, self.counter);
+            self.counter += 1;
+            self.stack.push(v as u32);
+            self.on[v] = true;
+            self.call.push((v, edges));
+        }
+    }
+    let mut t = T {
+        index: vec![NONE; n],
+        low: vec![0; n],
+        on: vec![false; n],
+        stack: Vec::new(),
+        call: Vec::new(),
+        counter: 0,
+    };
+    let mut comps = Vec::new();
+    for root in from..n {
+        if t.index[root] != NONE {
+            continue;
+        }
+        t.visit(root, adj_start[root]);
+        while let Some(&(v, e)) = t.call.last() {
+            if e < adj_start[v + 1] {
+                if let Some(top) = t.call.last_mut() {
+                    top.1 += 1;
+                }
+                let w = adj[e] as usize;
+                if t.index[w] == NONE {
+                    t.visit(w, adj_start[w]);
+                } else if t.on[w] {
+                    t.low[v] = t.low[v].min(t.index[w]);
+                }
+                continue;
+            }
+            t.call.pop();
+            if let Some(&(u, _)) = t.call.last() {
+                t.low[u] = t.low[u].min(t.low[v]);
+            }
+            if t.low[v] == t.index[v] {
+                let mut comp = Vec::new();
+                while let Some(w) = t.stack.pop() {
+                    t.on[w as usize] = false;
+                    comp.push(w);
+                    if w as usize == v {
+                        break;
+                    }
+                }
+                comps.push(comp);
+            }
+        }
+    }
+    comps
+}
+
+/// The steps that `targets` need, in evaluation order.
+pub(super) fn program(
+    rules: &[GRule],
+    body: &[u32],
+    steps: &[Step],
+    step_of: &[u32],
+    targets: &mut dyn Iterator<Item = u32>,
+) -> Vec<Step> {
+    let mut need = vec![false; steps.len()];
+    let mut todo = Vec::new();
+    let mut add = |a: u32, todo: &mut Vec<u32>| {
+        let s = step_of.get(a as usize).copied().unwrap_or(NONE);
+        if s != NONE && !need[s as usize] {
+            need[s as usize] = true;
+            todo.push(s);
+        }
+    };
+    targets.for_each(|a| add(a, &mut todo));
+    while let Some(s) = todo.pop() {
+        let Step { lo, hi, .. } = steps[s as usize];
+        for r in &rules[lo as usize..hi as usize] {
+            body[r.start as usize..r.end as usize]
+                .iter()
+                .for_each(|&b| add(b, &mut todo));
+        }
+    }
+    steps
+        .iter()
+        .zip(need)
+        .filter(|s| s.1)
+        .map(|s| *s.0)
+        .collect()
+}
