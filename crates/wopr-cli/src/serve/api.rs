@@ -80,8 +80,9 @@ fn with_id(mut v: Value, id: &str) -> Value {
 
 /// `GET /api/games`: every game with its parameters and default spec.
 pub async fn list_games() -> Json<Value> {
-    let list: Vec<Value> = games()
+    let mut list: Vec<Value> = games()
         .iter()
+        .filter(|info| info.name != "gdl")
         .map(|info| {
             let spec = AnyGame::parse(info.name)
                 .map(|g| g.spec())
@@ -94,6 +95,17 @@ pub async fn list_games() -> Json<Value> {
             })
         })
         .collect();
+    // Each GDL sheet the server plays is a game of its own.
+    for spec in super::session::served_sheets() {
+        if let Ok(game) = AnyGame::parse(&spec) {
+            list.push(json!({
+                "name": spec,
+                "spec": game.spec(),
+                "about": "a game written in GDL",
+                "params": [],
+            }));
+        }
+    }
     Json(json!({ "games": list }))
 }
 
@@ -126,7 +138,7 @@ fn expand(name: &str, nets: &[String]) -> Vec<String> {
 /// the spec syntaxes any custom spec may use, and the server's limits.
 pub async fn list_players(State(state): Shared, Query(q): Query<PlayersQuery>) -> Answer {
     let spec = q.game.unwrap_or_else(|| "tictactoe".into());
-    let game = AnyGame::parse(&spec).map_err(|e| Refusal::bad(format!("game: {e}")))?;
+    let game = super::session::parse_game(&spec)?;
     let canonical = game.spec();
     let engines = state.engines.clone();
     let nets: Vec<OfferedNet> = {

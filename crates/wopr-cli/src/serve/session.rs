@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 use wopr::game::driver::sample_chance;
 use wopr::game::rng::{stream, WoprRng};
 use wopr::music::{to_midi, Bar, MidiOptions, MusicConfig, Musicator, ScoreBar};
+use wopr::game::GameSpec;
 use wopr::players::PlayerSpec;
 use wopr::{with_game, Action, ActionList, AnyGame, Roster, State, Turn};
 
@@ -99,10 +100,60 @@ pub trait Held: Send {
     fn music_seconds(&self) -> f64;
 }
 
+/// The folder whose GDL rule sheets the server plays (relative to where it
+/// runs); `gdl:` specs naming any other file are refused.
+pub const SHEETS: &str = "gdl";
+
+/// The rule sheets the server plays: `gdl/NAME.kif` (top level only), as
+/// game specs, sorted.
+pub fn served_sheets() -> Vec<String> {
+    let mut specs: Vec<String> = std::fs::read_dir(SHEETS)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let stem = name.strip_suffix(".kif")?;
+            served_name(stem).then(|| format!("gdl:{SHEETS}/{name}"))
+        })
+        .collect();
+    specs.sort();
+    specs
+}
+
+/// A sheet name the server accepts: letters, digits, `-` and `_`.
+fn served_name(stem: &str) -> bool {
+    !stem.is_empty()
+        && stem
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// A game spec from a request: any registered game, and GDL games only
+/// from the server's own sheets (`gdl:gdl/NAME.kif`), so that a request
+/// cannot make the server read any other file.
+pub fn parse_game(text: &str) -> Result<AnyGame, Refusal> {
+    let spec = GameSpec::parse(text).map_err(|e| Refusal::bad(format!("game: {e}")))?;
+    if spec.name == "gdl" {
+        let path = spec.get("").unwrap_or("");
+        let ok = path
+            .strip_prefix(&format!("{SHEETS}/"))
+            .and_then(|rest| rest.strip_suffix(".kif"))
+            .is_some_and(served_name);
+        if !ok {
+            return Err(Refusal::bad(format!(
+                "game: the server plays GDL sheets from its {SHEETS}/ folder only (accepted: {})",
+                served_sheets().join(", ")
+            )));
+        }
+    }
+    AnyGame::parse(text).map_err(|e| Refusal::bad(format!("game: {e}")))
+}
+
 /// Builds a held game from its settings; the error says which setting is
 /// wrong. Engine specs are checked against `engines`' limits and nets.
 pub fn new_session(req: &NewGame, engines: &Engines) -> Result<Box<dyn Held>, Refusal> {
-    let game = AnyGame::parse(&req.game).map_err(|e| Refusal::bad(format!("game: {e}")))?;
+    let game = parse_game(&req.game)?;
     with_game!(&game, g => Session::new(g, req, engines).map(|s| Box::new(s) as Box<dyn Held>))
 }
 

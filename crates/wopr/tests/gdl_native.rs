@@ -1,0 +1,130 @@
+//! GDL rule sheets of games wopr also has natively (`gdl/`) against the
+//! native games: the same perft counts, the same legal moves and the same
+//! returns along random games. A move of the sheet maps to a native action
+//! by its arguments: Tic-Tac-Toe's `mark(c,r)` is cell `3(r−1) + c−1` (the
+//! sheet's rows are numbered from either edge: lines are symmetric),
+//! Connect-4's `drop(c)` column `c−1`, Kuhn poker's `deal(j|q|k)` card
+//! 0/1/2 and `pass`/`bet` 0/1.
+
+use wopr::game::perft::{count_games, perft};
+use wopr::game::rng::stream;
+use wopr::game::{Action, ActionList, Game, State, Turn};
+use wopr::games::connect4::Connect4;
+use wopr::games::gdl::game::Gdl;
+use wopr::games::kuhn::KuhnPoker;
+use wopr::games::tictactoe::TicTacToe;
+use wopr::AnyGame;
+
+fn sheet(name: &str) -> Gdl {
+    let path = format!("{}/../../gdl/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    Gdl::from_text(&path, &text, 10_000).unwrap()
+}
+
+
+/// The native action of a sheet's move notation.
+fn map_move(notation: &str) -> Option<Action> {
+    let (name, args) = match notation.split_once('(') {
+        Some((n, rest)) => (n, rest.trim_end_matches(')').split(',').collect::<Vec<_>>()),
+        None => (notation, vec![]),
+    };
+    let num = |i: usize| args[i].parse::<Action>().unwrap();
+    match name {
+        "mark" => Some(3 * (num(1) - 1) + num(0) - 1),
+        "drop" => Some(num(0) - 1),
+        "deal" => Some(match args[0] {
+            "j" => 0,
+            "q" => 1,
+            _ => 2,
+        }),
+        "pass" => Some(0),
+        "bet" => Some(1),
+        _ => None,
+    }
+}
+
+fn legal_of<S: State>(s: &S) -> ActionList {
+    let mut out = ActionList::new();
+    s.legal_actions(&mut out);
+    out
+}
+
+/// Plays `games` random games in both, move for move: the same turns, the
+/// same legal moves (mapped), returns equal up to `scale` (gdl × scale =
+/// native).
+fn agree_on_random_games<G: Game>(gdl: &Gdl, nat: &G, games: u64, scale: f64) {
+    let mut rng = stream(5, &[games]);
+    for _ in 0..games {
+        let (mut g, mut n) = (gdl.initial_state(), nat.initial_state());
+        loop {
+            assert_eq!(g.turn(), n.turn(), "turns differ after {:?}", g.to_string());
+            if g.turn() == Turn::Terminal {
+                for p in 0..2 {
+                    assert_eq!(g.returns(p) * scale, n.returns(p), "returns at\n{g}");
+                }
+                break;
+            }
+            let gl = legal_of(&g);
+            let mut mapped: Vec<Action> = gl
+                .iter()
+                .map(|&a| map_move(&g.action_to_string(a)).unwrap())
+                .collect();
+            mapped.sort_unstable();
+            assert_eq!(mapped, legal_of(&n).to_vec(), "legal moves at\n{g}");
+            let a = gl[rand::RngExt::random_range(&mut rng, 0..gl.len())];
+            n.apply(map_move(&g.action_to_string(a)).unwrap());
+            g.apply(a);
+        }
+    }
+}
+
+#[test]
+fn tictactoe_perft_and_every_game_agree() {
+    let gdl = sheet("tictactoe.kif");
+    let nat = TicTacToe;
+    let (g, n) = (gdl.initial_state(), nat.initial_state());
+    for d in 1..=9 {
+        assert_eq!(perft(&g, d), perft(&n, d), "depth {d}");
+    }
+    // 255,168 games: the known count of Tic-Tac-Toe games.
+    assert_eq!(count_games(&g), 255_168);
+    agree_on_random_games(&gdl, &nat, 300, 1.0);
+}
+
+#[test]
+fn connect4_sheets_agree_with_the_native_boards() {
+    let gdl = sheet("connect4-6x6.kif");
+    let nat: Connect4 = match AnyGame::parse("connect4:6x6").unwrap() {
+        AnyGame::Connect4(g) => g,
+        _ => unreachable!(),
+    };
+    let (g, n) = (gdl.initial_state(), nat.initial_state());
+    for d in 1..=6 {
+        assert_eq!(perft(&g, d), perft(&n, d), "6x6 depth {d}");
+    }
+    agree_on_random_games(&gdl, &nat, 300, 1.0);
+    let gdl = sheet("connect4-7x6.kif");
+    let nat: Connect4 = match AnyGame::parse("connect4:7x6").unwrap() {
+        AnyGame::Connect4(g) => g,
+        _ => unreachable!(),
+    };
+    agree_on_random_games(&gdl, &nat, 100, 1.0);
+}
+
+#[test]
+fn kuhn_poker_in_gdl_ii_plays_as_the_native_game() {
+    let gdl = sheet("kuhn.kif");
+    let nat = KuhnPoker;
+    // Chance deals, then two seats (p1, p2); the goals 50 ± 25·chips give
+    // returns of chips / 2.
+    assert_eq!(gdl.num_players(), 2);
+    let (g, n) = (gdl.initial_state(), nat.initial_state());
+    for d in 1..=5 {
+        assert_eq!(perft(&g, d), perft(&n, d), "depth {d}");
+    }
+    agree_on_random_games(&gdl, &nat, 300, 2.0);
+    let mut outcomes = Vec::new();
+    g.chance_outcomes(&mut outcomes);
+    assert_eq!(outcomes.len(), 3);
+    assert!(outcomes.iter().all(|&(_, p)| (p - 1.0 / 3.0).abs() < 1e-12));
+}
