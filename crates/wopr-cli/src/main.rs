@@ -64,6 +64,8 @@ enum Command {
     Music(cmd::music::MusicArgs),
     /// Serve a web page to play the games, hear them and follow runs.
     Serve(serve::ServeArgs),
+    /// Check a GDL rule sheet, or write it as Prolog.
+    Gdl(cmd::gdl::Args),
 }
 
 /// A failure with the exit code it should produce; anything else exits 1.
@@ -102,6 +104,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Games(a) => cmd::games::run(a),
         Command::Perft(a) => cmd::perft::run(a),
+        Command::Gdl(a) => cmd::gdl::run(a),
         Command::Position(a) => cmd::position::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Bench(a) => cmd::bench::run(a),

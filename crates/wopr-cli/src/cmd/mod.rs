@@ -5,6 +5,7 @@ pub mod dataset;
 pub mod eval;
 pub mod evolve;
 pub mod games;
+pub mod gdl;
 pub mod grid;
 pub mod learn;
 pub mod music;

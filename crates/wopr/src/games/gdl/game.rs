@@ -216,6 +216,12 @@ impl Gdl {
         self.rules.alternating
     }
 
+    /// Whether random playouts met a simultaneous turn when the sheet was
+    /// loaded.
+    pub fn has_simultaneous_turns(&self) -> bool {
+        self.rules.simultaneous
+    }
+
     /// The reasoner under the game.
     pub fn reasoner(&self) -> &Reasoner {
         &self.rules.reasoner

@@ -5,6 +5,7 @@ pub mod check;
 pub mod game;
 pub mod ground;
 pub mod parse;
+pub mod prolog;
 pub mod reasoner;
 
 /// What was wrong with a rule sheet, in one line (with the rule's line

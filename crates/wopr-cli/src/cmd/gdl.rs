@@ -1,0 +1,79 @@
+//! `wopr gdl check SHEET` and `wopr gdl prolog SHEET`: a GDL rule sheet's
+//! checks and ground size, and its Prolog translation (the reference the
+//! reasoner is timed against).
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use wopr::game::Game;
+use wopr::games::gdl::game::Gdl;
+use wopr::games::gdl::{check::check, parse::parse, prolog::to_prolog};
+use wopr::players::Roster;
+
+/// Arguments of `wopr gdl`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    what: What,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum What {
+    /// Parse, check and ground a rule sheet; print its roles, ground size,
+    /// kinds of turn and the players it accepts.
+    Check {
+        /// The rule sheet (KIF).
+        sheet: PathBuf,
+    },
+    /// Print the sheet as a Prolog program with a random-playout driver
+    /// (`swipl -g 'wopr_bench(2)' -t halt FILE.pl`).
+    Prolog {
+        /// The rule sheet (KIF).
+        sheet: PathBuf,
+    },
+}
+
+/// Runs `wopr gdl …`.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    match &args.what {
+        What::Check { sheet } => {
+            let game = super::parse_game(&format!("gdl:{}", sheet.display()))?;
+            let wopr::AnyGame::Gdl(g) = game else {
+                unreachable!("a gdl: spec makes a GDL game")
+            };
+            report(&g);
+            Ok(())
+        }
+        What::Prolog { sheet } => {
+            let text = std::fs::read_to_string(sheet)
+                .with_context(|| format!("cannot read {}", sheet.display()))?;
+            let fail = |e: wopr::games::gdl::GdlError| anyhow::anyhow!("{}: {e}", sheet.display());
+            let parsed = parse(&text).map_err(fail)?;
+            check(&parsed).map_err(fail)?;
+            print!("{}", to_prolog(&parsed));
+            Ok(())
+        }
+    }
+}
+
+fn report(g: &Gdl) {
+    let r = g.reasoner();
+    let (atoms, rules) = r.size();
+    println!("sheet:      {} (valid GDL)", g.spec());
+    println!("roles:      {}", r.roles().iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" "));
+    println!("seats:      {}", g.seat_names().join(" "));
+    println!("ground:     {} base facts, {} atoms, {} rules", r.num_base(), atoms, rules);
+    println!("actions:    {} distinct moves", g.num_actions());
+    let turns = if g.is_alternating() {
+        "one player at a time"
+    } else if g.has_simultaneous_turns() {
+        "simultaneous moves (seen on random playouts)"
+    } else {
+        "one player at a time, and chance (GDL-II's random role)"
+    };
+    println!("turns:      {turns}");
+    println!("encodings:  {}", if g.is_alternating() { "facts" } else { "none" });
+    let mut players = vec!["random", "first"];
+    players.extend(g.bot_names());
+    println!("players:    {}", players.join(", "));
+}
