@@ -153,12 +153,32 @@ async fn crafted_specs_are_refused_before_any_file_or_search() {
         (c4, "mcts:rollout=mcts".into(), "rollout"),
         (c4, "alphabeta:depth=3,ms=0".into(), "ms"),
         // GDL sheets other than the server's own gdl/NAME.kif, in any case.
-        ("gdl:/etc/passwd", "random".into(), "from its gdl/ folder only"),
-        ("GDL:/etc/passwd", "random".into(), "from its gdl/ folder only"),
-        ("gdl:gdl/../Cargo.toml", "random".into(), "from its gdl/ folder only"),
-        ("gdl:gdl/sub/x.kif", "random".into(), "from its gdl/ folder only"),
+        (
+            "gdl:/etc/passwd",
+            "random".into(),
+            "from its gdl/ folder only",
+        ),
+        (
+            "GDL:/etc/passwd",
+            "random".into(),
+            "from its gdl/ folder only",
+        ),
+        (
+            "gdl:gdl/../Cargo.toml",
+            "random".into(),
+            "from its gdl/ folder only",
+        ),
+        (
+            "gdl:gdl/sub/x.kif",
+            "random".into(),
+            "from its gdl/ folder only",
+        ),
         ("gdl:gdl/pipe", "random".into(), "from its gdl/ folder only"),
-        ("Gdl:./gdl/tictactoe.kif", "random".into(), "from its gdl/ folder only"),
+        (
+            "Gdl:./gdl/tictactoe.kif",
+            "random".into(),
+            "from its gdl/ folder only",
+        ),
     ];
     for (game, spec, says) in &crafted {
         let (s, e) = new_game(&http, &base, game, ["human", spec]).await;

@@ -11,8 +11,15 @@
 
 use crate::game::{Game, GameInfo, GameSpec, SpecError};
 use crate::games::{
-    connect4::Connect4, dots_and_boxes::DotsAndBoxes, gdl::game::Gdl, goofspiel::Goofspiel,
-    kuhn::KuhnPoker, pig::Pig, reversi::Reversi, tictactoe::TicTacToe, virus::Virus,
+    connect4::Connect4,
+    dots_and_boxes::DotsAndBoxes,
+    gdl::game::{Gdl, GdlHidden},
+    goofspiel::Goofspiel,
+    kuhn::KuhnPoker,
+    pig::Pig,
+    reversi::Reversi,
+    tictactoe::TicTacToe,
+    virus::Virus,
 };
 
 /// Any registered game, chosen at run time.
@@ -36,6 +43,8 @@ pub enum AnyGame {
     Goofspiel(Goofspiel),
     /// A game written in GDL (`gdl:PATH.kif`).
     Gdl(Gdl),
+    /// A game written in GDL-II with `sees` (hidden information).
+    GdlHidden(GdlHidden),
 }
 
 /// Every registered game, in the order `wopr games` lists them.
@@ -72,7 +81,15 @@ impl AnyGame {
             .or_else(|| try_parse(&spec).map(|g| g.map(A::Pig)))
             .or_else(|| try_parse(&spec).map(|g| g.map(A::Kuhn)))
             .or_else(|| try_parse(&spec).map(|g| g.map(A::Goofspiel)))
-            .or_else(|| try_parse(&spec).map(|g| g.map(A::Gdl)));
+            .or_else(|| {
+                // A sheet with `sees` is a game of hidden information.
+                try_parse::<Gdl>(&spec).map(|g| {
+                    g.map(|g| match g.has_percepts() {
+                        true => A::GdlHidden(GdlHidden(g)),
+                        false => A::Gdl(g),
+                    })
+                })
+            });
         parsed.unwrap_or_else(|| {
             let names: Vec<&str> = games().iter().map(|g| g.name).collect();
             Err(SpecError(format!(
@@ -99,6 +116,7 @@ macro_rules! with_game {
             $crate::registry::AnyGame::Kuhn($g) => $body,
             $crate::registry::AnyGame::Goofspiel($g) => $body,
             $crate::registry::AnyGame::Gdl($g) => $body,
+            $crate::registry::AnyGame::GdlHidden($g) => $body,
         }
     };
 }

@@ -21,7 +21,6 @@ fn sheet(name: &str) -> Gdl {
     Gdl::from_text(&path, &text, 10_000).unwrap()
 }
 
-
 /// The native action of a sheet's move notation.
 fn map_move(notation: &str) -> Option<Action> {
     let (name, args) = match notation.split_once('(') {

@@ -60,9 +60,21 @@ fn report(g: &Gdl) {
     let r = g.reasoner();
     let (atoms, rules) = r.size();
     println!("sheet:      {} (valid GDL)", g.spec());
-    println!("roles:      {}", r.roles().iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" "));
+    println!(
+        "roles:      {}",
+        r.roles()
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
     println!("seats:      {}", g.seat_names().join(" "));
-    println!("ground:     {} base facts, {} atoms, {} rules", r.num_base(), atoms, rules);
+    println!(
+        "ground:     {} base facts, {} atoms, {} rules",
+        r.num_base(),
+        atoms,
+        rules
+    );
     println!("actions:    {} distinct moves", g.num_actions());
     let turns = if g.is_alternating() {
         "one player at a time"
@@ -72,7 +84,10 @@ fn report(g: &Gdl) {
         "one player at a time, and chance (GDL-II's random role)"
     };
     println!("turns:      {turns}");
-    println!("encodings:  {}", if g.is_alternating() { "facts" } else { "none" });
+    println!(
+        "encodings:  {}",
+        if g.is_alternating() { "facts" } else { "none" }
+    );
     let mut players = vec!["random", "first"];
     players.extend(g.bot_names());
     println!("players:    {}", players.join(", "));

@@ -11,8 +11,8 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use wopr::game::driver::sample_chance;
 use wopr::game::rng::{stream, WoprRng};
-use wopr::music::{to_midi, Bar, MidiOptions, MusicConfig, Musicator, ScoreBar};
 use wopr::game::GameSpec;
+use wopr::music::{to_midi, Bar, MidiOptions, MusicConfig, Musicator, ScoreBar};
 use wopr::players::PlayerSpec;
 use wopr::{with_game, Action, ActionList, AnyGame, Roster, State, Turn};
 
