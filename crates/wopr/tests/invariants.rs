@@ -48,6 +48,7 @@ use proptest::test_runner::{Config, RngAlgorithm, RngSeed, TestCaseError, TestRu
 use wopr::game::driver::replay;
 use wopr::games::connect4::{Connect4, Connect4State};
 use wopr::games::dots_and_boxes::{DotsAndBoxes, DotsAndBoxesState};
+use wopr::games::gdl::game::{Gdl, GdlHidden, GdlHiddenState, GdlState};
 use wopr::games::goofspiel::{Goofspiel, GoofspielState};
 use wopr::games::kuhn::{KuhnPoker, KuhnState, BET, PASS};
 use wopr::games::pig::{Pig, PigState, HOLD, ROLL};
@@ -87,6 +88,12 @@ const SPECS: &[&str] = &[
     "goofspiel:cards=5",
     "goofspiel:cards=1",
     "goofspiel:cards=13",
+    // GDL sheets (paths from this crate): alternating, GDL-II with
+    // percepts, simultaneous.
+    "gdl:../../gdl/tictactoe.kif",
+    "gdl:../../gdl/connect4-6x6.kif",
+    "gdl:../../gdl/kuhn.kif",
+    "gdl:../../gdl/ggp-base/roshambo2.kif",
 ];
 
 /// Cases per property and game spec (so each property plays
@@ -2438,4 +2445,105 @@ fn dots_and_boxes_key_changes_with_the_move_that_used_to_cancel() {
     assert_eq!(start.action_to_string(50), "v3,2");
     assert_ne!(start, after);
     assert_ne!(start.key(), after.key(), "both keys are {:#x}", start.key());
+}
+
+// ---------------------------------------------------------------------------
+// GDL sheets: what holds of any sheet
+// ---------------------------------------------------------------------------
+
+/// Every return a GDL seat can get: `(goal − 50) / 50` for goals 0..=100.
+const GDL_RESULTS: [f64; 101] = {
+    let mut r = [0.0; 101];
+    let mut g = 0;
+    while g <= 100 {
+        r[g] = (g as f64 - 50.0) / 50.0;
+        g += 1;
+    }
+    r
+};
+
+/// A GDL position's legal actions are increasing and name moves of the
+/// game; a one-player turn has at least one.
+fn gdl_position<S: State>(line: &Line<S>, turn: usize, actions: usize) -> Res {
+    let s = &line.states[turn];
+    let mut legal = ActionList::new();
+    s.legal_actions(&mut legal);
+    ensure!(
+        line,
+        turn,
+        legal.windows(2).all(|w| w[0] < w[1]) && legal.iter().all(|&a| (a as usize) < actions),
+        "legal actions {legal:?} not increasing below {actions}"
+    );
+    if let Turn::Player(_) = s.turn() {
+        ensure!(
+            line,
+            turn,
+            !legal.is_empty(),
+            "a player's turn without moves"
+        );
+    }
+    Ok(())
+}
+
+impl Rules for Gdl {
+    const RESULTS: &'static [f64] = &GDL_RESULTS;
+    const SCORE_DECIDES: bool = false;
+
+    fn key(&self, s: &GdlState) -> Option<u64> {
+        Some(s.key())
+    }
+    fn check_view(&self, line: &Line<GdlState>, turn: usize) -> Res {
+        view_is_state(line, turn)
+    }
+    fn check_position(&self, line: &Line<GdlState>, turn: usize) -> Res {
+        gdl_position(line, turn, self.num_actions())
+    }
+    fn check_step(&self, _line: &Line<GdlState>, _turn: usize) -> Res {
+        Ok(())
+    }
+    fn check_end(&self, _line: &Line<GdlState>) -> Res {
+        Ok(())
+    }
+}
+
+impl Rules for GdlHidden {
+    const RESULTS: &'static [f64] = &GDL_RESULTS;
+    const SCORE_DECIDES: bool = false;
+
+    fn check_view(&self, line: &Line<GdlHiddenState>, turn: usize) -> Res {
+        // A seat's view lists its own legal moves and one entry of
+        // percepts per joint move so far.
+        let s = &line.states[turn];
+        for p in 0..self.num_players() {
+            let v = s.view(p);
+            let mut legal = ActionList::new();
+            s.legal_actions_of(p, &mut legal);
+            let names: Vec<String> = legal.iter().map(|&a| s.action_to_string(a)).collect();
+            ensure!(
+                line,
+                turn,
+                v.seat == p && v.legal == names,
+                "seat {p}'s view {v:?}"
+            );
+            if turn > 0 {
+                let before = line.states[turn - 1].view(p).seen.len();
+                ensure!(
+                    line,
+                    turn,
+                    v.seen.len() >= before,
+                    "seat {p} forgot percepts"
+                );
+            }
+        }
+        Ok(())
+    }
+    fn check_position(&self, line: &Line<GdlHiddenState>, turn: usize) -> Res {
+        gdl_position(line, turn, self.num_actions())
+    }
+    fn check_step(&self, _line: &Line<GdlHiddenState>, _turn: usize) -> Res {
+        Ok(())
+    }
+    fn check_end(&self, _line: &Line<GdlHiddenState>) -> Res {
+        Ok(())
+    }
 }

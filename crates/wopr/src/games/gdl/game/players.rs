@@ -1,0 +1,127 @@
+//! What nets and searchers get of a GDL game: the `facts` encoding, the
+//! roster (which players a sheet's kinds of turn allow) and the oracles.
+
+use super::{Gdl, GdlState};
+use crate::game::encode::{unknown, Encodable, Encoding, EncodingOf};
+use crate::game::{Game, GameSpec, SpecError, Turn};
+use crate::players::{board_build, board_parse, PlayerSpec, Roster};
+
+/// The `facts` encoding: the mover one-hot over the seats, then one input
+/// per ground base fact, 1 when true.
+struct FactsEncoding {
+    seats: usize,
+    base: usize,
+}
+
+impl Encoding<GdlState> for FactsEncoding {
+    fn name(&self) -> &'static str {
+        "facts"
+    }
+    fn size(&self) -> usize {
+        self.seats + self.base
+    }
+    fn encode(&self, state: &GdlState, out: &mut [f32]) {
+        out.fill(0.0);
+        if let Turn::Player(p) = state.turn {
+            out[p] = 1.0;
+        }
+        for b in state.facts.iter() {
+            out[self.seats + b] = 1.0;
+        }
+    }
+}
+
+impl Encodable for Gdl {
+    fn encoding_names(&self) -> &'static [&'static str] {
+        &["facts"]
+    }
+    fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError> {
+        if !self.rules.alternating {
+            return Err(SpecError(format!(
+                "{}: nets play games whose turns are all one player's; this sheet has chance or simultaneous turns",
+                self.spec()
+            )));
+        }
+        match name {
+            "facts" => Ok(Box::new(FactsEncoding {
+                seats: self.rules.seats.len(),
+                base: self.rules.reasoner.num_base(),
+            })),
+            _ => Err(unknown(&self.spec(), name, self.encoding_names())),
+        }
+    }
+}
+
+impl Roster for Gdl {
+    fn parse_bot(&self, spec: &GameSpec) -> Result<Option<PlayerSpec>, SpecError> {
+        if self.rules.alternating {
+            if spec.name == "perfect" {
+                return Err(SpecError(format!("{} has no exact solver", self.spec())));
+            }
+            return board_parse(self, spec);
+        }
+        match spec.name.as_str() {
+            "mcts" if !self.rules.simultaneous && !self.rules.hidden => {
+                let (config, rollout) = crate::players::mcts::parse_config(spec)?;
+                if rollout.is_some() {
+                    return Err(SpecError(format!(
+                        "'mcts': {} has chance or simultaneous turns, so rollout=net:FILE is not available (accepted: rollout=random)",
+                        self.spec()
+                    )));
+                }
+                Ok(Some(PlayerSpec::Mcts { config, rollout }))
+            }
+            "mcts" | "alphabeta" | "net" if self.rules.simultaneous => Err(SpecError(format!(
+                "'{}' needs turns of one player or chance; {} has simultaneous turns (accepted: random, first)",
+                spec.name,
+                self.spec()
+            ))),
+            "alphabeta" | "net" => Err(SpecError(format!(
+                "'{}' needs a game whose turns are all one player's; {} has chance or simultaneous turns (accepted: random, first, mcts)",
+                spec.name,
+                self.spec()
+            ))),
+            _ => Ok(None),
+        }
+    }
+
+    fn build_bot(
+        &self,
+        spec: &PlayerSpec,
+    ) -> Result<Box<dyn crate::game::Player<Self>>, SpecError> {
+        if self.rules.alternating {
+            return board_build(self, spec);
+        }
+        match spec {
+            PlayerSpec::Mcts { config, .. } => crate::players::mcts::build_random(self, *config),
+            other => Err(SpecError(format!(
+                "{} has no player '{other}'",
+                self.spec()
+            ))),
+        }
+    }
+
+    fn bot_names(&self) -> &'static [&'static str] {
+        if self.rules.alternating {
+            &[
+                "alphabeta[:depth=D][,ms=T]",
+                "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE]",
+                "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
+            ]
+        } else if self.rules.simultaneous {
+            &[]
+        } else {
+            &["mcts[:sims=N][,c=C][,ms=T]"]
+        }
+    }
+}
+
+/// GDL games have the generic oracles: `alphabeta` on the goal-valued
+/// evaluation (no exact solver, no game-specific judge).
+impl crate::game::oracle::Oracles for Gdl {
+    /// Goal points are worth 1000 evaluation units each: 25 points above
+    /// even (a goal of 75) is tanh(1).
+    fn value_scale(&self) -> f32 {
+        25_000.0
+    }
+}
