@@ -156,28 +156,32 @@ async fn crafted_specs_are_refused_before_any_file_or_search() {
         (
             "gdl:/etc/passwd",
             "random".into(),
-            "from its gdl/ folder only",
+            "only the GDL sheets it offers",
         ),
         (
             "GDL:/etc/passwd",
             "random".into(),
-            "from its gdl/ folder only",
+            "only the GDL sheets it offers",
         ),
         (
             "gdl:gdl/../Cargo.toml",
             "random".into(),
-            "from its gdl/ folder only",
+            "only the GDL sheets it offers",
         ),
         (
             "gdl:gdl/sub/x.kif",
             "random".into(),
-            "from its gdl/ folder only",
+            "only the GDL sheets it offers",
         ),
-        ("gdl:gdl/pipe", "random".into(), "from its gdl/ folder only"),
+        (
+            "gdl:gdl/pipe",
+            "random".into(),
+            "only the GDL sheets it offers",
+        ),
         (
             "Gdl:./gdl/tictactoe.kif",
             "random".into(),
-            "from its gdl/ folder only",
+            "only the GDL sheets it offers",
         ),
     ];
     for (game, spec, says) in &crafted {

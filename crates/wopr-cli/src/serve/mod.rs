@@ -56,6 +56,10 @@ pub struct ServeArgs {
     /// Folder of champion net files offered as opponents.
     #[arg(long, default_value = "champions")]
     champions: PathBuf,
+    /// Folder of GDL rule sheets offered as games (`NAME.kif` directly in
+    /// it; no other sheet is ever read).
+    #[arg(long, default_value = "gdl")]
+    gdl: PathBuf,
     /// The most games held at once.
     #[arg(long, default_value_t = 10_000)]
     max_games: usize,
@@ -119,6 +123,7 @@ fn router(state: Arc<AppState>) -> Router {
 
 /// Serves until interrupted (Ctrl-C).
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
+    session::offer_sheets(&args.gdl);
     if args.max_games == 0 || args.idle_secs == 0 {
         anyhow::bail!("--max-games and --idle-secs must be at least 1");
     }

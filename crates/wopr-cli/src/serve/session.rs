@@ -100,50 +100,57 @@ pub trait Held: Send {
     fn music_seconds(&self) -> f64;
 }
 
-/// The folder whose GDL rule sheets the server plays (relative to where it
-/// runs); `gdl:` specs naming any other file are refused.
-pub const SHEETS: &str = "gdl";
+/// The folder of GDL rule sheets the server offers (`--gdl`), set once at
+/// start.
+static SHEETS: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
 
-/// The rule sheets the server plays: `gdl/NAME.kif` (top level only), as
-/// game specs, sorted.
+/// Sets the folder of offered GDL sheets (`wopr serve --gdl DIR`).
+pub fn offer_sheets(dir: &std::path::Path) {
+    let _ = SHEETS.set(dir.to_path_buf());
+}
+
+/// The GDL rule sheets the server offers, as game specs, sorted: the plain
+/// files `DIR/NAME.kif` directly in the `--gdl` folder (NAME of letters,
+/// digits, `-` and `_`; no symbolic links).
 pub fn served_sheets() -> Vec<String> {
-    let mut specs: Vec<String> = std::fs::read_dir(SHEETS)
+    let Some(dir) = SHEETS.get() else {
+        return Vec::new();
+    };
+    let mut specs: Vec<String> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
         .filter_map(|e| {
             let name = e.file_name().into_string().ok()?;
             let stem = name.strip_suffix(".kif")?;
-            served_name(stem).then(|| format!("gdl:{SHEETS}/{name}"))
+            let plain = !stem.is_empty()
+                && stem
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            plain.then(|| format!("gdl:{}", dir.join(&name).display()))
         })
         .collect();
     specs.sort();
     specs
 }
 
-/// A sheet name the server accepts: letters, digits, `-` and `_`.
-fn served_name(stem: &str) -> bool {
-    !stem.is_empty()
-        && stem
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-}
-
-/// A game spec from a request: any registered game, and GDL games only
-/// from the server's own sheets (`gdl:gdl/NAME.kif`), so that a request
-/// cannot make the server read any other file.
+/// A game spec from a request: any registered game, and GDL games only as
+/// `/api/games` lists them (`gdl:DIR/NAME.kif`, exactly), so that a request
+/// can make the server read no other file.
 pub fn parse_game(text: &str) -> Result<AnyGame, Refusal> {
     let spec = GameSpec::parse(text).map_err(|e| Refusal::bad(format!("game: {e}")))?;
     if spec.name == "gdl" {
-        let path = spec.get("").unwrap_or("");
-        let ok = path
-            .strip_prefix(&format!("{SHEETS}/"))
-            .and_then(|rest| rest.strip_suffix(".kif"))
-            .is_some_and(served_name);
-        if !ok {
+        let offered = served_sheets();
+        let asked = format!("gdl:{}", spec.get("").unwrap_or(""));
+        if spec.args.len() != 1 || !offered.contains(&asked) {
             return Err(Refusal::bad(format!(
-                "game: the server plays GDL sheets from its {SHEETS}/ folder only (accepted: {})",
-                served_sheets().join(", ")
+                "game: the server plays only the GDL sheets it offers (accepted: {})",
+                if offered.is_empty() {
+                    "none".to_string()
+                } else {
+                    offered.join(", ")
+                }
             )));
         }
     }
