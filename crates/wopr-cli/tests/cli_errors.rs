@@ -90,3 +90,66 @@ fn pretrain_hidden_zero_stands_alone() {
     one_line_error(&out, &["--hidden 0", "stands alone", "[0, 5]"]);
     assert!(!base.exists(), "nothing written");
 }
+
+#[test]
+fn bad_gdl_sheets_are_one_line_errors_naming_the_rule() {
+    let base = cli_common::Scratch::new("wopr-cli", "gdl-errors", true);
+    std::fs::create_dir_all(&base).unwrap();
+    let good = "(role a) (role b) (init (c 1)) (<= (legal ?r go) (role ?r))\n\
+                (<= (next (c 2)) (true (c 1))) (<= terminal (true (c 2)))\n\
+                (goal a 100) (goal b 0)\n";
+    for (i, (text, says)) in [
+        // Unbalanced parentheses.
+        (format!("{good}(role c"), vec!["line 4", "unclosed"]),
+        // An unsafe rule: ?x appears only under `not`.
+        (
+            format!("{good}(<= (next (c ?x)) (not (true (c ?x))))"),
+            vec!["line 4", "?x"],
+        ),
+        // Negation through recursion: not stratified.
+        (
+            format!("{good}(<= p (not q)) (<= q (not p))"),
+            vec!["line 4", "negation in a cycle"],
+        ),
+        // `legal` depending on `does`.
+        (
+            "(role a) (init (c 1)) (<= (legal a go) (does a go)) (<= (next (c 2)) (true (c 1)))\n\
+             (<= terminal (true (c 2))) (goal a 100)"
+                .to_string(),
+            vec!["line 1", "does"],
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let sheet = base.join(format!("bad{i}.kif"));
+        std::fs::write(&sheet, text).unwrap();
+        let spec = format!("gdl:{}", sheet.display());
+        one_line_error(&wopr(&["perft", &spec, "2"]), &says);
+        one_line_error(&wopr(&["gdl", "check", sheet.to_str().unwrap()]), &says);
+    }
+    // A missing sheet, and players a sheet's turns do not allow.
+    one_line_error(
+        &wopr(&["perft", "gdl:/no/such/sheet.kif", "2"]),
+        &["cannot read"],
+    );
+    let kuhn = concat!(env!("CARGO_MANIFEST_DIR"), "/../../gdl/kuhn.kif");
+    let roshambo = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../gdl/ggp-base/roshambo2.kif"
+    );
+    for (sheet, player) in [(kuhn, "alphabeta"), (kuhn, "mcts"), (roshambo, "mcts")] {
+        let out = wopr(&[
+            "eval",
+            "--game",
+            &format!("gdl:{sheet}"),
+            "--player",
+            player,
+            "--against",
+            "random",
+            "--games",
+            "2",
+        ]);
+        one_line_error(&out, &[player]);
+    }
+}
