@@ -29,6 +29,7 @@ use wopr::game::driver::{random_playout, replay, seats_swapped};
 use wopr::game::encode::Encodable;
 use wopr::game::rng::{stream, WoprRng};
 use wopr::game::{Action, ActionList, Game, Player, State, Turn};
+use wopr::games::gdl::game::{GdlHidden, GdlHiddenState};
 use wopr::games::goofspiel::{Goofspiel, GoofspielState};
 use wopr::games::kuhn::{KuhnPoker, KuhnState};
 use wopr::games::pig::{Pig, PigState};
@@ -163,6 +164,20 @@ fn only_observation(game: &impl Game, name: Option<&str>) -> Result<(), String> 
             game.spec()
         )),
     }
+}
+
+/// GDL-II games (sheets with `sees`) have no observation tensor: a seat
+/// knows only its percepts (`State.__str__` shows the whole state).
+fn no_observation(
+    g: &GdlHidden,
+    _: &GdlHiddenState,
+    _: Option<&str>,
+    _: usize,
+) -> Result<Vec<f32>, String> {
+    Err(format!(
+        "{} has no observation tensor (a GDL-II sheet: each seat sees only its percepts)",
+        g.spec()
+    ))
 }
 
 fn pig_observation(
@@ -455,6 +470,11 @@ fn erase(game: &AnyGame) -> Box<dyn DynGame> {
             game: g.clone(),
             encode: goofspiel_observation,
             encodings: observation_encoding,
+        }),
+        AnyGame::GdlHidden(g) => Box::new(Erased {
+            game: g.clone(),
+            encode: no_observation,
+            encodings: |_| Vec::new(),
         }),
         _ => unreachable!("with_board_game! takes every board game"),
     })
@@ -988,10 +1008,13 @@ fn run(
 }
 
 /// The specs of the registered games, as `load_game` takes them.
+/// The registered games' spec names (`gdl` is not among them: a GDL game
+/// is loaded from its rule sheet, `load_game("gdl:PATH.kif")`).
 #[pyfunction]
 fn registered_games() -> Vec<String> {
     wopr::registry::games()
         .iter()
+        .filter(|g| g.name != "gdl")
         .map(|g| g.name.to_string())
         .collect()
 }

@@ -147,6 +147,26 @@ class AgainstTheCommandLine(unittest.TestCase):
         self.assertEqual(sum(a["returns"]), 0.0)
 
 
+class Gdl(unittest.TestCase):
+    def test_a_gdl_sheet_is_a_game_like_any_other(self):
+        sheet = os.path.join(ROOT, "gdl", "tictactoe.kif")
+        game = wopr.load_game(f"gdl:{sheet}")
+        state = game.new_initial_state()
+        native = wopr.load_game("tictactoe").new_initial_state()
+        self.assertEqual([perft(state, d) for d in range(1, 5)], [perft(native, d) for d in range(1, 5)])
+        # The facts encoding: two mover inputs, 29 ground base facts.
+        self.assertEqual(game.observation_tensor_shape(), [31])
+        self.assertEqual(state.action_to_string(state.legal_actions()[0]), "mark(1,1)")
+        row = wopr.eval(game, "alphabeta:depth=9", "random", games=20, seed=2)[0]
+        self.assertEqual(row["as_first"]["losses"] + row["as_second"]["losses"], 0)
+        kuhn = wopr.load_game(f"gdl:{os.path.join(ROOT, 'gdl', 'kuhn.kif')}")
+        with self.assertRaises(ValueError):
+            kuhn.new_initial_state().observation_tensor()
+        with self.assertRaises(ValueError):
+            wopr.load_game("gdl:/no/such/sheet.kif")
+        self.assertNotIn("gdl", wopr.registered_games())
+
+
 class Examples(unittest.TestCase):
     def test_the_readmes_learner_learns_against_mcts(self):
         import importlib.util
