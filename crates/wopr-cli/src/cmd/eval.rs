@@ -106,7 +106,7 @@ pub fn split_specs(list: &str) -> Vec<String> {
 
 /// Runs the evaluation and prints a table (or JSON).
 pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
-    let game = super::parse_game(&args.game)?;
+    let game = super::parse_match_game(&args.game)?;
     if let Some(n) = args.optimal_moves {
         return with_game!(&game, g => super::optimal::run(g, &args.player, n, args.seed, args.json));
     }

@@ -36,6 +36,20 @@ pub fn parse_game(spec: &str) -> anyhow::Result<AnyGame> {
     AnyGame::parse(spec).with_context(|| format!("bad game spec '{spec}'"))
 }
 
+/// Parses the game of a match (`play`, `eval`, `tournament`): one with two
+/// seats. (`perft`, `position`, `bench` and `gdl check` take any game.)
+pub fn parse_match_game(spec: &str) -> anyhow::Result<AnyGame> {
+    let game = parse_game(spec)?;
+    let seats = wopr::with_game!(&game, g => wopr::Game::num_players(g));
+    if seats != 2 {
+        anyhow::bail!(
+            "'{spec}' has {seats} seat{}; matches are between two players (perft, position and bench take any game)",
+            if seats == 1 { "" } else { "s" }
+        );
+    }
+    Ok(game)
+}
+
 /// Where measured games start: shared by `play`, `eval` and `tournament`.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct OpeningArgs {

@@ -70,7 +70,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     if args.games == 0 {
         anyhow::bail!("--games must be at least 1");
     }
-    let game = super::parse_game(&args.game)?;
+    let game = super::parse_match_game(&args.game)?;
     with_game!(&game, g => play(g, args))
 }
 

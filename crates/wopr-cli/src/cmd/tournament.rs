@@ -49,7 +49,7 @@ pub struct TournamentArgs {
 
 /// Plays the tournament and prints the cross table and the ratings.
 pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
-    let game = super::parse_game(&args.game)?;
+    let game = super::parse_match_game(&args.game)?;
     let players: Vec<String> = args.players.iter().flat_map(|p| split_specs(p)).collect();
     if players.len() < 2 {
         anyhow::bail!("give at least two players with --players");

@@ -60,6 +60,14 @@ pub enum PlayError {
         /// The ply (0-based) at which it happened.
         ply: usize,
     },
+    /// The game has another number of seats than players were given.
+    #[error("{players} players for a game of {seats} seats")]
+    Seats {
+        /// Players given.
+        players: usize,
+        /// Seats of the game.
+        seats: usize,
+    },
     /// The game ran past its maximum length (a bug in the game's rules).
     #[error("game exceeded its maximum length of {0} actions")]
     TooLong(usize),
@@ -106,7 +114,12 @@ fn drive<G: Game>(
     mut on_move: impl FnMut(&G::State, &[Action]) -> ControlFlow<()>,
     mut log: impl FnMut(&G::State, &[Action]),
 ) -> Result<Ending<G::State>, PlayError> {
-    assert_eq!(players.len(), game.num_players(), "one player per seat");
+    if players.len() != game.num_players() {
+        return Err(PlayError::Seats {
+            players: players.len(),
+            seats: game.num_players(),
+        });
+    }
     for p in players.iter_mut() {
         p.new_game();
     }

@@ -207,7 +207,9 @@ impl Gdl {
         let (chance, simultaneous) = probe(&game);
         // The probe's states are gone: the rules have one owner again.
         if let Some(rules) = Arc::get_mut(&mut game.rules) {
-            rules.alternating = random.is_none() && !chance && !simultaneous;
+            // Search and nets are two-player, zero-sum tools here.
+            rules.alternating =
+                random.is_none() && !chance && !simultaneous && rules.seats.len() == 2;
             rules.simultaneous = simultaneous;
         }
         Ok(game)

@@ -60,7 +60,13 @@ impl Roster for Gdl {
             }
             return board_parse(self, spec);
         }
+        let seats = self.rules.seats.len();
         match spec.name.as_str() {
+            "mcts" | "alphabeta" | "net" if seats != 2 => Err(SpecError(format!(
+                "'{}' plays two-player games; {} has {seats} seats (accepted: random, first)",
+                spec.name,
+                self.spec()
+            ))),
             "mcts" if !self.rules.simultaneous && !self.rules.hidden => {
                 let (config, rollout) = crate::players::mcts::parse_config(spec)?;
                 if rollout.is_some() {
