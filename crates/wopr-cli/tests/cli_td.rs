@@ -101,6 +101,40 @@ fn a_resumed_run_learns_what_a_straight_run_learns() {
     assert!(eval.contains("random"), "{eval}");
 }
 
+#[test]
+fn tcl_and_learning_from_exploration_resume_exactly() {
+    // TCL's sums are part of the checkpoint: a run stopped at 1,000 games
+    // and resumed learns the straight run's weights bit for bit, and
+    // learns something other than plain TD.
+    let dir = Scratch::new("wopr-cli-td", "tcl", true);
+    let extra = [
+        "--tcl-beta",
+        "2.7",
+        "--explore",
+        "learn-reset",
+        "--lambda",
+        "0.5",
+    ];
+    let (straight, split, plain) = (dir.join("straight"), dir.join("split"), dir.join("plain"));
+    ok(&td(&straight, "2000", &extra));
+    ok(&td(&split, "1000", &extra));
+    let state = std::fs::read_to_string(split.join("state.json")).unwrap();
+    assert!(state.contains("\"tcl_sum\""), "{state}");
+    ok(&td(&split, "2000", &extra));
+    ok(&td(&plain, "2000", &["--lambda", "0.5"]));
+    let read = |d: &Path| std::fs::read_to_string(d.join("net.json")).unwrap();
+    assert_eq!(read(&straight), read(&split));
+    assert_ne!(read(&straight), read(&plain));
+    fails_with(
+        &td(&dir.join("bad"), "10", &["--explore", "often"]),
+        "learn-reset",
+    );
+    fails_with(
+        &td(&dir.join("bad2"), "10", &["--tcl-beta=-1"]),
+        "beta",
+    );
+}
+
 /// A folder of an older `wopr td` (`td.json`, no `state.json`) resumes:
 /// its checkpoint is read into the run layer's.
 #[test]

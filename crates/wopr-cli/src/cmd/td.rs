@@ -59,6 +59,14 @@ pub struct Args {
     /// instead of by self-play (separated by commas).
     #[arg(long, value_delimiter = ',')]
     opponents: Vec<String>,
+    /// What an exploratory move teaches: skip, learn, or learn-reset
+    /// (learned from, the eligibility trace restarted).
+    #[arg(long, default_value = "skip")]
+    explore: String,
+    /// Temporal coherence learning with this β (exponential transfer;
+    /// 2.7 in Bagheri et al.); off when absent.
+    #[arg(long)]
+    tcl_beta: Option<f32>,
     /// Start from this net file's weights (a linear net over the encoding)
     /// instead of zeros.
     #[arg(long)]
@@ -105,6 +113,8 @@ impl Args {
                 decay_games: self.decay_games,
                 random_plies: self.random_plies,
                 opponents: self.opponents.clone(),
+                explore: self.explore.clone(),
+                tcl_beta: self.tcl_beta,
             },
             stop: TdStop { games: self.games },
             yardsticks: YardsticksConfig {

@@ -33,6 +33,21 @@
 //! α and ε may be annealed over the first games of a run
 //! ([`TdOptions::schedule`]), as Thill, Koch & Konen do.
 //!
+//! Two learning-rule options GBG's Connect-4 learner uses:
+//! - [`Explore`]: whether an exploratory move is skipped (the default,
+//!   above), learned from like a greedy one (its target the value of the
+//!   random move's position; the trace goes on), or learned from with the
+//!   trace restarted at it (Thill, Bagheri, Koch & Konen 2014's "resetting
+//!   traces").
+//! - **TCL** (temporal coherence learning, Beal & Smith 1999, with the
+//!   exponential transfer of Bagheri, Thill, Koch & Konen 2014): every
+//!   weight `i` keeps the sum `Nᵢ` of the changes recommended to it and
+//!   the sum `Aᵢ` of their sizes; a recommended change `rᵢ = α·δ·eᵢ` is
+//!   applied times `g(|Nᵢ|/Aᵢ)` with `g(x) = e^{β(x−1)}` (1 while `Aᵢ = 0`),
+//!   then added to the sums: weights whose recommendations keep their sign
+//!   learn at the full rate, those that flip back and forth slow down.
+//!   The sums are part of a checkpoint.
+//!
 //! Games of one run are played one after another: TD learns from the
 //! weights the last game left, so one thread plays them and the thread
 //! count never changes a result.
@@ -52,6 +67,32 @@ type TraceEntry = (f32, f32, Vec<(u32, f32)>);
 
 /// A trace factor below this drops its gradient from the trace.
 const TRACE_FLOOR: f32 = 1e-6;
+
+/// What an exploratory (random) move teaches (see the module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Explore {
+    /// Not learned from; the trace restarts after it.
+    #[default]
+    Skip,
+    /// Learned from like a greedy move, the trace kept.
+    Learn,
+    /// Learned from, with the trace restarted at it.
+    LearnReset,
+}
+
+impl Explore {
+    /// Reads `skip`, `learn` or `learn-reset`.
+    pub fn parse(text: &str) -> Result<Explore, TrainError> {
+        match text {
+            "skip" => Ok(Explore::Skip),
+            "learn" => Ok(Explore::Learn),
+            "learn-reset" => Ok(Explore::LearnReset),
+            other => Err(TrainError(format!(
+                "explore = \"{other}\" is not known (accepted: skip, learn, learn-reset)"
+            ))),
+        }
+    }
+}
 
 /// The settings of a TD run.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,6 +115,11 @@ pub struct TdOptions {
     pub epsilon_final: Option<f64>,
     /// Games over which α and ε move to their final values (then stay).
     pub decay_games: u64,
+    /// What exploratory moves teach.
+    pub explore: Explore,
+    /// TCL's β (the exponential transfer's steepness; `None`: no TCL, every
+    /// weight at rate α).
+    pub tcl: Option<f32>,
 }
 
 impl Default for TdOptions {
@@ -88,6 +134,8 @@ impl Default for TdOptions {
             alpha_final: None,
             epsilon_final: None,
             decay_games: 0,
+            explore: Explore::Skip,
+            tcl: None,
         }
     }
 }
@@ -152,6 +200,13 @@ impl TdOptions {
                 self.epsilon
             )));
         }
+        if let Some(b) = self.tcl {
+            if !(b >= 0.0 && b.is_finite()) {
+                return Err(TrainError(format!(
+                    "TCL's beta must be a number ≥ 0, got {b}"
+                )));
+            }
+        }
         Ok(())
     }
 }
@@ -193,6 +248,10 @@ pub struct TdLearner<G: Encodable> {
     epsilon: f64,
     /// The opponents games are played against (none: self-play).
     opponents: Vec<Box<dyn Player<G>>>,
+    /// TCL's sums per weight: the recommended changes, and their sizes
+    /// (empty without TCL).
+    tcl_sum: Vec<f32>,
+    tcl_size: Vec<f32>,
 }
 
 impl<G: Encodable> TdLearner<G> {
@@ -232,6 +291,7 @@ impl<G: Encodable> TdLearner<G> {
         }
         let n = encoding.size() + 1;
         let (alpha, epsilon) = (options.alpha, options.epsilon);
+        let tcl = if options.tcl.is_some() { n } else { 0 };
         Ok(TdLearner {
             game,
             encoding,
@@ -245,7 +305,29 @@ impl<G: Encodable> TdLearner<G> {
             opponents: Vec::new(),
             alpha,
             epsilon,
+            tcl_sum: vec![0.0; tcl],
+            tcl_size: vec![0.0; tcl],
         })
+    }
+
+    /// TCL's sums (recommended changes, their sizes), one per weight;
+    /// empty without TCL. A checkpoint keeps them.
+    pub fn tcl_sums(&self) -> (&[f32], &[f32]) {
+        (&self.tcl_sum, &self.tcl_size)
+    }
+
+    /// Restores TCL's sums from a checkpoint (both of the weights' length).
+    pub fn set_tcl_sums(&mut self, sum: Vec<f32>, size: Vec<f32>) -> Result<(), TrainError> {
+        let n = self.tcl_sum.len();
+        if sum.len() != n || size.len() != n {
+            return Err(TrainError(format!(
+                "TCL sums of {} and {} values for a learner of {n}",
+                sum.len(),
+                size.len()
+            )));
+        }
+        (self.tcl_sum, self.tcl_size) = (sum, size);
+        Ok(())
     }
 
     /// Starts from `net`'s weights instead of zeros: `net` must be a
@@ -376,7 +458,18 @@ impl<G: Encodable> TdLearner<G> {
                     (a, Some(self.value_for(&child, me)))
                 }
                 _ if rng.random_bool(self.epsilon) => {
-                    (legal[rng.random_range(0..legal.len())], None)
+                    let a = legal[rng.random_range(0..legal.len())];
+                    match self.options.explore {
+                        Explore::Skip => (a, None),
+                        Explore::Learn | Explore::LearnReset => {
+                            if self.options.explore == Explore::LearnReset {
+                                last_mover = None;
+                            }
+                            let mut child = state.clone();
+                            child.apply(a);
+                            (a, Some(self.value_for(&child, me)))
+                        }
+                    }
                 }
                 _ => {
                     let (a, v) = self.best_move(&state, me, &legal, &mut rng);
@@ -454,10 +547,11 @@ impl<G: Encodable> TdLearner<G> {
         let bias = self.weights.len() - 1;
         let step = self.alpha * delta;
         if self.options.lambda == 0.0 {
-            for &(i, x) in &self.inputs {
-                self.weights[i as usize] += step * slope * x;
+            for k in 0..self.inputs.len() {
+                let (i, x) = self.inputs[k];
+                self.nudge(i as usize, step * slope * x);
             }
-            self.weights[bias] += step * slope;
+            self.nudge(bias, step * slope);
             return delta;
         }
         let decay = sign * self.options.lambda;
@@ -475,14 +569,60 @@ impl<G: Encodable> TdLearner<G> {
         gradient.clear();
         gradient.extend(self.inputs.iter().map(|&(i, x)| (i, slope * x)));
         self.trace.push_back((1.0, slope, gradient));
-        for (factor, bias_slope, gradient) in &self.trace {
-            let step = step * factor;
-            for &(i, g) in gradient {
-                self.weights[i as usize] += step * g;
+        if self.options.tcl.is_none() {
+            for (factor, bias_slope, gradient) in &self.trace {
+                let step = step * factor;
+                for &(i, g) in gradient {
+                    self.weights[i as usize] += step * g;
+                }
+                self.weights[bias] += step * bias_slope;
             }
-            self.weights[bias] += step * bias_slope;
+            return delta;
         }
+        // TCL weighs each weight's whole recommended change, summed over
+        // the trace's positions, so gather it first.
+        let trace = std::mem::take(&mut self.trace);
+        let mut changes = std::mem::take(&mut self.inputs);
+        changes.clear();
+        let mut bias_change = 0.0;
+        for (factor, bias_slope, gradient) in &trace {
+            let step = step * factor;
+            changes.extend(gradient.iter().map(|&(i, g)| (i, step * g)));
+            bias_change += step * bias_slope;
+        }
+        changes.sort_unstable_by_key(|&(i, _)| i);
+        let mut k = 0;
+        while k < changes.len() {
+            let (i, mut r) = changes[k];
+            k += 1;
+            while k < changes.len() && changes[k].0 == i {
+                r += changes[k].1;
+                k += 1;
+            }
+            self.nudge(i as usize, r);
+        }
+        self.nudge(bias, bias_change);
+        self.trace = trace;
+        self.inputs = changes;
         delta
+    }
+
+    /// Applies the recommended change `r` to weight `i`: at full size, or
+    /// with TCL at `g(|Nᵢ|/Aᵢ)` of it, then adds it to TCL's sums.
+    fn nudge(&mut self, i: usize, r: f32) {
+        let Some(beta) = self.options.tcl else {
+            self.weights[i] += r;
+            return;
+        };
+        let size = self.tcl_size[i];
+        let rate = if size > 0.0 {
+            (beta * (self.tcl_sum[i].abs() / size - 1.0)).exp()
+        } else {
+            1.0
+        };
+        self.weights[i] += rate * r;
+        self.tcl_sum[i] += r;
+        self.tcl_size[i] += r.abs();
     }
 }
 
@@ -494,6 +634,81 @@ mod tests {
 
     fn learner(options: TdOptions) -> TdLearner<TicTacToe> {
         TdLearner::new(TicTacToe, "raw", Activation::Tanh, options).unwrap()
+    }
+
+    #[test]
+    fn tcl_slows_a_weight_whose_recommendations_flip() {
+        // TD(0) with a linear output on one position, three times: towards
+        // +1, then twice towards 0. The rate of a step is g(|N|/A) from the
+        // sums before it, g(x) = e^{β(x−1)}.
+        let beta = 2.7f32;
+        let options = TdOptions {
+            alpha: 0.1,
+            epsilon: 0.0,
+            tcl: Some(beta),
+            ..TdOptions::default()
+        };
+        let mut tcl = TdLearner::new(TicTacToe, "raw", Activation::Linear, options).unwrap();
+        let mut s = TicTacToe.initial_state();
+        s.apply(s.parse_action("b2").unwrap());
+        // `raw` with O to move after X's b2: −1 on b2 (input 4); the bias
+        // is weight 9. Step 1: δ = 1, nothing summed yet (rate 1): the
+        // bias moves by 0.1, b2's weight by −0.1.
+        tcl.update(&s, 1.0, 0.0);
+        assert!((tcl.weights()[9] - 0.1).abs() < 1e-6);
+        assert!((tcl.weights()[4] + 0.1).abs() < 1e-6);
+        // Step 2: V = 0.1 + 0.1 = 0.2, δ = −0.2; the sums so far agree in
+        // sign (|N|/A = 1, rate 1): the bias moves by −0.02.
+        assert!((tcl.update(&s, 0.0, 0.0) + 0.2).abs() < 1e-6);
+        assert!((tcl.weights()[9] - 0.08).abs() < 1e-6);
+        let (sum, size) = tcl.tcl_sums();
+        assert!((sum[9] - 0.08).abs() < 1e-6 && (size[9] - 0.12).abs() < 1e-6);
+        // Step 3: V = 0.16, δ = −0.16, change −0.016 at rate
+        // e^{β(0.08/0.12 − 1)} = e^{−0.9}.
+        tcl.update(&s, 0.0, 0.0);
+        let want = 0.08 - 0.016 * (beta * (0.08f32 / 0.12 - 1.0)).exp();
+        assert!(
+            (tcl.weights()[9] - want).abs() < 1e-6,
+            "{}",
+            tcl.weights()[9]
+        );
+        // Without TCL the same three steps move at the full rate.
+        let mut plain = TdLearner::new(
+            TicTacToe,
+            "raw",
+            Activation::Linear,
+            TdOptions {
+                alpha: 0.1,
+                epsilon: 0.0,
+                ..TdOptions::default()
+            },
+        )
+        .unwrap();
+        for target in [1.0, 0.0, 0.0] {
+            plain.update(&s, target, 0.0);
+        }
+        assert!((plain.weights()[9] - (0.08 - 0.016)).abs() < 1e-6);
+        assert!(plain.tcl_sums().0.is_empty());
+    }
+
+    #[test]
+    fn exploratory_moves_teach_only_when_asked() {
+        // ε = 1: every move is random. Skipped, no position is learned
+        // from; learned, every position of the game is.
+        let options = |explore| TdOptions {
+            epsilon: 1.0,
+            explore,
+            ..TdOptions::default()
+        };
+        let skip = learner(options(Explore::Skip)).learn_game(3);
+        assert_eq!(skip.updates, 0);
+        for explore in [Explore::Learn, Explore::LearnReset] {
+            let g = learner(options(explore)).learn_game(3);
+            assert_eq!(g.updates, g.plies, "{explore:?}");
+            // The same random stream plays the same game.
+            assert_eq!(g.plies, skip.plies);
+        }
+        assert!(Explore::parse("sometimes").is_err());
     }
 
     #[test]

@@ -47,7 +47,7 @@ use crate::game::encode::Encodable;
 use crate::game::Searchable;
 use crate::nn::{Activation, NetFile};
 use crate::players::{PlayerSpec, Roster};
-use crate::train::td::{TdLearner, TdOptions};
+use crate::train::td::{Explore, TdLearner, TdOptions};
 use crate::with_board_game;
 
 /// A TD run's settings.
@@ -110,6 +110,22 @@ pub struct TdSettings {
     /// Learn against these players in turn instead of by self-play.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub opponents: Vec<String>,
+    /// What an exploratory move teaches: `skip` (the default), `learn`, or
+    /// `learn-reset` (learned from, the trace restarted).
+    #[serde(default = "skip", skip_serializing_if = "is_skip")]
+    pub explore: String,
+    /// Temporal coherence learning with the exponential transfer of
+    /// steepness β (Bagheri et al. use 2.7); absent: no TCL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcl_beta: Option<f32>,
+}
+
+fn skip() -> String {
+    "skip".into()
+}
+
+fn is_skip(s: &String) -> bool {
+    s == "skip"
 }
 
 /// The one kind of this table.
@@ -219,15 +235,34 @@ impl<G: Encodable> Learner for TdRun<G> {
         Ok(file)
     }
 
-    /// The games learned: with the net, the whole state.
+    /// The games learned: with the net, the whole state; with TCL, also
+    /// its sums per weight (`{"games", "tcl_sum", "tcl_size"}`).
     fn state(&self) -> Result<serde_json::Value, RunError> {
-        Ok(self.done.into())
+        let (sum, size) = self.learner.tcl_sums();
+        if sum.is_empty() {
+            return Ok(self.done.into());
+        }
+        Ok(serde_json::json!({"games": self.done, "tcl_sum": sum, "tcl_size": size}))
     }
 
     fn restore(&mut self, state: serde_json::Value, net: &NetFile) -> Result<(), RunError> {
-        self.done = state
-            .as_u64()
-            .ok_or_else(|| RunError(format!("a TD checkpoint holds a game count, not {state}")))?;
+        let bad = || {
+            RunError(format!(
+                "a TD checkpoint holds a game count (and TCL's sums), not {state}"
+            ))
+        };
+        self.done = match &state {
+            serde_json::Value::Object(o) => {
+                let sums = |key: &str| -> Result<Vec<f32>, RunError> {
+                    serde_json::from_value(o.get(key).cloned().ok_or_else(bad)?).map_err(|_| bad())
+                };
+                self.learner
+                    .set_tcl_sums(sums("tcl_sum")?, sums("tcl_size")?)
+                    .map_err(err)?;
+                o.get("games").and_then(|g| g.as_u64()).ok_or_else(bad)?
+            }
+            other => other.as_u64().ok_or_else(bad)?,
+        };
         self.learner.set_net(&net.net).map_err(err)
     }
 }
@@ -305,6 +340,8 @@ where
         alpha_final: l.alpha_final,
         epsilon_final: l.epsilon_final,
         decay_games: l.decay_games,
+        explore: Explore::parse(&l.explore).map_err(err)?,
+        tcl: l.tcl_beta,
     };
     let yardsticks = GameYardsticks::new(game, &config.yardsticks, config.seed)?;
     let opponents = l
