@@ -43,6 +43,14 @@ pub struct BenchArgs {
     /// temporary run folder), on the rayon threads (`RAYON_NUM_THREADS`).
     #[arg(long, value_name = "CONFIG")]
     generation: Option<PathBuf>,
+    /// Instead: time TD self-play learning with this encoding on each
+    /// `--game` (TD(0.5), α = 0.001, ε = 0.1, tanh output, as
+    /// `configs/connect4-6x6-td-walk8.toml`): games, plies and positions
+    /// updated per second on one thread (TD learns game after game from
+    /// the weights the last one left, so it runs on one thread, and a
+    /// seed gives one result whatever the thread count).
+    #[arg(long, value_name = "ENCODING", conflicts_with = "generation")]
+    td: Option<String>,
     /// With --generation: how many times to run it (the median is
     /// reported).
     #[arg(long, default_value_t = 3, requires = "generation")]
@@ -69,6 +77,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     }
     if !(args.seconds > 0.0 && args.seconds <= 600.0) {
         anyhow::bail!("--seconds must be in (0, 600]");
+    }
+    if let Some(encoding) = &args.td {
+        return td(args, encoding);
     }
     let specs: Vec<String> = if args.games.is_empty() {
         DEFAULT_GAMES.iter().map(|s| s.to_string()).collect()
@@ -220,4 +231,70 @@ where
     let before = cpu_seconds();
     let row = evolution.generation()?;
     Ok((row, cpu_seconds() - before))
+}
+
+/// `wopr bench --td ENCODING`: TD learning speed on each `--game`.
+fn td(args: &BenchArgs, encoding: &str) -> anyhow::Result<()> {
+    let specs = if args.games.is_empty() {
+        vec!["connect4:7x6".to_string()]
+    } else {
+        args.games.clone()
+    };
+    if !args.json {
+        println!(
+            "{:<16} {:<10} {:>10} {:>12} {:>14}",
+            "game", "encoding", "games/s", "plies/s", "updates/s"
+        );
+    }
+    let budget = Duration::from_secs_f64(args.seconds);
+    for spec in specs {
+        let game = super::parse_game(&spec)?;
+        let (games, plies, updates, secs) = with_board_game!(&game, g => measure_td(g, encoding, budget)?,
+            anyhow::bail!("TD learns board games; {spec} is not one"));
+        let rate = |n: u64| n as f64 / secs;
+        if args.json {
+            println!(
+                "{}",
+                serde_json::json!({"game": game.spec(), "encoding": encoding, "games_per_s": rate(games), "plies_per_s": rate(plies), "updates_per_s": rate(updates), "seconds": secs})
+            );
+        } else {
+            println!(
+                "{:<16} {:<10} {:>10.0} {:>12.0} {:>14.0}",
+                game.spec(),
+                encoding,
+                rate(games),
+                rate(plies),
+                rate(updates)
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Learns games until `budget` has passed: (games, plies, positions
+/// updated, seconds). The net is built before the clock starts.
+fn measure_td<G: Encodable>(
+    game: &G,
+    encoding: &str,
+    budget: Duration,
+) -> anyhow::Result<(u64, u64, u64, f64)> {
+    use wopr::nn::Activation;
+    use wopr::train::td::{TdLearner, TdOptions};
+    let options = TdOptions {
+        alpha: 0.001,
+        lambda: 0.5,
+        epsilon: 0.1,
+        ..TdOptions::default()
+    };
+    let mut learner = TdLearner::new(game.clone(), encoding, Activation::Tanh, options)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let t = Instant::now();
+    let (mut games, mut plies, mut updates) = (0u64, 0u64, 0u64);
+    while t.elapsed() < budget {
+        let g = learner.learn_game(games);
+        games += 1;
+        plies += g.plies as u64;
+        updates += g.updates as u64;
+    }
+    Ok((games, plies, updates, t.elapsed().as_secs_f64()))
 }
