@@ -129,10 +129,7 @@ fn tcl_and_learning_from_exploration_resume_exactly() {
         &td(&dir.join("bad"), "10", &["--explore", "often"]),
         "learn-reset",
     );
-    fails_with(
-        &td(&dir.join("bad2"), "10", &["--tcl-beta=-1"]),
-        "beta",
-    );
+    fails_with(&td(&dir.join("bad2"), "10", &["--tcl-beta=-1"]), "beta");
 }
 
 /// A folder of an older `wopr td` (`td.json`, no `state.json`) resumes:
