@@ -97,16 +97,20 @@ impl Grounding {
 /// Grounds `sheet`: fails if it is not safe, or if ground rules and atoms
 /// together would exceed `limit` ([`DEFAULT_LIMIT`] is a good value).
 pub fn ground(sheet: &Sheet, limit: usize) -> Result<Grounding, GdlError> {
+    possible(sheet, limit, false)
+}
+
+/// As [`ground`]; with `atoms` the relaxed fixpoint keeps no ground rules,
+/// and `limit` bounds the possible atoms (and one rule's joins in a round)
+/// alone, for the non-ground evaluator ([`super::nonground`]).
+pub(super) fn possible(sheet: &Sheet, limit: usize, atoms: bool) -> Result<Grounding, GdlError> {
     let mut g = Grounder {
         limit,
+        atoms_only: atoms,
         ..Grounder::default()
     };
     for name in ["true", "does", "init", "next", "legal"] {
-        let arity = if matches!(name, "true" | "init" | "next") {
-            1
-        } else {
-            2
-        };
+        let arity = 1 + usize::from(matches!(name, "does" | "legal"));
         let sym = g.terms.name(&Sym::from(name));
         g.rel(sym, arity);
     }
@@ -129,6 +133,8 @@ struct Grounder {
     out: GroundRules,
     atoms: usize,
     limit: usize,
+    /// Whether to keep no ground rules, only the possible atoms.
+    atoms_only: bool,
     /// The line of the rule being grounded (for the limit's error).
     line: usize,
 }
@@ -588,6 +594,11 @@ impl Grounder {
                 r.line
             )));
         }
+        let sym = self.terms.nodes[head as usize].0;
+        let rel = self.rel(sym, self.terms.args(head).len());
+        if self.atoms_only {
+            return self.add_atom(rel, head);
+        }
         let out = &mut self.out;
         if out.start.is_empty() {
             out.start.push(0);
@@ -607,8 +618,6 @@ impl Grounder {
         out.head.push(head);
         out.neg.push(neg_start as u32);
         out.start.push(out.body.len() as u32);
-        let sym = self.terms.nodes[head as usize].0;
-        let rel = self.rel(sym, self.terms.args(head).len());
         self.add_atom(rel, head)
     }
 

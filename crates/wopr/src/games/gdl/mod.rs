@@ -4,6 +4,7 @@ pub mod ast;
 pub mod check;
 pub mod game;
 pub mod ground;
+pub mod nonground;
 pub mod parse;
 pub mod prolog;
 pub mod reasoner;

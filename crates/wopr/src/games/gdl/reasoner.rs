@@ -14,12 +14,21 @@
 //! its outputs need, in order, over a per-thread scratch of generation
 //! stamps: an atom is true iff its stamp is the current generation, so no
 //! clearing and no allocation per call.
+//!
+//! A sheet whose ground program would exceed the limit (ground rules and
+//! atoms together, [`DEFAULT_LIMIT`] by default) is not grounded: if its
+//! possible atoms alone stay within the limit, the queries go to the
+//! non-ground evaluator ([`super::nonground`]) instead, with the same base
+//! facts, MoveIds and percept ids, only slower; [`Reasoner::is_grounded`]
+//! tells which one a reasoner uses. Otherwise the error says that the game
+//! is too large.
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
 
 use super::ast::{Sheet, Sym, Term};
-use super::ground::{ground, DEFAULT_LIMIT};
+use super::ground::{ground, possible, DEFAULT_LIMIT};
+use super::nonground::NonGround;
 use super::GdlError;
 
 mod compile;
@@ -105,7 +114,8 @@ impl Analysis {
     }
 }
 
-/// A reasoner over one rule sheet: every query in a few array passes.
+/// A reasoner over one rule sheet: every query in a few array passes (or,
+/// for a sheet too large to ground, by the non-ground evaluator).
 /// Shareable between threads; each thread keeps its own scratch.
 pub struct Reasoner {
     roles: Vec<Sym>,
@@ -113,8 +123,25 @@ pub struct Reasoner {
     base: Vec<Term>,
     moves: Vec<Vec<Term>>,
     percepts: Vec<Vec<Term>>,
+    initial: Facts,
+    backend: Backend,
+}
+
+/// How a [`Reasoner`] answers its queries.
+enum Backend {
+    /// The compiled ground program.
+    Grounded(Box<Grounded>),
+    /// The non-ground evaluator (grounding exceeded the limit).
+    NonGround(Box<NonGround>),
+}
+
+/// The compiled ground program: its atoms, rules and steps, and per query
+/// the steps it runs.
+struct Grounded {
+    num_base: usize,
     num_atoms: usize,
-    /// The `does` atom of role `r`'s move `m` is `does_start[r] + m`.
+    /// The `does` atom of role `r`'s move `m` is `does_start[r] + m`, for
+    /// `m < does_start[r + 1] - does_start[r]`.
     does_start: Vec<u32>,
     rules: Vec<GRule>,
     body: Vec<u32>,
@@ -125,7 +152,6 @@ pub struct Reasoner {
     /// The next atoms and their base facts.
     next_atoms: Vec<(u32, u32)>,
     sees_atoms: Vec<Vec<u32>>,
-    initial: Facts,
     p_legal: Vec<Vec<Step>>,
     p_goal: Vec<Vec<Step>>,
     p_terminal: Vec<Step>,
@@ -178,10 +204,17 @@ impl Reasoner {
         Reasoner::with_limit(sheet, DEFAULT_LIMIT)
     }
 
-    /// As [`Reasoner::new`], failing if ground rules and atoms together
-    /// would exceed `limit`.
+    /// As [`Reasoner::new`], with `limit` bounding the ground rules and
+    /// atoms together. Beyond it, the queries go to the non-ground evaluator
+    /// ([`Reasoner::is_grounded`]) if the possible atoms alone (and the
+    /// joins of one rule in one round of their fixpoint) stay within
+    /// `limit`; else this fails, saying that the game is too large.
     pub fn with_limit(sheet: &Sheet, limit: usize) -> Result<Reasoner, GdlError> {
-        let g = ground(sheet, limit)?;
+        let g = match ground(sheet, limit) {
+            Ok(g) => Ok(g),
+            Err(e) if is_over_limit(&e) => Err(e),
+            Err(e) => return Err(e),
+        };
         let mut roles: Vec<Sym> = Vec::new();
         for r in &sheet.rules {
             if let ("role", true, [Term::Const(c)]) =
@@ -196,6 +229,10 @@ impl Reasoner {
             return Err(GdlError("the rule sheet has no `role` facts".into()));
         }
         let random = roles.iter().position(|r| &**r == "random");
+        let g = match g {
+            Ok(g) => g,
+            Err(e) => return Reasoner::non_ground(sheet, limit, roles, random, &e),
+        };
         let role_ids: Vec<u32> = roles
             .iter()
             .map(|r| g.terms.find_app(r, &[]).unwrap_or(NONE))
@@ -234,6 +271,7 @@ impl Reasoner {
                 count += 1;
             }
         }
+        does_start.push(count);
         let inputs = count as usize;
         for a in g.all_atoms() {
             if dense[a as usize] == NONE {
@@ -304,22 +342,12 @@ impl Reasoner {
             .map(|s| prog(&mut s.iter().map(|p| p.1)))
             .collect();
         let p_init = prog(&mut init_atoms.iter().map(|n| n.0));
-        let mut reasoner = Reasoner {
-            random,
-            base: base.into_iter().map(|b| b.0).collect(),
-            moves: moves
-                .into_iter()
-                .map(|ms| ms.into_iter().map(|m| m.0).collect())
-                .collect(),
+        let grounded = Grounded {
+            num_base: base.len(),
             sees_atoms: sees
                 .iter()
                 .map(|s| s.iter().map(|p| p.1).collect())
                 .collect(),
-            percepts: sees
-                .into_iter()
-                .map(|s| s.into_iter().map(|p| p.0).collect())
-                .collect(),
-            roles,
             num_atoms,
             does_start,
             rules,
@@ -328,7 +356,6 @@ impl Reasoner {
             goal_atoms,
             terminal_atom,
             next_atoms,
-            initial: Facts(Box::new([])),
             p_legal,
             p_goal,
             p_terminal,
@@ -336,17 +363,66 @@ impl Reasoner {
             p_next,
             p_sees,
         };
-        let mut initial = Facts::empty(reasoner.base.len());
-        reasoner.eval(&initial.clone(), None, &p_init, |st, gen| {
+        let mut initial = Facts::empty(base.len());
+        grounded.eval(&initial.clone(), None, &p_init, |st, gen| {
             for &(a, b) in &init_atoms {
                 if st[a as usize] == gen {
                     initial.insert(b as usize);
                 }
             }
         });
-        reasoner.initial = initial;
-        Ok(reasoner)
+        Ok(Reasoner {
+            roles,
+            random,
+            base: base.into_iter().map(|b| b.0).collect(),
+            moves: moves
+                .into_iter()
+                .map(|ms| ms.into_iter().map(|m| m.0).collect())
+                .collect(),
+            percepts: sees
+                .into_iter()
+                .map(|s| s.into_iter().map(|p| p.0).collect())
+                .collect(),
+            initial,
+            backend: Backend::Grounded(Box::new(grounded)),
+        })
     }
+
+    /// The reasoner over the non-ground evaluator, for a sheet whose
+    /// grounding failed with `e` (over `limit`).
+    fn non_ground(
+        sheet: &Sheet,
+        limit: usize,
+        roles: Vec<Sym>,
+        random: Option<usize>,
+        e: &GdlError,
+    ) -> Result<Reasoner, GdlError> {
+        let atoms = possible(sheet, limit, true).map_err(|e2| {
+            if !is_over_limit(&e2) {
+                return e2;
+            }
+            let head = e.0.split_once("; ").map_or(&*e.0, |h| h.0);
+            GdlError(format!(
+                "{head}; even without ground rules, its possible atoms (or one rule's joins in \
+                 a round) exceed {limit}: the game is too large for the non-ground evaluator too"
+            ))
+        })?;
+        let (n, d) = NonGround::new(sheet, &roles, atoms)?;
+        Ok(Reasoner {
+            roles,
+            random,
+            base: d.base,
+            moves: d.moves,
+            percepts: d.percepts,
+            initial: d.initial,
+            backend: Backend::NonGround(Box::new(n)),
+        })
+    }
+}
+
+/// Whether grounding failed on its limit (rather than on the sheet).
+fn is_over_limit(e: &GdlError) -> bool {
+    e.0.contains(": grounding exceeds ")
 }
 
 /// The legal atoms of role `r`, move by move.
@@ -358,7 +434,7 @@ fn legal_of<'a>(
     moves[r].iter().map(move |m| dense[m.2 as usize])
 }
 
-impl Reasoner {
+impl Grounded {
     /// Evaluates `prog` on `state` (and the joint move), then reads the
     /// stamps with `f`: atom `a` is true iff `stamp[a] == gen`.
     fn eval<R>(
@@ -380,7 +456,7 @@ impl Reasoner {
                 s.gen = 1;
             }
             let (gen, st) = (s.gen, &mut s.stamp[..]);
-            let nb = self.base.len();
+            let nb = self.num_base;
             for (i, &w) in state.0.iter().enumerate() {
                 let mut w = w;
                 while w != 0 {
@@ -391,14 +467,9 @@ impl Reasoner {
                     }
                 }
             }
-            for (r, &m) in joint
-                .unwrap_or(&[])
-                .iter()
-                .enumerate()
-                .take(self.roles.len())
-            {
-                if (m as usize) < self.moves[r].len() {
-                    st[(self.does_start[r] + m) as usize] = gen;
+            for (&m, w) in joint.unwrap_or(&[]).iter().zip(self.does_start.windows(2)) {
+                if m < w[1] - w[0] {
+                    st[(w[0] + m) as usize] = gen;
                 }
             }
             self.run(prog, st, gen);
@@ -437,7 +508,9 @@ impl Reasoner {
             }
         }
     }
+}
 
+impl Reasoner {
     /// The roles, in the order of the sheet's `role` facts (GDL-II's
     /// `random` among them if the sheet has it).
     pub fn roles(&self) -> &[Sym] {
@@ -468,9 +541,21 @@ impl Reasoner {
         &self.base[i]
     }
 
-    /// The size of the compiled program: atoms, rules.
+    /// Whether the queries run on the compiled ground program (the usual
+    /// case) rather than on the non-ground evaluator, which a sheet too
+    /// large to ground falls back to.
+    pub fn is_grounded(&self) -> bool {
+        matches!(self.backend, Backend::Grounded(_))
+    }
+
+    /// The size of the compiled program: atoms, rules (for the non-ground
+    /// evaluator: the atoms that can ever hold, and the rules after `or`
+    /// is expanded).
     pub fn size(&self) -> (usize, usize) {
-        (self.num_atoms, self.rules.len())
+        match &self.backend {
+            Backend::Grounded(g) => (g.num_atoms, g.rules.len()),
+            Backend::NonGround(n) => n.size(),
+        }
     }
 
     /// The initial state.
@@ -496,10 +581,14 @@ impl Reasoner {
     /// Writes `role`'s legal MoveIds in `state` to `out`, increasing.
     pub fn legal(&self, state: &Facts, role: usize, out: &mut Vec<u32>) {
         out.clear();
-        let (Some(prog), Some(atoms)) = (self.p_legal.get(role), self.legal_atoms.get(role)) else {
+        let g = match &self.backend {
+            Backend::Grounded(g) => g,
+            Backend::NonGround(n) => return n.legal(state, role, out),
+        };
+        let (Some(prog), Some(atoms)) = (g.p_legal.get(role), g.legal_atoms.get(role)) else {
             return;
         };
-        self.eval(state, None, prog, |st, gen| {
+        g.eval(state, None, prog, |st, gen| {
             out.extend((0..atoms.len() as u32).filter(|&m| st[atoms[m as usize] as usize] == gen));
         });
     }
@@ -507,10 +596,14 @@ impl Reasoner {
     /// Every role's legal moves and whether `state` is terminal, in one
     /// evaluation.
     pub fn analyse(&self, state: &Facts, out: &mut Analysis) {
+        let g = match &self.backend {
+            Backend::Grounded(g) => g,
+            Backend::NonGround(n) => return n.analyse(state, &mut out.legal, &mut out.terminal),
+        };
         out.legal.resize_with(self.roles.len(), Vec::new);
-        self.eval(state, None, &self.p_analyse, |st, gen| {
-            out.terminal = self.terminal_atom != NONE && st[self.terminal_atom as usize] == gen;
-            for (l, atoms) in out.legal.iter_mut().zip(&self.legal_atoms) {
+        g.eval(state, None, &g.p_analyse, |st, gen| {
+            out.terminal = g.terminal_atom != NONE && st[g.terminal_atom as usize] == gen;
+            for (l, atoms) in out.legal.iter_mut().zip(&g.legal_atoms) {
                 l.clear();
                 l.extend(
                     (0..atoms.len() as u32).filter(|&m| st[atoms[m as usize] as usize] == gen),
@@ -521,19 +614,27 @@ impl Reasoner {
 
     /// Whether `state` is terminal.
     pub fn is_terminal(&self, state: &Facts) -> bool {
-        if self.terminal_atom == NONE {
+        let g = match &self.backend {
+            Backend::Grounded(g) => g,
+            Backend::NonGround(n) => return n.is_terminal(state),
+        };
+        if g.terminal_atom == NONE {
             return false;
         }
-        self.eval(state, None, &self.p_terminal, |st, gen| {
-            st[self.terminal_atom as usize] == gen
+        g.eval(state, None, &g.p_terminal, |st, gen| {
+            st[g.terminal_atom as usize] == gen
         })
     }
 
     /// `role`'s goal value in `state` (0..=100 in GDL), the greatest if
     /// several hold; `None` if none does.
     pub fn goal(&self, state: &Facts, role: usize) -> Option<u32> {
-        let (prog, atoms) = (self.p_goal.get(role)?, &self.goal_atoms[role]);
-        self.eval(state, None, prog, |st, gen| {
+        let g = match &self.backend {
+            Backend::Grounded(g) => g,
+            Backend::NonGround(n) => return n.goal(state, role),
+        };
+        let (prog, atoms) = (g.p_goal.get(role)?, &g.goal_atoms[role]);
+        g.eval(state, None, prog, |st, gen| {
             atoms
                 .iter()
                 .find(|&&(a, _)| st[a as usize] == gen)
@@ -557,8 +658,12 @@ impl Reasoner {
             *out = Facts::empty(self.base.len());
         }
         out.0.fill(0);
-        self.eval(state, Some(joint), &self.p_next, |st, gen| {
-            for &(a, b) in &self.next_atoms {
+        let g = match &self.backend {
+            Backend::Grounded(g) => g,
+            Backend::NonGround(n) => return n.next_into(state, joint, out),
+        };
+        g.eval(state, Some(joint), &g.p_next, |st, gen| {
+            for &(a, b) in &g.next_atoms {
                 if st[a as usize] == gen {
                     out.0[b as usize / 64] |= 1 << (b % 64);
                 }
@@ -576,98 +681,15 @@ impl Reasoner {
     /// `out`, increasing.
     pub fn sees(&self, state: &Facts, joint: &[u32], role: usize, out: &mut Vec<u32>) {
         out.clear();
-        let (Some(prog), Some(atoms)) = (self.p_sees.get(role), self.sees_atoms.get(role)) else {
+        let g = match &self.backend {
+            Backend::Grounded(g) => g,
+            Backend::NonGround(n) => return n.sees(state, joint, role, out),
+        };
+        let (Some(prog), Some(atoms)) = (g.p_sees.get(role), g.sees_atoms.get(role)) else {
             return;
         };
-        self.eval(state, Some(joint), prog, |st, gen| {
+        g.eval(state, Some(joint), prog, |st, gen| {
             out.extend((0..atoms.len() as u32).filter(|&p| st[atoms[p as usize] as usize] == gen));
         });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::gdl::parse::parse;
-
-    /// Tic-tac-toe (the whole game is in `tests/gdl_reasoner.rs`).
-    const TTT: &str = "(role x) (role o) (index 1) (index 2) (index 3)
-        (<= (init (cell ?m ?n b)) (index ?m) (index ?n)) (init (control x))
-        (<= (next (cell ?m ?n ?r)) (does ?r (mark ?m ?n)) (true (cell ?m ?n b)))
-        (<= (next (cell ?m ?n ?w)) (true (cell ?m ?n ?w)) (distinct ?w b))
-        (<= (next (cell ?m ?n b)) (does ?w (mark ?j ?k)) (true (cell ?m ?n b))
-            (or (distinct ?m ?j) (distinct ?n ?k)))
-        (<= (next (control x)) (true (control o))) (<= (next (control o)) (true (control x)))
-        (<= (line ?x) (true (cell ?m 1 ?x)) (true (cell ?m 2 ?x)) (true (cell ?m 3 ?x)))
-        (<= (line ?x) (true (cell 1 ?n ?x)) (true (cell 2 ?n ?x)) (true (cell 3 ?n ?x)))
-        (<= (line ?x) (true (cell 1 1 ?x)) (true (cell 2 2 ?x)) (true (cell 3 3 ?x)))
-        (<= (line ?x) (true (cell 1 3 ?x)) (true (cell 2 2 ?x)) (true (cell 3 1 ?x)))
-        (<= open (true (cell ?m ?n b)))
-        (<= (legal ?w (mark ?x ?y)) (true (cell ?x ?y b)) (true (control ?w)))
-        (<= (legal x noop) (true (control o))) (<= (legal o noop) (true (control x)))
-        (<= (goal ?r 100) (role ?r) (line ?r)) (<= (goal ?r 0) (role ?r) (role ?s) (line ?s) (distinct ?r ?s))
-        (<= (goal ?r 50) (role ?r) (not (line x)) (not (line o)) (not open))
-        (<= terminal (line ?r) (role ?r)) (<= terminal (not open))";
-
-    /// Plays `n` random games; returns the plies played.
-    fn playouts(r: &Reasoner, n: usize, seed: &mut u64) -> usize {
-        let (mut a, mut joint, mut plies) = (Analysis::default(), Vec::new(), 0);
-        let mut s = r.initial();
-        let mut t = s.clone();
-        for _ in 0..n {
-            s.clone_from(&r.initial);
-            loop {
-                r.analyse(&s, &mut a);
-                if a.terminal() {
-                    break;
-                }
-                joint.clear();
-                for role in 0..r.roles().len() {
-                    *seed = seed
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    let l = a.legal(role);
-                    joint.push(l[(*seed >> 33) as usize % l.len()]);
-                }
-                r.next_into(&s, &joint, &mut t);
-                std::mem::swap(&mut s, &mut t);
-                plies += 1;
-            }
-            let goals: Vec<_> = (0..2).map(|role| r.goal(&s, role).unwrap()).collect();
-            assert!(
-                goals == [50, 50] || goals == [100, 0] || goals == [0, 100],
-                "{goals:?}"
-            );
-        }
-        plies
-    }
-
-    #[test]
-    fn random_games_of_tictactoe_end_with_goals() {
-        let r = Reasoner::new(&parse(TTT).unwrap()).unwrap();
-        assert_eq!((r.num_base(), r.moves(0).len()), (29, 10));
-        let plies = playouts(&r, 300, &mut 7);
-        assert!((300 * 5..=300 * 9).contains(&plies));
-    }
-
-    #[test]
-    #[ignore = "timing: cargo test --release -p wopr --lib games::gdl -- --ignored --nocapture"]
-    fn playout_speed() {
-        let start = std::time::Instant::now();
-        let r = Reasoner::new(&parse(TTT).unwrap()).unwrap();
-        println!(
-            "tic-tac-toe: compiled in {:?}, (atoms, rules) = {:?}",
-            start.elapsed(),
-            r.size()
-        );
-        let (n, mut seed) = (200_000, 1);
-        let start = std::time::Instant::now();
-        let plies = playouts(&r, n, &mut seed);
-        let secs = start.elapsed().as_secs_f64();
-        println!(
-            "tic-tac-toe: {:.0} playouts/s, {:.0} plies/s ({n} playouts)",
-            n as f64 / secs,
-            plies as f64 / secs
-        );
     }
 }

@@ -1,0 +1,385 @@
+//! The evaluation of compiled rules: static indexes over the possible atoms,
+//! unification of patterns with ground terms, and the joins of a stratum
+//! (semi-naive when it is recursive) over one query's scratch.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::games::gdl::ground::Terms;
+
+use super::compile::{Op, Pat, Program, Rule, Stratum};
+use super::NONE;
+
+/// A hasher for keys that are already hashes ([`key_hash`]): it only mixes
+/// the bits once more.
+#[derive(Default, Clone, Copy)]
+pub(super) struct Mix(u64);
+
+impl Hasher for Mix {
+    fn finish(&self) -> u64 {
+        let h = self.0 ^ (self.0 >> 31);
+        h.wrapping_mul(0x94d0_49bb_1331_11eb) ^ (h >> 29)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// The hash of an index key: the values of its variables, in order.
+pub(super) fn key_hash(values: impl Iterator<Item = u32>) -> u64 {
+    values.fold(0x9e37_79b9_7f4a_7c15, |h: u64, v| {
+        (h.rotate_left(5) ^ u64::from(v)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+    })
+}
+
+/// The atoms of one relation that match a pattern, grouped by the values
+/// of the pattern's variables that are bound when it is looked up (its
+/// `mask`, over the pattern's variables numbered by first occurrence). A
+/// bucket may hold atoms of other keys whose hash collides: every atom
+/// found is matched against the pattern anyway.
+pub(super) struct Index {
+    /// The relation.
+    pub(super) rel: u32,
+    /// The pattern (the arguments), its variables numbered from 0.
+    pub(super) pat: Box<[Pat]>,
+    /// Per variable of `pat`: whether it is bound at lookup.
+    pub(super) mask: Box<[bool]>,
+    buckets: HashMap<u64, (u32, u32), BuildHasherDefault<Mix>>,
+    atoms: Vec<u32>,
+}
+
+impl Index {
+    /// The index of the atoms in `source` (of relation `rel`) that match
+    /// `pat`.
+    pub(super) fn build(
+        rel: u32,
+        pat: Box<[Pat]>,
+        mask: Box<[bool]>,
+        terms: &Terms,
+        source: &[u32],
+    ) -> Index {
+        let mut index = Index {
+            rel,
+            pat,
+            mask,
+            buckets: HashMap::default(),
+            atoms: Vec::new(),
+        };
+        index.fill(terms, source);
+        index
+    }
+
+    /// Indexes the atoms in `source` afresh.
+    pub(super) fn fill(&mut self, terms: &Terms, source: &[u32]) {
+        let (mut binds, mut trail) = (vec![NONE; self.mask.len()], Vec::new());
+        let mut pairs: Vec<(u64, u32)> = Vec::new();
+        for &a in source {
+            if match_args(terms, &self.pat, terms.args(a), &mut binds, &mut trail) {
+                let key = (0..binds.len()).filter(|&v| self.mask[v]).map(|v| binds[v]);
+                pairs.push((key_hash(key), a));
+            }
+            trail.drain(..).for_each(|v| binds[v as usize] = NONE);
+        }
+        pairs.sort_unstable();
+        self.buckets.clear();
+        self.atoms = pairs.iter().map(|p| p.1).collect();
+        let mut start = 0;
+        for (i, p) in pairs.iter().enumerate() {
+            if pairs.get(i + 1).is_none_or(|q| q.0 != p.0) {
+                self.buckets.insert(p.0, (start as u32, (i + 1) as u32));
+                start = i + 1;
+            }
+        }
+    }
+
+    /// The atoms under key hash `h`.
+    pub(super) fn get(&self, h: u64) -> &[u32] {
+        self.buckets
+            .get(&h)
+            .map_or(&[], |&(lo, hi)| &self.atoms[lo as usize..hi as usize])
+    }
+
+    /// How many atoms a lookup finds on average.
+    pub(super) fn cost(&self) -> usize {
+        self.atoms.len().div_ceil(self.buckets.len().max(1))
+    }
+}
+
+/// Matches patterns with a term's arguments, binding the free variables
+/// (each recorded on `trail`).
+pub(super) fn match_args(
+    terms: &Terms,
+    pats: &[Pat],
+    args: &[u32],
+    binds: &mut [u32],
+    trail: &mut Vec<u32>,
+) -> bool {
+    pats.len() == args.len()
+        && pats
+            .iter()
+            .zip(args)
+            .all(|(p, &t)| match_pat(terms, p, t, binds, trail))
+}
+
+fn match_pat(terms: &Terms, p: &Pat, t: u32, binds: &mut [u32], trail: &mut Vec<u32>) -> bool {
+    match p {
+        Pat::Ground(g) => *g == t,
+        Pat::Var(v) => match binds[*v as usize] {
+            NONE => {
+                binds[*v as usize] = t;
+                trail.push(*v);
+                true
+            }
+            b => b == t,
+        },
+        Pat::Fn(f, args) => {
+            terms.nodes[t as usize].0 == *f && match_args(terms, args, terms.args(t), binds, trail)
+        }
+    }
+}
+
+/// Whether a pattern whose variables are all bound equals a term.
+fn equals(terms: &Terms, p: &Pat, t: u32, binds: &[u32]) -> bool {
+    match p {
+        Pat::Ground(g) => *g == t,
+        Pat::Var(v) => binds[*v as usize] == t,
+        Pat::Fn(f, args) => {
+            let targs = terms.args(t);
+            terms.nodes[t as usize].0 == *f
+                && args.len() == targs.len()
+                && args
+                    .iter()
+                    .zip(targs)
+                    .all(|(a, &x)| equals(terms, a, x, binds))
+        }
+    }
+}
+
+fn equals_args(terms: &Terms, pats: &[Pat], t: u32, binds: &[u32]) -> bool {
+    let args = terms.args(t);
+    pats.len() == args.len()
+        && pats
+            .iter()
+            .zip(args)
+            .all(|(p, &x)| equals(terms, p, x, binds))
+}
+
+/// Whether two patterns whose variables are all bound are equal.
+fn pat_eq(terms: &Terms, x: &Pat, y: &Pat, binds: &[u32]) -> bool {
+    match (x, y) {
+        (Pat::Ground(g), p) | (p, Pat::Ground(g)) => equals(terms, p, *g, binds),
+        (Pat::Var(v), p) | (p, Pat::Var(v)) => equals(terms, p, binds[*v as usize], binds),
+        (Pat::Fn(f, xs), Pat::Fn(g, ys)) => {
+            f == g
+                && xs.len() == ys.len()
+                && xs
+                    .iter()
+                    .zip(ys.iter())
+                    .all(|(a, b)| pat_eq(terms, a, b, binds))
+        }
+    }
+}
+
+/// One query's working memory: a generation stamp per term (an atom holds
+/// iff its stamp is `gen`), and per relation the atoms that hold, in the
+/// order they were found.
+#[derive(Default)]
+pub(super) struct Scratch {
+    gen: u32,
+    stamp: Vec<u32>,
+    /// Per relation: the atoms found to hold.
+    pub(super) lists: Vec<Vec<u32>>,
+    /// Per relation of a recursive stratum: the last round's new atoms.
+    delta: Vec<(u32, u32)>,
+    binds: Vec<u32>,
+    trail: Vec<u32>,
+    /// Whether the static relations are being evaluated (their indexes
+    /// then hold every possible atom, not only those that hold).
+    pub(super) building: bool,
+}
+
+impl Scratch {
+    /// Starts a query over `terms` terms and `rels` relations: no atom
+    /// holds.
+    pub(super) fn start(&mut self, terms: usize, rels: usize) {
+        self.gen = self.gen.wrapping_add(1);
+        if self.gen == 0 || self.stamp.len() < terms {
+            self.stamp.clear();
+            self.stamp.resize(terms.max(self.stamp.capacity()), 0);
+            self.gen = 1;
+        }
+        if self.lists.len() < rels {
+            self.lists.resize_with(rels, Vec::new);
+            self.delta.resize(rels, (0, 0));
+        }
+        self.lists.iter_mut().take(rels).for_each(Vec::clear);
+    }
+
+    /// Makes atom `a` of relation `rel` hold.
+    pub(super) fn add(&mut self, rel: u32, a: u32) {
+        if self.stamp[a as usize] != self.gen {
+            self.stamp[a as usize] = self.gen;
+            self.lists[rel as usize].push(a);
+        }
+    }
+
+    /// Whether atom `a` holds.
+    pub(super) fn holds(&self, a: u32) -> bool {
+        self.stamp[a as usize] == self.gen
+    }
+}
+
+/// Evaluates the rules of a compiled program.
+pub(super) struct Eval<'a> {
+    pub(super) prog: &'a Program,
+    pub(super) terms: &'a Terms,
+}
+
+impl Eval<'_> {
+    /// Evaluates stratum `s`: every rule once, then, if it is recursive,
+    /// rounds in which each rule joins one recursive literal with the
+    /// atoms new in the round before, until no atom is new.
+    pub(super) fn stratum(&self, s: &Stratum, sc: &mut Scratch) {
+        for &r in &s.rules {
+            self.run(&self.prog.rules[r as usize], 0, sc);
+        }
+        if !s.recursive {
+            return;
+        }
+        s.rels
+            .iter()
+            .for_each(|&rel| sc.delta[rel as usize] = (0, 0));
+        loop {
+            let mut fresh = false;
+            for &rel in &s.rels {
+                let rel = rel as usize;
+                sc.delta[rel] = (sc.delta[rel].1, sc.lists[rel].len() as u32);
+                fresh |= sc.delta[rel].1 > sc.delta[rel].0;
+            }
+            if !fresh {
+                break;
+            }
+            for &r in &s.rules {
+                let rule = &self.prog.rules[r as usize];
+                for p in 1..rule.plans.len() {
+                    if let Some(Op::Pos { rel, .. }) = rule.plans[p].first() {
+                        let (lo, hi) = sc.delta[*rel as usize];
+                        if hi > lo {
+                            self.run(rule, p, sc);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn run(&self, rule: &Rule, plan: usize, sc: &mut Scratch) {
+        sc.binds.clear();
+        sc.binds.resize(rule.nvars, NONE);
+        sc.trail.clear();
+        self.join(rule, &rule.plans[plan], 0, sc);
+    }
+
+    /// The atoms of index `i` under the key that `key` (variables of the
+    /// rule) takes in `binds`.
+    fn bucket(&self, i: u32, key: &[u32], binds: &[u32]) -> &[u32] {
+        let h = key_hash(key.iter().map(|&v| binds[v as usize]));
+        self.prog.indexes[i as usize].get(h)
+    }
+
+    /// Whether the atoms of `rel` that an index or a list gives must be
+    /// checked to hold (not for a static relation's index, which holds only
+    /// its true atoms once they are known).
+    fn check(&self, rel: u32, sc: &Scratch) -> bool {
+        sc.building || self.prog.rels[rel as usize].dynamic
+    }
+
+    /// Joins op `k` of `ops` onwards, then derives the head.
+    fn join(&self, rule: &Rule, ops: &[Op], k: usize, sc: &mut Scratch) {
+        let Some(op) = ops.get(k) else {
+            let bucket = self.bucket(rule.head_index, &rule.head_key, &sc.binds);
+            if let Some(&a) = bucket
+                .iter()
+                .find(|&&a| equals_args(self.terms, &rule.head, a, &sc.binds))
+            {
+                sc.add(rule.head_rel, a);
+            }
+            return;
+        };
+        match op {
+            Op::Pos {
+                rel,
+                args,
+                index,
+                key,
+                delta,
+            } => {
+                let r = *rel as usize;
+                if *delta {
+                    let (lo, hi) = sc.delta[r];
+                    for i in lo..hi {
+                        let a = sc.lists[r][i as usize];
+                        self.try_atom(rule, ops, k, args, a, sc);
+                    }
+                    return;
+                }
+                let bucket = self.bucket(*index, key, &sc.binds);
+                if !self.check(*rel, sc) {
+                    bucket
+                        .iter()
+                        .for_each(|&a| self.try_atom(rule, ops, k, args, a, sc));
+                } else if sc.lists[r].len() < bucket.len() {
+                    // Fewer atoms hold than the index offers: scan them.
+                    for i in 0..sc.lists[r].len() {
+                        let a = sc.lists[r][i];
+                        self.try_atom(rule, ops, k, args, a, sc);
+                    }
+                } else {
+                    for &a in bucket {
+                        if sc.holds(a) {
+                            self.try_atom(rule, ops, k, args, a, sc);
+                        }
+                    }
+                }
+            }
+            Op::Neg {
+                rel,
+                args,
+                index,
+                key,
+            } => {
+                let check = self.check(*rel, sc);
+                let holds = self.bucket(*index, key, &sc.binds).iter().any(|&a| {
+                    (!check || sc.holds(a)) && equals_args(self.terms, args, a, &sc.binds)
+                });
+                if !holds {
+                    self.join(rule, ops, k + 1, sc);
+                }
+            }
+            Op::Dist(x, y) => {
+                if !pat_eq(self.terms, x, y, &sc.binds) {
+                    self.join(rule, ops, k + 1, sc);
+                }
+            }
+        }
+    }
+
+    /// Matches atom `a` with op `k`'s arguments and joins the rest.
+    fn try_atom(&self, rule: &Rule, ops: &[Op], k: usize, args: &[Pat], a: u32, sc: &mut Scratch) {
+        let mark = sc.trail.len();
+        let targs = self.terms.args(a);
+        if match_args(self.terms, args, targs, &mut sc.binds, &mut sc.trail) {
+            self.join(rule, ops, k + 1, sc);
+        }
+        for i in mark..sc.trail.len() {
+            let v = sc.trail[i];
+            sc.binds[v as usize] = NONE;
+        }
+        sc.trail.truncate(mark);
+    }
+}

@@ -1,0 +1,115 @@
+//! A rule's body in disjunctive normal form: `or` expanded, `not` pushed
+//! inwards (De Morgan), `(not (distinct s t))` as the equality `s = t`, and
+//! the unification that solves those equalities (as grounding does).
+
+use std::collections::HashMap;
+
+use crate::games::gdl::ast::{Atom, Literal, Sym, Term};
+use crate::games::gdl::GdlError;
+
+/// The most conjunctions a rule's body may expand into through `or` (as
+/// for grounding).
+const MAX_ALTERNATIVES: usize = 4096;
+
+/// A literal of a body in disjunctive normal form.
+#[derive(Clone)]
+pub(super) enum BLit {
+    Pos(Atom),
+    Neg(Atom),
+    Dist(Term, Term),
+    Eq(Term, Term),
+}
+
+fn too_many(line: usize) -> GdlError {
+    GdlError(format!(
+        "line {line}: the rule's `or`s expand into more than {MAX_ALTERNATIVES} rules"
+    ))
+}
+
+/// A literal (under `neg` negations) as alternatives, each a conjunction.
+pub(super) fn dnf(l: &Literal, neg: bool, line: usize) -> Result<Vec<Vec<BLit>>, GdlError> {
+    Ok(match l {
+        Literal::Pos(a) if neg => vec![vec![BLit::Neg(a.clone())]],
+        Literal::Pos(a) => vec![vec![BLit::Pos(a.clone())]],
+        Literal::Distinct(x, y) if neg => vec![vec![BLit::Eq(x.clone(), y.clone())]],
+        Literal::Distinct(x, y) => vec![vec![BLit::Dist(x.clone(), y.clone())]],
+        Literal::Not(inner) => dnf(inner, !neg, line)?,
+        Literal::Or(ls) if neg => {
+            let mut alts = vec![Vec::new()];
+            for l in ls {
+                alts = product(&alts, &dnf(l, true, line)?, line)?;
+            }
+            alts
+        }
+        Literal::Or(ls) => {
+            let mut alts = Vec::new();
+            for l in ls {
+                alts.extend(dnf(l, false, line)?);
+                if alts.len() > MAX_ALTERNATIVES {
+                    return Err(too_many(line));
+                }
+            }
+            alts
+        }
+    })
+}
+
+/// Every conjunction of an alternative of `a` and one of `b`.
+pub(super) fn product(
+    a: &[Vec<BLit>],
+    b: &[Vec<BLit>],
+    line: usize,
+) -> Result<Vec<Vec<BLit>>, GdlError> {
+    if a.len() * b.len() > MAX_ALTERNATIVES {
+        return Err(too_many(line));
+    }
+    Ok(a.iter()
+        .flat_map(|x| b.iter().map(move |y| x.iter().chain(y).cloned().collect()))
+        .collect())
+}
+
+pub(super) type Subst = HashMap<Sym, Term>;
+
+fn walk<'a>(mut t: &'a Term, s: &'a Subst) -> &'a Term {
+    while let Term::Var(v) = t {
+        match s.get(v) {
+            Some(u) => t = u,
+            None => break,
+        }
+    }
+    t
+}
+
+pub(super) fn resolve(t: &Term, s: &Subst) -> Term {
+    match walk(t, s) {
+        Term::Fn(f, args) => Term::Fn(f.clone(), args.iter().map(|a| resolve(a, s)).collect()),
+        other => other.clone(),
+    }
+}
+
+fn occurs(v: &Sym, t: &Term, s: &Subst) -> bool {
+    match walk(t, s) {
+        Term::Var(w) => w == v,
+        Term::Const(_) => false,
+        Term::Fn(_, args) => args.iter().any(|a| occurs(v, a, s)),
+    }
+}
+
+/// Unifies `a` and `b`, extending `s` (with the occurs check).
+pub(super) fn unify(a: &Term, b: &Term, s: &mut Subst) -> bool {
+    match (walk(a, s).clone(), walk(b, s).clone()) {
+        (Term::Var(x), Term::Var(y)) if x == y => true,
+        (Term::Var(x), t) | (t, Term::Var(x)) => {
+            let ok = !occurs(&x, &t, s);
+            if ok {
+                s.insert(x, t);
+            }
+            ok
+        }
+        (Term::Const(x), Term::Const(y)) => x == y,
+        (Term::Fn(f, xs), Term::Fn(g, ys)) => {
+            f == g && xs.len() == ys.len() && xs.iter().zip(&ys).all(|(x, y)| unify(x, y, s))
+        }
+        _ => false,
+    }
+}

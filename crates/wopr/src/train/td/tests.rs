@@ -1,0 +1,259 @@
+//! Tests of the TD learner: steps computed by hand, TCL, exploration.
+
+use super::*;
+use crate::game::Game;
+use crate::games::tictactoe::TicTacToe;
+
+fn learner(options: TdOptions) -> TdLearner<TicTacToe> {
+    TdLearner::new(TicTacToe, "raw", Activation::Tanh, options).unwrap()
+}
+
+#[test]
+fn tcl_slows_a_weight_whose_recommendations_flip() {
+    // TD(0) with a linear output on one position, three times: towards
+    // +1, then twice towards 0. The rate of a step is g(|N|/A) from the
+    // sums before it, g(x) = e^{β(x−1)}.
+    let beta = 2.7f32;
+    let options = TdOptions {
+        alpha: 0.1,
+        epsilon: 0.0,
+        tcl: Some(beta),
+        ..TdOptions::default()
+    };
+    let mut tcl = TdLearner::new(TicTacToe, "raw", Activation::Linear, options).unwrap();
+    let mut s = TicTacToe.initial_state();
+    s.apply(s.parse_action("b2").unwrap());
+    // `raw` with O to move after X's b2: −1 on b2 (input 4); the bias
+    // is weight 9. Step 1: δ = 1, nothing summed yet (rate 1): the
+    // bias moves by 0.1, b2's weight by −0.1.
+    tcl.update(&s, 1.0, 0.0);
+    assert!((tcl.weights()[9] - 0.1).abs() < 1e-6);
+    assert!((tcl.weights()[4] + 0.1).abs() < 1e-6);
+    // Step 2: V = 0.1 + 0.1 = 0.2, δ = −0.2; the sums so far agree in
+    // sign (|N|/A = 1, rate 1): the bias moves by −0.02.
+    assert!((tcl.update(&s, 0.0, 0.0) + 0.2).abs() < 1e-6);
+    assert!((tcl.weights()[9] - 0.08).abs() < 1e-6);
+    let (sum, size) = tcl.tcl_sums();
+    assert!((sum[9] - 0.08).abs() < 1e-6 && (size[9] - 0.12).abs() < 1e-6);
+    // Step 3: V = 0.16, δ = −0.16, change −0.016 at rate
+    // e^{β(0.08/0.12 − 1)} = e^{−0.9}.
+    tcl.update(&s, 0.0, 0.0);
+    let want = 0.08 - 0.016 * (beta * (0.08f32 / 0.12 - 1.0)).exp();
+    assert!(
+        (tcl.weights()[9] - want).abs() < 1e-6,
+        "{}",
+        tcl.weights()[9]
+    );
+    // Without TCL the same three steps move at the full rate.
+    let mut plain = TdLearner::new(
+        TicTacToe,
+        "raw",
+        Activation::Linear,
+        TdOptions {
+            alpha: 0.1,
+            epsilon: 0.0,
+            ..TdOptions::default()
+        },
+    )
+    .unwrap();
+    for target in [1.0, 0.0, 0.0] {
+        plain.update(&s, target, 0.0);
+    }
+    assert!((plain.weights()[9] - (0.08 - 0.016)).abs() < 1e-6);
+    assert!(plain.tcl_sums().0.is_empty());
+}
+
+#[test]
+fn exploratory_moves_teach_only_when_asked() {
+    // ε = 1: every move is random. Skipped, no position is learned
+    // from; learned, every position of the game is.
+    let options = |explore| TdOptions {
+        epsilon: 1.0,
+        explore,
+        ..TdOptions::default()
+    };
+    let skip = learner(options(Explore::Skip)).learn_game(3);
+    assert_eq!(skip.updates, 0);
+    for explore in [Explore::Learn, Explore::LearnReset] {
+        let g = learner(options(explore)).learn_game(3);
+        assert_eq!(g.updates, g.plies, "{explore:?}");
+        // The same random stream plays the same game.
+        assert_eq!(g.plies, skip.plies);
+    }
+    assert!(Explore::parse("sometimes").is_err());
+}
+
+#[test]
+fn the_same_index_plays_and_learns_the_same_game() {
+    let mut a = learner(TdOptions::default());
+    let mut b = learner(TdOptions::default());
+    for i in 0..50 {
+        assert_eq!(a.learn_game(i), b.learn_game(i));
+    }
+    assert_eq!(a.weights(), b.weights());
+    assert!(a.weights().iter().any(|&w| w != 0.0));
+}
+
+#[test]
+fn a_win_in_one_pulls_the_value_of_its_position_up() {
+    // X (to move) has a1 and b1: c1 wins at once. With all weights zero
+    // and ε = 0 the greedy move is the win (value +1 beats every 0),
+    // and the one update moves V(s) from 0 towards +1:
+    // w ← w + α·(1 − 0)·f'(0)·x with tanh' (0) = 1.
+    let options = TdOptions {
+        alpha: 0.1,
+        epsilon: 0.0,
+        ..TdOptions::default()
+    };
+    let mut l = learner(options);
+    let mut s = TicTacToe.initial_state();
+    for m in ["a1", "a2", "b1", "b2"] {
+        s.apply(s.parse_action(m).unwrap());
+    }
+    let mut legal = ActionList::new();
+    s.legal_actions(&mut legal);
+    let mut rng = stream(1, &[0]);
+    let (a, v) = l.best_move(&s, 0, &legal, &mut rng);
+    assert_eq!((s.action_to_string(a).as_str(), v), ("c1", 1.0));
+    let delta = l.update(&s, v, 0.0);
+    assert_eq!(delta, 1.0);
+    // `raw` reads +1 on X's two squares and −1 on O's: 4 inputs moved
+    // by ±0.1, and the bias by 0.1; V(s) = tanh(0.1·(4 + 1)).
+    let moved = l.weights().iter().filter(|&&w| w != 0.0).count();
+    assert_eq!(moved, 5);
+    assert!((l.value(&s) - 0.5f32.tanh()).abs() < 1e-6);
+}
+
+#[test]
+fn the_trace_carries_the_last_gradient_with_the_sign_and_lambda() {
+    // Two steps by hand: s1 (O to move after b2) towards +1 with an
+    // empty trace, then s2 (X to move after b2 a1; another mover, so
+    // σ = −1) towards 0. With tanh and weights starting at 0:
+    // step 1: δ₁ = 1, g₁ = x(s1) (and 1 for the bias), w = α·g₁;
+    // step 2: δ₂ = 0 − tanh(w·x(s2) + b), e = −λ·g₁ + f'·g₂,
+    // w += α·δ₂·e.
+    let (alpha, lambda) = (0.1f32, 0.5f32);
+    let options = TdOptions {
+        alpha,
+        lambda,
+        epsilon: 0.0,
+        ..TdOptions::default()
+    };
+    let mut l = learner(options);
+    let enc = TicTacToe.encoding("raw").unwrap();
+    let mut s1 = TicTacToe.initial_state();
+    s1.apply(s1.parse_action("b2").unwrap());
+    let mut s2 = s1;
+    s2.apply(s2.parse_action("a1").unwrap());
+    let (mut x1, mut x2) = (vec![0.0f32; 9], vec![0.0f32; 9]);
+    enc.encode(&s1, &mut x1);
+    enc.encode(&s2, &mut x2);
+    x1.push(1.0); // the bias's input
+    x2.push(1.0);
+    assert_eq!(l.update(&s1, 1.0, 0.0), 1.0);
+    let w1: Vec<f32> = x1.iter().map(|x| alpha * x).collect();
+    assert_eq!(l.weights(), &w1[..]);
+    let y2 = w1.iter().zip(&x2).map(|(w, x)| w * x).sum::<f32>().tanh();
+    let delta = l.update(&s2, 0.0, -1.0);
+    assert!((delta + y2).abs() < 1e-6);
+    let slope = 1.0 - y2 * y2;
+    for i in 0..10 {
+        let e = -lambda * x1[i] + slope * x2[i];
+        let want = w1[i] + alpha * delta * e;
+        assert!((l.weights()[i] - want).abs() < 1e-6, "weight {i}");
+    }
+}
+
+#[test]
+fn the_net_it_writes_values_positions_as_it_does() {
+    let mut l = learner(TdOptions::default());
+    for i in 0..200 {
+        l.learn_game(i);
+    }
+    let net = l.to_net();
+    let mut s = TicTacToe.initial_state();
+    s.apply(s.parse_action("b2").unwrap());
+    let mut x = vec![0.0; 9];
+    TicTacToe.encoding("raw").unwrap().encode(&s, &mut x);
+    let mut out = [0.0];
+    net.forward(&x, &mut out, &mut crate::nn::Scratch::new());
+    assert!((out[0] - l.value(&s)).abs() < 1e-6);
+    // And a learner started from that net holds the same weights.
+    let again = learner(TdOptions::default()).with_net(&net).unwrap();
+    assert_eq!(again.weights(), l.weights());
+}
+
+#[test]
+fn against_opponents_the_learner_takes_both_seats_in_turn() {
+    use crate::players::RandomPlayer;
+    let opponents: Vec<Box<dyn Player<TicTacToe>>> =
+        vec![Box::new(RandomPlayer), Box::new(RandomPlayer)];
+    let mut l = learner(TdOptions::default()).with_opponents(opponents);
+    // Games 0, 1: opponents 0 and 1 with the learner first; games 2, 3:
+    // the learner second. A learner that moves once in two plies makes
+    // fewer updates than the plies only through exploration, and its
+    // seat decides the sign of its return.
+    for i in 0..4 {
+        let g = l.learn_game(i);
+        let r = g.learner_return.expect("a learner's return");
+        let seat = (i / 2) % 2;
+        let first = if seat == 0 { r } else { -r };
+        assert_eq!(first, g.first_return, "game {i}");
+        assert!(g.updates <= g.plies);
+    }
+    assert!(l.learn_game(9).learner_return.is_some());
+    assert!(learner(TdOptions::default())
+        .learn_game(0)
+        .learner_return
+        .is_none());
+}
+
+#[test]
+fn the_schedule_moves_alpha_geometrically_and_epsilon_linearly() {
+    let options = TdOptions {
+        alpha: 0.01,
+        epsilon: 0.2,
+        alpha_final: Some(0.0001),
+        epsilon_final: Some(0.0),
+        decay_games: 1000,
+        ..TdOptions::default()
+    };
+    // Halfway: √(0.01 · 0.0001) = 0.001 and (0.2 + 0) / 2 = 0.1.
+    let (a, e) = options.schedule(500);
+    assert!((a - 0.001).abs() < 1e-7 && (e - 0.1).abs() < 1e-12);
+    assert_eq!(options.schedule(0), (0.01, 0.2));
+    let (a, e) = options.schedule(5000);
+    assert!((a - 0.0001).abs() < 1e-8 && e.abs() < 1e-12);
+    let e = TdLearner::new(
+        TicTacToe,
+        "raw",
+        Activation::Tanh,
+        TdOptions {
+            decay_games: 0,
+            ..options
+        },
+    )
+    .err()
+    .unwrap();
+    assert!(e.0.contains("decay games > 0"), "{e}");
+}
+
+#[test]
+fn bad_settings_are_refused_with_what_is_accepted() {
+    let bad = TdOptions {
+        lambda: 1.5,
+        ..TdOptions::default()
+    };
+    let e = TdLearner::new(TicTacToe, "raw", Activation::Tanh, bad)
+        .err()
+        .unwrap();
+    assert!(e.0.contains("lambda must be in [0, 1]"), "{e}");
+    let e = TdLearner::new(TicTacToe, "raw", Activation::Sigmoid, TdOptions::default())
+        .err()
+        .unwrap();
+    assert!(e.0.contains("tanh or linear"), "{e}");
+    let e = TdLearner::new(TicTacToe, "nope", Activation::Tanh, TdOptions::default())
+        .err()
+        .unwrap();
+    assert!(e.0.contains("unknown encoding"), "{e}");
+}

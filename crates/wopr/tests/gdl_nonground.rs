@@ -1,0 +1,427 @@
+//! The non-ground evaluator (`games::gdl::nonground`), which the reasoner
+//! falls back to when grounding exceeds its limit: forced with a limit just
+//! below the sheet's ground size, it must agree with the grounded reasoner
+//! on every query (legal moves, terminal, goals, next states, percepts).
+
+use wopr::games::gdl::ast::Sheet;
+use wopr::games::gdl::ground::{ground, DEFAULT_LIMIT};
+use wopr::games::gdl::parse::parse;
+use wopr::games::gdl::reasoner::{Analysis, Facts, Reasoner};
+
+fn sheet_file(name: &str) -> Sheet {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../gdl")
+        .join(name);
+    parse(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+/// One below the ground rules and atoms of `sheet`.
+fn forcing_limit(sheet: &Sheet) -> usize {
+    let g = ground(sheet, DEFAULT_LIMIT).unwrap();
+    g.num_atoms() + g.num_rules() - 1
+}
+
+/// The grounded reasoner, and the non-ground one forced by a limit one
+/// below the ground rules and atoms (which the possible atoms alone fit).
+fn both(sheet: &Sheet) -> (Reasoner, Reasoner) {
+    let grounded = Reasoner::new(sheet).unwrap();
+    let non = Reasoner::with_limit(sheet, forcing_limit(sheet)).unwrap();
+    assert!(grounded.is_grounded());
+    assert!(!non.is_grounded());
+    (grounded, non)
+}
+
+/// The two reasoners number base facts, moves and percepts alike.
+fn same_domains(a: &Reasoner, b: &Reasoner) {
+    assert_eq!(a.roles(), b.roles());
+    assert_eq!(a.random_role(), b.random_role());
+    assert_eq!(a.num_base(), b.num_base());
+    for i in 0..a.num_base() {
+        assert_eq!(a.base(i), b.base(i));
+    }
+    for r in 0..a.roles().len() {
+        assert_eq!(a.moves(r), b.moves(r));
+        assert_eq!(a.percepts(r), b.percepts(r));
+    }
+    assert_eq!(a.initial(), b.initial());
+    assert_eq!(a.size().0, b.size().0, "the possible atoms");
+}
+
+fn lcg(seed: &mut u64) -> usize {
+    *seed = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    (*seed >> 33) as usize
+}
+
+/// Compares every state query of `s`; returns the grounded analysis.
+fn same_state(a: &Reasoner, b: &Reasoner, s: &Facts) -> Analysis {
+    let (mut x, mut y) = (Analysis::default(), Analysis::default());
+    a.analyse(s, &mut x);
+    b.analyse(s, &mut y);
+    assert_eq!(x, y, "analysis");
+    assert_eq!(a.is_terminal(s), b.is_terminal(s));
+    assert_eq!(x.terminal(), b.is_terminal(s));
+    let (mut l, mut m) = (Vec::new(), Vec::new());
+    for r in 0..a.roles().len() {
+        a.legal(s, r, &mut l);
+        b.legal(s, r, &mut m);
+        assert_eq!(l, m, "legal moves of role {r}");
+        assert_eq!(m, y.legal(r));
+        assert_eq!(a.goal(s, r), b.goal(s, r), "goal of role {r}");
+    }
+    x
+}
+
+/// Compares the next state and every role's percepts after `joint`;
+/// returns the next state.
+fn same_step(a: &Reasoner, b: &Reasoner, s: &Facts, joint: &[u32]) -> Facts {
+    let next = a.next(s, joint);
+    let mut into = Facts::empty(0);
+    b.next_into(s, joint, &mut into);
+    assert_eq!(next, into, "next state");
+    let (mut p, mut q) = (Vec::new(), Vec::new());
+    for r in 0..a.roles().len() {
+        a.sees(s, joint, r, &mut p);
+        b.sees(s, joint, r, &mut q);
+        assert_eq!(p, q, "percepts of role {r}");
+    }
+    next
+}
+
+/// Plays `games` random games with both reasoners side by side, comparing
+/// every query at every step; returns the plies played.
+fn random_games(a: &Reasoner, b: &Reasoner, games: usize, max_plies: usize, seed: u64) -> usize {
+    same_domains(a, b);
+    let (mut seed, mut plies) = (seed, 0);
+    for _ in 0..games {
+        let mut s = a.initial();
+        for _ in 0..max_plies {
+            let an = same_state(a, b, &s);
+            if an.terminal() {
+                break;
+            }
+            let joint: Vec<u32> = (0..a.roles().len())
+                .map(|r| {
+                    let l = an.legal(r);
+                    if l.is_empty() {
+                        u32::MAX
+                    } else {
+                        l[lcg(&mut seed) % l.len()]
+                    }
+                })
+                .collect();
+            s = same_step(a, b, &s, &joint);
+            plies += 1;
+        }
+    }
+    plies
+}
+
+/// Every joint move of an analysis (the product of the legal moves).
+fn joints(an: &Analysis, roles: usize) -> Vec<Vec<u32>> {
+    let mut out = vec![Vec::new()];
+    for r in 0..roles {
+        out = out
+            .into_iter()
+            .flat_map(|j: Vec<u32>| {
+                an.legal(r).iter().map(move |&m| {
+                    let mut j = j.clone();
+                    j.push(m);
+                    j
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// Walks the whole game tree below `s` with both reasoners, comparing
+/// everything; returns the terminal states reached.
+fn walk_both(a: &Reasoner, b: &Reasoner, s: &Facts, depth: usize) -> u64 {
+    let an = same_state(a, b, s);
+    if an.terminal() || depth == 0 {
+        return u64::from(an.terminal());
+    }
+    joints(&an, a.roles().len())
+        .iter()
+        .map(|j| walk_both(a, b, &same_step(a, b, s, j), depth - 1))
+        .sum()
+}
+
+fn perft(r: &Reasoner, s: &Facts, depth: usize, counts: &mut [u64], games: &mut u64) {
+    let mut a = Analysis::default();
+    r.analyse(s, &mut a);
+    if a.terminal() {
+        *games += 1;
+        return;
+    }
+    for j in joints(&a, r.roles().len()) {
+        counts[depth] += 1;
+        perft(r, &r.next(s, &j), depth + 1, counts, games);
+    }
+}
+
+#[test]
+fn tictactoe_agrees_over_random_games_and_perft() {
+    let (g, n) = both(&sheet_file("tictactoe.kif"));
+    let plies = random_games(&g, &n, 300, 20, 7);
+    assert!((300 * 5..=300 * 9).contains(&plies), "{plies}");
+    let mut counts = [0u64; 10];
+    let mut games = 0;
+    perft(&n, &n.initial(), 0, &mut counts, &mut games);
+    assert_eq!(
+        counts[..9],
+        [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]
+    );
+    assert_eq!(games, 255168);
+}
+
+#[test]
+fn connect4_agrees_over_random_games() {
+    let (g, n) = both(&sheet_file("connect4-6x6.kif"));
+    let plies = random_games(&g, &n, 100, 100, 11);
+    assert!(plies >= 100 * 7, "{plies}");
+}
+
+#[test]
+fn kuhn_agrees_on_percepts_and_goals_over_the_whole_tree() {
+    let (g, n) = both(&sheet_file("kuhn.kif"));
+    same_domains(&g, &n);
+    assert_eq!(g.random_role(), Some(0));
+    assert!(!n.percepts(1).is_empty());
+    // 6 deals, then 5 betting sequences each.
+    assert_eq!(walk_both(&g, &n, &g.initial(), 20), 30);
+    random_games(&g, &n, 200, 20, 3);
+}
+
+#[test]
+fn simultaneous_roshambo_agrees() {
+    let (g, n) = both(&sheet_file("ggp-base/roshambo2.kif"));
+    random_games(&g, &n, 200, 50, 5);
+    let s = g.initial();
+    let an = same_state(&g, &n, &s);
+    // Four throws each, all moves simultaneous.
+    assert_eq!((an.legal(0).len(), an.legal(1).len()), (4, 4));
+    walk_both(&g, &n, &s, 3);
+}
+
+/// Every sheet of the repository's `gdl/` folder: a few random games.
+#[test]
+fn every_sheet_in_the_repository_agrees() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../gdl");
+    let mut todo = vec![dir];
+    let mut files = Vec::new();
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                todo.push(path);
+            } else if path.extension().is_some_and(|x| x == "kif") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 10);
+    for path in files {
+        let sheet = parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let start = std::time::Instant::now();
+        let (g, n) = both(&sheet);
+        let built = start.elapsed();
+        let plies = random_games(&g, &n, 5, 300, 99);
+        println!(
+            "{}: {plies} plies agree (built in {built:?}, played in {:?})",
+            path.display(),
+            start.elapsed() - built
+        );
+    }
+}
+
+/// Tic-tac-toe with `role` in the goals and a 0-ary relation.
+const TTT: &str = "(role x) (role o) (index 1) (index 2) (index 3)
+    (<= (init (cell ?m ?n b)) (index ?m) (index ?n)) (init (control x))
+    (<= (next (cell ?m ?n ?r)) (does ?r (mark ?m ?n)) (true (cell ?m ?n b)))
+    (<= (next (cell ?m ?n ?w)) (true (cell ?m ?n ?w)) (distinct ?w b))
+    (<= (next (cell ?m ?n b)) (does ?w (mark ?j ?k)) (true (cell ?m ?n b))
+        (or (distinct ?m ?j) (distinct ?n ?k)))
+    (<= (next (control x)) (true (control o))) (<= (next (control o)) (true (control x)))
+    (<= (line ?x) (true (cell ?m 1 ?x)) (true (cell ?m 2 ?x)) (true (cell ?m 3 ?x)))
+    (<= (line ?x) (true (cell 1 ?n ?x)) (true (cell 2 ?n ?x)) (true (cell 3 ?n ?x)))
+    (<= (line ?x) (true (cell 1 1 ?x)) (true (cell 2 2 ?x)) (true (cell 3 3 ?x)))
+    (<= (line ?x) (true (cell 1 3 ?x)) (true (cell 2 2 ?x)) (true (cell 3 1 ?x)))
+    (<= open (true (cell ?m ?n b)))
+    (<= (legal ?w (mark ?x ?y)) (true (cell ?x ?y b)) (true (control ?w)))
+    (<= (legal x noop) (true (control o))) (<= (legal o noop) (true (control x)))
+    (<= (goal ?r 100) (role ?r) (line ?r)) (<= (goal ?r 0) (role ?r) (role ?s) (line ?s) (distinct ?r ?s))
+    (<= (goal ?r 50) (role ?r) (not (line x)) (not (line o)) (not open))
+    (<= terminal (line ?r) (role ?r)) (<= terminal (not open))";
+
+/// Plays `n` random games; returns the plies played.
+fn playouts(r: &Reasoner, n: usize, seed: &mut u64) -> usize {
+    let (mut a, mut joint, mut plies) = (Analysis::default(), Vec::new(), 0);
+    let mut s = r.initial();
+    let mut t = s.clone();
+    let initial = r.initial();
+    for _ in 0..n {
+        s.clone_from(&initial);
+        loop {
+            r.analyse(&s, &mut a);
+            if a.terminal() {
+                break;
+            }
+            joint.clear();
+            for role in 0..r.roles().len() {
+                let l = a.legal(role);
+                joint.push(l[lcg(seed) % l.len()]);
+            }
+            r.next_into(&s, &joint, &mut t);
+            std::mem::swap(&mut s, &mut t);
+            plies += 1;
+        }
+        let goals: Vec<_> = (0..2).map(|role| r.goal(&s, role).unwrap()).collect();
+        assert!(
+            goals == [50, 50] || goals == [100, 0] || goals == [0, 100],
+            "{goals:?}"
+        );
+    }
+    plies
+}
+
+#[test]
+fn random_games_of_tictactoe_end_with_goals_on_both_evaluators() {
+    let (g, n) = both(&parse(TTT).unwrap());
+    for r in [&g, &n] {
+        assert_eq!((r.num_base(), r.moves(0).len()), (29, 10));
+        let plies = playouts(r, 300, &mut 7);
+        assert!((300 * 5..=300 * 9).contains(&plies));
+    }
+    random_games(&g, &n, 200, 20, 1);
+}
+
+/// `distinct`, `not`, `or` (also under `not`), numbers, static recursion,
+/// recursion over the state, `not (distinct …)`, and helpers called with
+/// ground arguments (`adj`, `two`: specialized to those calls).
+const FEATURES: &str = "
+(role p)
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
+(<= (less ?x ?y) (succ ?x ?y))
+(<= (less ?x ?z) (succ ?x ?y) (less ?y ?z))
+(init (at 0)) (init (edge 0 1)) (init (edge 1 2)) (init (edge 2 0)) (init (edge 3 4))
+(<= (reach ?x ?y) (true (edge ?x ?y)))
+(<= (reach ?x ?z) (reach ?x ?y) (reach ?y ?z))
+(<= (legal p (go ?y)) (true (at ?x)) (less ?x ?y) (distinct ?y 3))
+(<= (legal p stay) (true (at ?x)) (or (succ ?x 1) (succ ?x 4)))
+(<= (legal p (cut ?x ?y)) (true (edge ?x ?y)) (not (or (reach ?y ?x) (succ ?y 9))))
+(<= (legal p (same ?x)) (true (at ?x)) (succ ?x ?y) (not (distinct ?x 0)))
+(<= (next (at ?y)) (does p (go ?y)))
+(<= (next (at ?x)) (true (at ?x)) (not (does p (go ?x))) (does p ?m) (distinct ?m (go 0)))
+(<= (next (edge ?x ?y)) (true (edge ?x ?y)) (not (does p (cut ?x ?y))))
+(<= (next (edge ?y ?x)) (does p (cut ?x ?y)))
+(<= (next moved) (does p (go ?y)))
+(<= (adj ?a ?b) (true (edge ?a ?b)))
+(<= (adj ?a ?b) (true (edge ?b ?a)))
+(<= (two ?a ?c) (adj ?a ?b) (adj ?b ?c) (distinct ?a ?c))
+(<= (legal p (hop ?b)) (true (at ?a)) (adj 0 ?b) (not (adj 2 ?b)) (not (two 3 ?b)))
+(<= high (true (at ?x)) (not (less ?x 3)))
+(<= terminal high)
+(<= (goal p 100) high (true moved))
+(<= (goal p 10) (not high))
+(<= (goal p ?n) (true (at ?x)) (reach ?x ?x) (succ ?n 2))
+";
+
+#[test]
+fn features_agree_including_recursion_over_the_state() {
+    let (g, n) = both(&parse(FEATURES).unwrap());
+    let s = g.initial();
+    same_state(&g, &n, &s);
+    let mut legal = Vec::new();
+    n.legal(&s, 0, &mut legal);
+    let names: Vec<String> = legal
+        .iter()
+        .map(|&m| n.moves(0)[m as usize].to_string())
+        .collect();
+    assert!(names.contains(&"(hop 2)".to_string()), "{names:?}");
+    assert!(names.contains(&"(cut 3 4)".to_string()), "{names:?}");
+    assert!(names.contains(&"(same 0)".to_string()), "{names:?}");
+    walk_both(&g, &n, &s, 4);
+    random_games(&g, &n, 200, 30, 17);
+}
+
+#[test]
+fn a_sheet_too_large_for_both_says_so_in_one_line() {
+    // Unbounded terms: (num (s (s … 0))).
+    let sheet = parse(
+        "(role p) (num 0) (<= (num (s ?x)) (num ?x))
+         (<= (legal p go) (num ?x)) (<= (next (n ?x)) (num ?x)) (<= terminal (true (n 0)))",
+    )
+    .unwrap();
+    let err = Reasoner::with_limit(&sheet, 100).err().unwrap();
+    assert!(err.0.contains(": grounding exceeds 100 "), "{err}");
+    assert!(err.0.contains("too large for the non-ground"), "{err}");
+    assert!(!err.0.contains('\n'), "{err}");
+    // A wide join: 30^4 moves, which ground rules and atoms alone exceed.
+    let mut text = String::from("(role p) (init s) (<= terminal (true s)) (goal p 0)");
+    for i in 0..30 {
+        text += &format!(" (d {i})");
+    }
+    text += " (<= (legal p (m ?a ?b ?c ?d)) (d ?a) (d ?b) (d ?c) (d ?d))";
+    let sheet = parse(&text).unwrap();
+    let err = Reasoner::with_limit(&sheet, 100_000).err().unwrap();
+    assert!(err.0.contains("too large for the non-ground"), "{err}");
+    // Wide joins whose heads are few: too large to ground (4 × 27000 ground
+    // rules), not to evaluate (each rule's joins, and the 7200 possible
+    // `legal` and `does` atoms, within the limit).
+    let mut text = String::from("(role p) (init s) (<= terminal (true s)) (goal p 0)");
+    for i in 0..30 {
+        text += &format!(" (d {i})");
+    }
+    for f in ["m1", "m2", "m3", "m4"] {
+        text += &format!(" (<= (legal p ({f} ?a ?c)) (d ?a) (d ?b) (d ?c))");
+    }
+    let r = Reasoner::with_limit(&parse(&text).unwrap(), 100_000).unwrap();
+    assert!(!r.is_grounded());
+    assert_eq!(r.moves(0).len(), 3600);
+    let mut legal = Vec::new();
+    r.legal(&r.initial(), 0, &mut legal);
+    assert_eq!(legal, (0..3600).collect::<Vec<u32>>());
+    assert!(r.is_terminal(&r.initial()));
+    assert_eq!(r.goal(&r.initial(), 0), Some(0));
+}
+
+#[test]
+fn unstratified_and_unsafe_sheets_fail_on_the_fallback_too() {
+    let unsafe_rule = parse("(role p) (<= (legal p ?x) (not (q ?x)))").unwrap();
+    let err = Reasoner::with_limit(&unsafe_rule, 1).err().unwrap();
+    assert!(err.0.contains("unsafe") && !err.0.contains('\n'), "{err}");
+    let unstratified = parse(
+        "(role p) (init a) (n 1) (n 2) (<= (legal p go) (true a)) (<= (next a) (true a))
+         (<= (q ?x) (n ?x) (true a) (not (q ?x))) (<= terminal (q 1)) (goal p 0)",
+    )
+    .unwrap();
+    let err = Reasoner::with_limit(&unstratified, forcing_limit(&unstratified))
+        .err()
+        .unwrap();
+    assert!(err.0.contains("stratified"), "{err}");
+}
+
+/// Random plies per second (tic-tac-toe, Connect 4 on 6×6), grounded and
+/// non-ground.
+#[test]
+#[ignore = "timing: cargo test --release -p wopr --test gdl_nonground -- --ignored --nocapture"]
+fn playout_speed() {
+    for (file, games) in [("tictactoe.kif", 200_000), ("connect4-6x6.kif", 20_000)] {
+        let (g, n) = both(&sheet_file(file));
+        let mut rates = Vec::new();
+        for (name, r, games) in [("grounded", &g, games), ("non-ground", &n, games / 10)] {
+            let mut seed = 1;
+            playouts(r, 100, &mut seed);
+            let start = std::time::Instant::now();
+            let plies = playouts(r, games, &mut seed);
+            let rate = plies as f64 / start.elapsed().as_secs_f64();
+            println!("{file}, {name}: {rate:.0} plies/s ({games} playouts)");
+            rates.push(rate);
+        }
+        println!("{file}: grounded / non-ground = {:.1}", rates[0] / rates[1]);
+    }
+}
