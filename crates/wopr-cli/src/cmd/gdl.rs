@@ -76,6 +76,14 @@ fn report(g: &Gdl) {
         rules
     );
     println!("actions:    {} distinct moves", g.num_actions());
+    println!(
+        "reasoner:   {}",
+        if r.is_grounded() {
+            "the compiled ground program"
+        } else {
+            "the non-ground evaluator (the ground program would exceed the limit; slower)"
+        }
+    );
     let turns = if g.is_alternating() {
         "one player at a time"
     } else if g.has_simultaneous_turns() {
