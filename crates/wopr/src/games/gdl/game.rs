@@ -499,6 +499,13 @@ impl State for GdlState {
         })
     }
 
+    /// The square a move fills, read from the `(cell X Y V)` fact it makes
+    /// true (Tic-Tac-Toe's and Connect-4's sheets have them), for the
+    /// musicator; `None` on sheets without such facts.
+    fn action_cell(&self, action: Action) -> Option<(usize, usize)> {
+        self.occupied_cell(action)
+    }
+
     fn chance_outcomes(&self, out: &mut Vec<(Action, f64)>) {
         out.clear();
         if self.turn != Turn::Chance {
