@@ -69,7 +69,13 @@ const EXTRA_SPECS: &[&str] = &[
 pub fn game_specs() -> Vec<String> {
     games()
         .iter()
-        .map(|g| g.name.to_string())
+        .map(|g| match g.name {
+            // A GDL game needs a sheet: the repository's Tic-Tac-Toe.
+            "gdl" => {
+                concat!("gdl:", env!("CARGO_MANIFEST_DIR"), "/../gdl/tictactoe.kif").to_string()
+            }
+            name => name.to_string(),
+        })
         .chain(EXTRA_SPECS.iter().map(|s| s.to_string()))
         .collect()
 }
