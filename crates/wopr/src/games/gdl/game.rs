@@ -539,30 +539,6 @@ impl State for GdlState {
         self.advance(&chosen);
         self.settle();
     }
-
-    fn try_apply(&mut self, action: Action) -> Result<(), String> {
-        match self.turn {
-            Turn::Terminal => return Err("the game is over".into()),
-            Turn::Simultaneous => return Err("this is a simultaneous turn; use apply_joint".into()),
-            _ => {}
-        }
-        let mut legal = ActionList::new();
-        self.legal_actions(&mut legal);
-        if legal.contains(&action) {
-            self.apply(action);
-            Ok(())
-        } else {
-            Err(format!(
-                "{} is not legal here (legal: {})",
-                self.action_to_string(action),
-                legal
-                    .iter()
-                    .map(|&a| self.action_to_string(a))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ))
-        }
-    }
 }
 
 /// A move's notation without spaces, so that a list of moves splits on

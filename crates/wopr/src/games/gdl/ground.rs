@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use super::ast::{Atom, Literal, Sheet, Sym, Term};
 use super::GdlError;
 
-mod normal;
+pub(in crate::games::gdl) mod normal;
 mod plan;
 mod terms;
 
@@ -190,7 +190,7 @@ impl Grounder {
     fn add_rule(&mut self, head: &Atom, body: &[Literal], line: usize) -> Result<(), GdlError> {
         let mut alts: Vec<Vec<BLit>> = vec![Vec::new()];
         for lit in body {
-            alts = product(alts, dnf(lit, false, line)?, line)?;
+            alts = product(&alts, &dnf(lit, false, line)?, line)?;
         }
         for alt in alts {
             let mut subst = HashMap::new();

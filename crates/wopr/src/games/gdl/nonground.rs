@@ -41,7 +41,6 @@ use super::GdlError;
 
 mod compile;
 mod eval;
-mod normal;
 mod specialize;
 
 use compile::{compile, Program, DOES, TRUE};

@@ -10,8 +10,12 @@ use crate::games::gdl::GdlError;
 /// The most conjunctions a rule's body may expand into through `or`.
 const MAX_ALTERNATIVES: usize = 4096;
 
+/// A substitution of terms for variables.
+pub(in crate::games::gdl) type Subst = HashMap<Sym, Term>;
+
 /// A literal of a body in disjunctive normal form.
-pub(super) enum BLit {
+#[derive(Clone)]
+pub(in crate::games::gdl) enum BLit {
     Pos(Atom),
     Neg(Atom),
     Dist(Term, Term),
@@ -20,7 +24,11 @@ pub(super) enum BLit {
 
 /// A literal in disjunctive normal form (under `neg` negations): its
 /// alternatives, each a conjunction.
-pub(super) fn dnf(l: &Literal, neg: bool, line: usize) -> Result<Vec<Vec<BLit>>, GdlError> {
+pub(in crate::games::gdl) fn dnf(
+    l: &Literal,
+    neg: bool,
+    line: usize,
+) -> Result<Vec<Vec<BLit>>, GdlError> {
     Ok(match l {
         Literal::Pos(a) if neg => vec![vec![BLit::Neg(a.clone())]],
         Literal::Pos(a) => vec![vec![BLit::Pos(a.clone())]],
@@ -30,7 +38,7 @@ pub(super) fn dnf(l: &Literal, neg: bool, line: usize) -> Result<Vec<Vec<BLit>>,
         Literal::Or(ls) if neg => {
             let mut alts = vec![Vec::new()];
             for l in ls {
-                alts = product(alts, dnf(l, true, line)?, line)?;
+                alts = product(&alts, &dnf(l, true, line)?, line)?;
             }
             alts
         }
@@ -54,30 +62,21 @@ fn too_many(line: usize) -> GdlError {
 }
 
 /// Every conjunction of one alternative of `a` and one of `b`.
-pub(super) fn product(
-    a: Vec<Vec<BLit>>,
-    b: Vec<Vec<BLit>>,
+pub(in crate::games::gdl) fn product(
+    a: &[Vec<BLit>],
+    b: &[Vec<BLit>],
     line: usize,
 ) -> Result<Vec<Vec<BLit>>, GdlError> {
     if a.len() * b.len() > MAX_ALTERNATIVES {
         return Err(too_many(line));
     }
     let mut out = Vec::with_capacity(a.len() * b.len());
-    for x in &a {
-        for y in &b {
-            out.push(x.iter().chain(y).map(clone_blit).collect());
+    for x in a {
+        for y in b {
+            out.push(x.iter().chain(y).cloned().collect());
         }
     }
     Ok(out)
-}
-
-fn clone_blit(l: &BLit) -> BLit {
-    match l {
-        BLit::Pos(a) => BLit::Pos(a.clone()),
-        BLit::Neg(a) => BLit::Neg(a.clone()),
-        BLit::Dist(x, y) => BLit::Dist(x.clone(), y.clone()),
-        BLit::Eq(x, y) => BLit::Eq(x.clone(), y.clone()),
-    }
 }
 
 fn walk<'a>(mut t: &'a Term, s: &'a HashMap<Sym, Term>) -> &'a Term {
@@ -91,7 +90,7 @@ fn walk<'a>(mut t: &'a Term, s: &'a HashMap<Sym, Term>) -> &'a Term {
 }
 
 /// `t` with the substitution applied all through.
-pub(super) fn resolve(t: &Term, s: &HashMap<Sym, Term>) -> Term {
+pub(in crate::games::gdl) fn resolve(t: &Term, s: &HashMap<Sym, Term>) -> Term {
     match walk(t, s) {
         Term::Fn(f, args) => Term::Fn(f.clone(), args.iter().map(|a| resolve(a, s)).collect()),
         other => other.clone(),
@@ -108,7 +107,7 @@ fn occurs(v: &Sym, t: &Term, s: &HashMap<Sym, Term>) -> bool {
 
 /// Unifies `a` and `b`, extending `s` (with the occurs check: a term never
 /// equals a bigger one).
-pub(super) fn unify(a: &Term, b: &Term, s: &mut HashMap<Sym, Term>) -> bool {
+pub(in crate::games::gdl) fn unify(a: &Term, b: &Term, s: &mut HashMap<Sym, Term>) -> bool {
     let (a, b) = (walk(a, s).clone(), walk(b, s).clone());
     match (&a, &b) {
         (Term::Var(x), Term::Var(y)) if x == y => true,

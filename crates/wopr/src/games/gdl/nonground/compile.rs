@@ -13,9 +13,9 @@ use crate::games::gdl::ground::Terms;
 use crate::games::gdl::GdlError;
 
 use super::eval::Index;
-use super::normal::{dnf, product, resolve, unify, BLit, Subst};
 use super::specialize::specialize;
 use super::NONE;
+use crate::games::gdl::ground::normal::{dnf, product, resolve, unify, BLit, Subst};
 
 /// The relation numbers of `true` and `does`, the inputs of a query.
 pub(super) const TRUE: u32 = 0;
