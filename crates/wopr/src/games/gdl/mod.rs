@@ -2,6 +2,7 @@
 
 pub mod ast;
 pub mod check;
+pub mod facts;
 pub mod game;
 pub mod ground;
 pub mod nonground;

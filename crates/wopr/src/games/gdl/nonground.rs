@@ -35,16 +35,18 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::ast::{Sheet, Sym, Term};
+use super::facts::{cmp_terms, Facts};
 use super::ground::{Grounding, Terms};
-use super::reasoner::{cmp_terms, Facts};
 use super::GdlError;
 
 mod compile;
 mod eval;
+mod program;
 mod specialize;
 
-use compile::{compile, Program, DOES, TRUE};
+use compile::compile;
 use eval::{Eval, Scratch};
+use program::{Program, DOES, TRUE};
 
 /// "None" in the tables.
 const NONE: u32 = u32::MAX;

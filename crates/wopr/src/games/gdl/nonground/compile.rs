@@ -12,101 +12,10 @@ use crate::games::gdl::ast::{Atom, Literal, Sheet, Sym, Term};
 use crate::games::gdl::ground::Terms;
 use crate::games::gdl::GdlError;
 
-use super::eval::Index;
+use super::program::{Index, Op, Pat, Program, Raw, Rel, Rule, Stratum, DOES, TRUE};
 use super::specialize::specialize;
 use super::NONE;
 use crate::games::gdl::ground::normal::{dnf, product, resolve, unify, BLit, Subst};
-
-/// The relation numbers of `true` and `does`, the inputs of a query.
-pub(super) const TRUE: u32 = 0;
-pub(super) const DOES: u32 = 1;
-
-/// A term of a rule: a variable (by slot), a ground term, or a function
-/// symbol over patterns of which some are not ground.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(super) enum Pat {
-    Var(u32),
-    Ground(u32),
-    Fn(u32, Box<[Pat]>),
-}
-
-/// A relation: its name and arity, whether it depends on `true` or `does`
-/// (else it is static: evaluated once), and its stratum.
-pub(super) struct Rel {
-    pub(super) name: Sym,
-    pub(super) arity: usize,
-    pub(super) dynamic: bool,
-    pub(super) stratum: u32,
-}
-
-/// One step of a join plan.
-pub(super) enum Op {
-    /// A positive literal: the atoms of `rel` under the key `key` (rule
-    /// variables) in index `index` are matched with `args`; if `delta`, the
-    /// atoms new in the last round instead.
-    Pos {
-        rel: u32,
-        args: Box<[Pat]>,
-        index: u32,
-        key: Box<[u32]>,
-        delta: bool,
-    },
-    /// A negative literal, its variables all bound: no atom of the bucket
-    /// that holds may equal it.
-    Neg {
-        rel: u32,
-        args: Box<[Pat]>,
-        index: u32,
-        key: Box<[u32]>,
-    },
-    /// `(distinct x y)`, both bound.
-    Dist(Pat, Pat),
-}
-
-/// A rule: the head (found among the possible atoms through
-/// `head_index`), the number of variables, and its join plans: the first
-/// over everything, then, in a recursive stratum, one per recursive
-/// literal that starts from that literal's new atoms.
-pub(super) struct Rule {
-    pub(super) head_rel: u32,
-    pub(super) head: Box<[Pat]>,
-    pub(super) head_index: u32,
-    pub(super) head_key: Box<[u32]>,
-    pub(super) nvars: usize,
-    pub(super) plans: Vec<Vec<Op>>,
-}
-
-/// A strongly connected component of the relations: its rules, whether it
-/// is recursive, whether it is dynamic.
-pub(super) struct Stratum {
-    pub(super) rels: Vec<u32>,
-    pub(super) rules: Vec<u32>,
-    pub(super) recursive: bool,
-    pub(super) dynamic: bool,
-}
-
-/// A compiled sheet.
-pub(super) struct Program {
-    pub(super) rels: Vec<Rel>,
-    pub(super) rules: Vec<Rule>,
-    /// In evaluation order.
-    pub(super) strata: Vec<Stratum>,
-    pub(super) indexes: Vec<Index>,
-    /// Per relation, the relations its rules read.
-    deps: Vec<Vec<u32>>,
-}
-
-/// A rule after `or` expansion and unification, before planning.
-#[derive(Clone)]
-pub(super) struct Raw {
-    pub(super) line: usize,
-    pub(super) head_rel: u32,
-    pub(super) head: Vec<Pat>,
-    pub(super) pos: Vec<(u32, Vec<Pat>)>,
-    pub(super) neg: Vec<(u32, Vec<Pat>)>,
-    pub(super) dist: Vec<(Pat, Pat)>,
-    pub(super) nvars: usize,
-}
 
 /// The relations and rules of a sheet being compiled.
 struct Compiler<'a> {

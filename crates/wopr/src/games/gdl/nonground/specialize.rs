@@ -17,8 +17,7 @@ use std::collections::HashSet;
 
 use crate::games::gdl::ground::Terms;
 
-use super::compile::{Pat, Raw, Rel};
-use super::eval::match_args;
+use super::program::{match_args, Pat, Raw, Rel};
 use super::NONE;
 
 /// The relations the reasoner reads whole, which are never specialized.
