@@ -2492,6 +2492,23 @@ impl Rules for Gdl {
     fn key(&self, s: &GdlState) -> Option<u64> {
         Some(s.key())
     }
+    /// Tic-Tac-Toe's `mark(c,r)` fills column c, row r of rows 1..3 (row
+    /// 3 the top); other sheets' squares are checked by the game's unit
+    /// test (`a_move_names_the_square_it_fills`), so here they are taken
+    /// as the game gives them.
+    fn cell(&self, s: &GdlState, a: Action) -> Option<(usize, usize)> {
+        let notation = s.action_to_string(a);
+        match notation
+            .strip_prefix("mark(")
+            .and_then(|r| r.strip_suffix(')'))
+        {
+            Some(args) => {
+                let (c, r) = args.split_once(',')?;
+                Some((c.parse::<usize>().ok()? - 1, 3 - r.parse::<usize>().ok()?))
+            }
+            None => s.action_cell(a),
+        }
+    }
     fn check_view(&self, line: &Line<GdlState>, turn: usize) -> Res {
         view_is_state(line, turn)
     }
