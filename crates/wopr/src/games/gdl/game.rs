@@ -184,7 +184,7 @@ impl Gdl {
             .collect();
         let names = seats
             .iter()
-            .map(|&r| &*Box::leak(reasoner.roles()[r].to_string().into_boxed_str()))
+            .map(|&r| static_name(&reasoner.roles()[r]))
             .collect();
         let hidden = (0..reasoner.roles().len()).any(|r| !reasoner.percepts(r).is_empty());
         let rules = Rules {
@@ -236,6 +236,20 @@ impl Gdl {
     pub fn action_term(&self, a: Action) -> Option<&Term> {
         self.rules.actions.get(a as usize)
     }
+}
+
+/// `name` as a `'static` string (seat names are `'static` in the `Game`
+/// trait): each distinct name is leaked once, however many times sheets
+/// are loaded (a server loads one per request).
+fn static_name(name: &str) -> &'static str {
+    static NAMES: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&known) = names.iter().find(|&&n| n == name) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(name.to_string().into_boxed_str());
+    names.push(leaked);
+    leaked
 }
 
 /// The kinds of turn random games from the start meet: (chance,
