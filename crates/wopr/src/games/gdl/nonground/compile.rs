@@ -12,7 +12,7 @@ use crate::games::gdl::ast::{Atom, Literal, Sheet, Sym, Term};
 use crate::games::gdl::ground::Terms;
 use crate::games::gdl::GdlError;
 
-use super::program::{Index, Op, Pat, Program, Raw, Rel, Rule, Stratum, DOES, TRUE};
+use super::program::{fn_pat, Index, Op, Pat, Program, Raw, Rel, Rule, Stratum, DOES, TRUE};
 use super::specialize::specialize;
 use super::NONE;
 use crate::games::gdl::ground::normal::{dnf, product, resolve, unify, BLit, Subst};
@@ -63,20 +63,7 @@ impl Compiler<'_> {
                     .iter()
                     .map(|a| self.pat(a, vars, bind))
                     .collect::<Result<Vec<_>, _>>()?;
-                let ground: Option<Vec<u32>> = args
-                    .iter()
-                    .map(|a| {
-                        if let Pat::Ground(g) = a {
-                            Some(*g)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect();
-                match ground {
-                    Some(ids) => Pat::Ground(self.terms.intern(sym, &ids)),
-                    None => Pat::Fn(sym, args.into()),
-                }
+                fn_pat(self.terms, sym, args)
             }
         })
     }

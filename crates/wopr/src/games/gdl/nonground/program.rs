@@ -23,6 +23,22 @@ pub(super) enum Pat {
     Fn(u32, Box<[Pat]>),
 }
 
+/// `f(args)`: interned as one ground term when every argument is ground,
+/// else a function pattern.
+pub(super) fn fn_pat(terms: &mut Terms, f: u32, args: Vec<Pat>) -> Pat {
+    let ground: Option<Vec<u32>> = args
+        .iter()
+        .map(|a| match a {
+            Pat::Ground(g) => Some(*g),
+            _ => None,
+        })
+        .collect();
+    match ground {
+        Some(ids) => Pat::Ground(terms.intern(f, &ids)),
+        None => Pat::Fn(f, args.into()),
+    }
+}
+
 /// A relation: its name and arity, whether it depends on `true` or `does`
 /// (else it is static: evaluated once), and its stratum.
 pub(super) struct Rel {

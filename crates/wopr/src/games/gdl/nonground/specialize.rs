@@ -17,7 +17,7 @@ use std::collections::HashSet;
 
 use crate::games::gdl::ground::Terms;
 
-use super::program::{match_args, Pat, Raw, Rel};
+use super::program::{fn_pat, match_args, Pat, Raw, Rel};
 use super::NONE;
 
 /// The relations the reasoner reads whole, which are never specialized.
@@ -149,20 +149,7 @@ fn subst(p: &Pat, binds: &[u32], terms: &mut Terms) -> Pat {
         Pat::Var(v) if binds[*v as usize] != NONE => Pat::Ground(binds[*v as usize]),
         Pat::Fn(f, args) => {
             let args: Vec<Pat> = args.iter().map(|a| subst(a, binds, terms)).collect();
-            let ids: Option<Vec<u32>> = args
-                .iter()
-                .map(|a| {
-                    if let Pat::Ground(g) = a {
-                        Some(*g)
-                    } else {
-                        None
-                    }
-                })
-                .collect();
-            match ids {
-                Some(ids) => Pat::Ground(terms.intern(*f, &ids)),
-                None => Pat::Fn(*f, args.into()),
-            }
+            fn_pat(terms, *f, args)
         }
         other => other.clone(),
     }
