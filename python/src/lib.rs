@@ -30,9 +30,9 @@ use wopr::game::encode::Encodable;
 use wopr::game::rng::{stream, WoprRng};
 use wopr::game::{Action, ActionList, Game, Player, State, Turn};
 use wopr::games::gdl::game::{GdlHidden, GdlHiddenState};
-use wopr::games::goofspiel::{Goofspiel, GoofspielState};
-use wopr::games::kuhn::{KuhnPoker, KuhnState};
-use wopr::games::pig::{Pig, PigState};
+use wopr::games::goofspiel::GoofspielState;
+use wopr::games::kuhn::KuhnState;
+use wopr::games::pig::PigState;
 use wopr::nn::{NetFile, Network, Scratch};
 use wopr::players::{parse_player, Roster};
 use wopr::registry::AnyGame;
@@ -180,27 +180,34 @@ fn no_observation(
     ))
 }
 
-fn pig_observation(
-    g: &Pig,
-    s: &PigState,
-    name: Option<&str>,
-    observer: usize,
-) -> Result<Vec<f32>, String> {
-    only_observation(g, name).map(|_| s.observation_tensor(observer))
+/// States with their own observation tensor (the games that are not board
+/// games), each as its module documents it.
+trait Observed {
+    fn observation_tensor(&self, observer: usize) -> Vec<f32>;
 }
 
-fn kuhn_observation(
-    g: &KuhnPoker,
-    s: &KuhnState,
-    name: Option<&str>,
-    observer: usize,
-) -> Result<Vec<f32>, String> {
-    only_observation(g, name).map(|_| s.observation_tensor(observer))
+impl Observed for PigState {
+    fn observation_tensor(&self, observer: usize) -> Vec<f32> {
+        PigState::observation_tensor(self, observer)
+    }
 }
 
-fn goofspiel_observation(
-    g: &Goofspiel,
-    s: &GoofspielState,
+impl Observed for KuhnState {
+    fn observation_tensor(&self, observer: usize) -> Vec<f32> {
+        KuhnState::observation_tensor(self, observer)
+    }
+}
+
+impl Observed for GoofspielState {
+    fn observation_tensor(&self, observer: usize) -> Vec<f32> {
+        GoofspielState::observation_tensor(self, observer)
+    }
+}
+
+/// The observation of a game that is not a board game: its one encoding.
+fn observation<G: Game<State: Observed>>(
+    g: &G,
+    s: &G::State,
     name: Option<&str>,
     observer: usize,
 ) -> Result<Vec<f32>, String> {
@@ -458,17 +465,17 @@ fn erase(game: &AnyGame) -> Box<dyn DynGame> {
     match game {
         AnyGame::Pig(g) => Box::new(Erased {
             game: g.clone(),
-            encode: pig_observation,
+            encode: observation,
             encodings: observation_encoding,
         }),
         AnyGame::Kuhn(g) => Box::new(Erased {
             game: g.clone(),
-            encode: kuhn_observation,
+            encode: observation,
             encodings: observation_encoding,
         }),
         AnyGame::Goofspiel(g) => Box::new(Erased {
             game: g.clone(),
-            encode: goofspiel_observation,
+            encode: observation,
             encodings: observation_encoding,
         }),
         AnyGame::GdlHidden(g) => Box::new(Erased {
