@@ -63,10 +63,14 @@ pub struct NTuples<S> {
 }
 
 /// A square as (column, row).
-type Square = (usize, usize);
+pub(crate) type Square = (usize, usize);
 
 /// The images of `(c, r)` on a `width × height` grid under `symmetry`.
-fn images(symmetry: Symmetry, width: usize, height: usize) -> Vec<Box<dyn Fn(Square) -> Square>> {
+pub(crate) fn images(
+    symmetry: Symmetry,
+    width: usize,
+    height: usize,
+) -> Vec<Box<dyn Fn(Square) -> Square>> {
     let (w, h) = (width - 1, height - 1);
     let mut maps: Vec<Box<dyn Fn(Square) -> Square>> = vec![
         Box::new(|(c, r)| (c, r)),
@@ -288,6 +292,30 @@ impl<S> NTuples<S> {
             to_move: super::encode::mover,
         };
         NTuples::new(NTUPLE_NAMES[n - 1], n, &board)
+    }
+
+    /// `count` random walks of `n` squares drawn from `seed` on a square
+    /// board of side `side` laid out as [`NTuples::square`]'s, shared under
+    /// the 8 symmetries and read from the mover's view (Lucas's random
+    /// "snakes" for Othello).
+    pub fn square_walks(
+        name: &'static str,
+        (n, count, seed): (usize, usize, u64),
+        side: usize,
+        seats: fn(&S) -> [u64; 2],
+    ) -> NTuples<S>
+    where
+        S: crate::game::State,
+    {
+        let index: Vec<u8> = (0..(side * side) as u8).collect();
+        let board = TupleBoard {
+            size: (side, side),
+            symmetry: Symmetry::Dihedral,
+            index: &index,
+            seats,
+            to_move: super::encode::mover,
+        };
+        NTuples::walks(name, (n, count, seed), &board)
     }
 
     /// The number of tuple classes (tables); the encoding has `classes ·

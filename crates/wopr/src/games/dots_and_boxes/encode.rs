@@ -14,6 +14,10 @@
 //! hands over two short lookaheads a player needs in the endgame: how long
 //! the chain on offer is, and how many quiet moves are left before someone
 //! must open one.
+//!
+//! `blocks` is an n-tuple network over the edges for TD learning (the
+//! mover's lead, then every 2×2 and 2×3 block of boxes read as one table
+//! index; [`super::tuples`]).
 
 use super::{DotsAndBoxes, DotsAndBoxesState};
 use crate::game::encode::{mover, unknown, Encodable, Encoding, EncodingOf};
@@ -36,7 +40,7 @@ enum Extra {
 
 /// How many boxes the player to move takes by completing boxes for as long
 /// as one can be completed (every completion keeps the turn).
-fn greedy_captures(s: &DotsAndBoxesState) -> usize {
+pub(super) fn greedy_captures(s: &DotsAndBoxesState) -> usize {
     let mut s = *s;
     let mut taken = 0;
     loop {
@@ -50,7 +54,7 @@ fn greedy_captures(s: &DotsAndBoxesState) -> usize {
 }
 
 /// Undrawn edges that complete no box and draw no box's third side.
-fn safe_edges(s: &DotsAndBoxesState) -> usize {
+pub(super) fn safe_edges(s: &DotsAndBoxesState) -> usize {
     let free = !s.edges() & ((1u64 << s.num_edges()) - 1);
     bits(free)
         .filter(|&e| s.completed_by(e) == 0 && !s.makes_third_side(e))
@@ -120,7 +124,7 @@ impl Encoding<DotsAndBoxesState> for DotsEncoding {
 
 impl Encodable for DotsAndBoxes {
     fn encoding_names(&self) -> &'static [&'static str] {
-        &["raw", "planes", "sides", "chains"]
+        &["raw", "planes", "sides", "chains", "blocks"]
     }
     fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError> {
         let s = self.initial_state();
@@ -146,6 +150,10 @@ impl Encodable for DotsAndBoxes {
                 edges,
                 boxes,
             })),
+            "blocks" => Ok(Box::new(super::tuples::BlockTuples::new(
+                self.cols(),
+                self.rows(),
+            ))),
             _ => Err(unknown(&self.spec(), name, self.encoding_names())),
         }
     }

@@ -68,6 +68,7 @@ mod oracle;
 pub mod players;
 pub mod solver;
 mod state;
+mod tuples;
 
 use crate::game::{Game, GameInfo, GameSpec, ParamInfo, SpecError};
 pub use state::{DotsAndBoxesState, Edge};

@@ -4,12 +4,21 @@
 //! piece counter does; likewise `handa+ntuple2` and `handa+ntuple3`), and
 //! the systematic straight n-tuples `ntuple1` to
 //! `ntuple4` shared under the board's 8 symmetries
-//! ([`crate::game::ntuple`]).
+//! ([`crate::game::ntuple`]), and random walks in the manner of Lucas's
+//! Othello "snakes": `walk6`, 30 walks of 6 squares drawn once from a
+//! fixed seed and shared under the 8 symmetries (30 · 3⁶ = 21,870 inputs),
+//! and `walk6p`, the same with separate tables for each player to move
+//! (43,740 inputs).
 
 use super::{Reversi, ReversiState};
 use crate::game::encode::{bit_grid, concat, mover, unknown, Encodable, Encoding, EncodingOf};
 use crate::game::ntuple::{ntuple_length, NTuples};
 use crate::game::{Game, SpecError};
+
+/// The `walk6` tuples: 30 walks of 6 squares, drawn from seed 2008 (the
+/// year of Lucas's n-tuple Othello paper; fixed, so the name always means
+/// the same tuples on a board size).
+const WALK6: (usize, usize, u64) = (6, 30, 2008);
 
 impl Encodable for Reversi {
     fn encoding_names(&self) -> &'static [&'static str] {
@@ -24,6 +33,8 @@ impl Encodable for Reversi {
             "ntuple4",
             "handa+ntuple2",
             "handa+ntuple3",
+            "walk6",
+            "walk6p",
         ]
     }
     fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError> {
@@ -33,6 +44,15 @@ impl Encodable for Reversi {
                 self.size(),
                 ReversiState::discs,
             )));
+        }
+        if name == "walk6" || name == "walk6p" {
+            let name = if name == "walk6" { "walk6" } else { "walk6p" };
+            let walks = NTuples::square_walks(name, WALK6, self.size(), ReversiState::discs);
+            return Ok(Box::new(if name == "walk6p" {
+                walks.per_player()
+            } else {
+                walks
+            }));
         }
         if name == "handa" {
             return Ok(Box::new(ReversiHanda::new(self.size())));
@@ -118,6 +138,32 @@ const HANDA_AND: [&str; 3] = ["handa+raw", "handa+ntuple2", "handa+ntuple3"];
 mod tests {
     use super::*;
     use crate::game::State;
+
+    /// `walk6` has 30 tables of 3⁶ entries (the module docs), `walk6p` one
+    /// such set per player to move; each walk is counted once per distinct
+    /// image under the 8 symmetries, so 30 to 240 look-ups a position; the
+    /// second mover reads the second half of `walk6p`'s inputs.
+    #[test]
+    fn walk_encodings_have_thirty_tables() {
+        for size in [6, 8] {
+            let game = Reversi::new(size).unwrap();
+            let (w, wp) = (
+                game.encoding("walk6").unwrap(),
+                game.encoding("walk6p").unwrap(),
+            );
+            assert_eq!((w.size(), wp.size()), (30 * 729, 2 * 30 * 729));
+            let s = game.initial_state();
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            w.encode_sparse(&s, &mut a);
+            wp.encode_sparse(&s, &mut b);
+            assert_eq!(a, b, "the first mover reads the first half");
+            assert!((30..=240).contains(&a.len()), "{} images", a.len());
+            let mut next = s.clone();
+            next.apply(next.random_action(&mut rand::rng()));
+            wp.encode_sparse(&next, &mut b);
+            assert!(b.iter().all(|&(i, _)| i as usize >= 30 * 729));
+        }
+    }
 
     /// `raw` and `planes` read from the bitboards give the inputs the
     /// square-by-square reading gives, on 4x4 to 8x8.
