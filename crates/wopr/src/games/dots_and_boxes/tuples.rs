@@ -20,7 +20,6 @@ use super::encode::{greedy_captures, safe_edges};
 use super::DotsAndBoxesState;
 use crate::game::encode::Encoding;
 use crate::game::ntuple::{images, Square, Symmetry};
-use crate::game::State;
 
 /// The block shapes, in boxes (rows, columns).
 const SHAPES: [(usize, usize); 3] = [(2, 2), (2, 3), (3, 2)];
@@ -146,7 +145,7 @@ impl Encoding<DotsAndBoxesState> for BlockTuples {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::{Game, State};
     use crate::games::dots_and_boxes::DotsAndBoxes;
 
     /// On 3x3 boxes: the sizes of the module docs, 1 + 16 inputs set on
