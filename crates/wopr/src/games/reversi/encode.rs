@@ -158,7 +158,7 @@ mod tests {
             wp.encode_sparse(&s, &mut b);
             assert_eq!(a, b, "the first mover reads the first half");
             assert!((30..=240).contains(&a.len()), "{} images", a.len());
-            let mut next = s.clone();
+            let mut next = s;
             next.apply(next.random_action(&mut rand::rng()));
             wp.encode_sparse(&next, &mut b);
             assert!(b.iter().all(|&(i, _)| i as usize >= 30 * 729));
