@@ -67,6 +67,11 @@ pub struct Args {
     /// 2.7 in Bagheri et al.); off when absent.
     #[arg(long)]
     tcl_beta: Option<f32>,
+    /// Same-player targets with final adaptation (GBG's FARL): a position
+    /// learns from its seat's next position, and both seats' last
+    /// positions from the result.
+    #[arg(long)]
+    farl: bool,
     /// Start from this net file's weights (a linear net over the encoding)
     /// instead of zeros.
     #[arg(long)]
@@ -115,6 +120,7 @@ impl Args {
                 opponents: self.opponents.clone(),
                 explore: self.explore.clone(),
                 tcl_beta: self.tcl_beta,
+                farl: self.farl,
             },
             stop: TdStop { games: self.games },
             yardsticks: YardsticksConfig {

@@ -48,6 +48,20 @@
 //!   learn at the full rate, those that flip back and forth slow down.
 //!   The sums are part of a checkpoint.
 //!
+//! # Same-player targets and final adaptation
+//!
+//! With [`TdOptions::farl`] (Konen's GBG learners), a position is learned
+//! from the same seat's next position instead of from the move just
+//! chosen: when seat `p` is to move at `sₜ`, its previous position
+//! `sₜ₋ₖ` (its last turn) moves towards `V(sₜ)`, both valued for `p`;
+//! each seat keeps its own trace. When the game ends, every seat's last
+//! position moves towards that seat's result (the "final adaptation": the
+//! loser's last position learns the loss too, not only the winner's). With
+//! per-player tables (`walk8rp`) each seat's weights then learn only from
+//! that seat's positions. An exploratory move's position is skipped,
+//! learned from, or learned from with its seat's trace restarted, as
+//! [`Explore`] says.
+//!
 //! Games of one run are played one after another: TD learns from the
 //! weights the last game left, so one thread plays them and the thread
 //! count never changes a result.
@@ -120,6 +134,10 @@ pub struct TdOptions {
     /// TCL's β (the exponential transfer's steepness; `None`: no TCL, every
     /// weight at rate α).
     pub tcl: Option<f32>,
+    /// Same-player targets with final adaptation (GBG's FARL; see
+    /// [`farl`](self#same-player-targets-and-final-adaptation)) instead of
+    /// the chosen move's value.
+    pub farl: bool,
 }
 
 impl Default for TdOptions {
@@ -136,6 +154,7 @@ impl Default for TdOptions {
             decay_games: 0,
             explore: Explore::Skip,
             tcl: None,
+            farl: false,
         }
     }
 }
@@ -226,6 +245,44 @@ pub struct TdGame {
     pub mean_abs_error: f64,
 }
 
+/// How a move of a learning game was chosen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Chosen {
+    /// By the opponent.
+    Opponent,
+    /// At random (ε).
+    Explored,
+    /// Greedily, the move's value for its mover.
+    Greedy(f32),
+}
+
+/// A learning game under way.
+struct LearningGame<S> {
+    rng: WoprRng,
+    state: S,
+    plies: usize,
+    /// The opponent's index (none: self-play) and the learner's seat.
+    opponent: Option<usize>,
+    seat: Option<usize>,
+}
+
+impl<S: State> LearningGame<S> {
+    /// What the game did, once over.
+    fn summary(&self, updates: usize, error: f64) -> TdGame {
+        TdGame {
+            plies: self.plies,
+            first_return: self.state.returns(0),
+            learner_return: self.seat.map(|p| self.state.returns(p)),
+            updates,
+            mean_abs_error: if updates > 0 {
+                error / updates as f64
+            } else {
+                0.0
+            },
+        }
+    }
+}
+
 /// A linear value net learning by TD(λ) from self-play (see the module
 /// docs).
 pub struct TdLearner<G: Encodable> {
@@ -242,6 +299,8 @@ pub struct TdLearner<G: Encodable> {
     inputs: Vec<(u32, f32)>,
     candidate: Vec<(u32, f32)>,
     trace: std::collections::VecDeque<TraceEntry>,
+    /// With FARL, the other seat's trace (swapped in while it learns).
+    other_trace: std::collections::VecDeque<TraceEntry>,
     spare: Vec<Vec<(u32, f32)>>,
     /// α and ε of the game being learned ([`TdOptions::schedule`]).
     alpha: f32,
@@ -301,6 +360,7 @@ impl<G: Encodable> TdLearner<G> {
             inputs: Vec::new(),
             candidate: Vec::new(),
             trace: std::collections::VecDeque::new(),
+            other_trace: std::collections::VecDeque::new(),
             spare: Vec::new(),
             opponents: Vec::new(),
             alpha,
@@ -422,6 +482,51 @@ impl<G: Encodable> TdLearner<G> {
     /// position is the value, for its mover, of the position the move
     /// played leads to), and only its own moves explore.
     pub fn learn_game(&mut self, index: u64) -> TdGame {
+        if self.options.farl {
+            return self.learn_game_farl(index);
+        }
+        let mut game = self.start_game(index);
+        // The mover of the last position learned from, for the trace's sign.
+        let mut last_mover: Option<usize> = None;
+        let (mut updates, mut error) = (0usize, 0.0f64);
+        let mut legal = ActionList::new();
+        while let Turn::Player(me) = game.state.turn() {
+            let (action, chosen) = self.choose(&mut game, me, &mut legal);
+            let target = match chosen {
+                Chosen::Greedy(v) => Some(v),
+                Chosen::Explored if self.options.explore == Explore::Skip => None,
+                Chosen::Opponent | Chosen::Explored => {
+                    if chosen == Chosen::Explored && self.options.explore == Explore::LearnReset {
+                        last_mover = None;
+                    }
+                    let mut child = game.state.clone();
+                    child.apply(action);
+                    Some(self.value_for(&child, me))
+                }
+            };
+            match target {
+                Some(target) => {
+                    let sign = match last_mover {
+                        Some(m) if m == me => 1.0,
+                        Some(_) => -1.0,
+                        None => 0.0,
+                    };
+                    error += self.update(&game.state, target, sign).abs() as f64;
+                    updates += 1;
+                    last_mover = Some(me);
+                }
+                None => last_mover = None,
+            }
+            game.state.apply(action);
+            game.plies += 1;
+        }
+        game.summary(updates, error)
+    }
+
+    /// Game `index`'s stream, α and ε, its random opening plies played,
+    /// its opponent and the learner's seat (see [`TdLearner::learn_game`]),
+    /// and the trace emptied.
+    fn start_game(&mut self, index: u64) -> LearningGame<G::State> {
         let mut rng = stream(self.options.seed, &[index]);
         (self.alpha, self.epsilon) = self.options.schedule(index);
         let mut state = self.game.initial_state();
@@ -443,65 +548,38 @@ impl<G: Encodable> TdLearner<G> {
             self.opponents[o].new_game();
         }
         self.clear_trace();
-        // The mover of the last position learned from, for the trace's sign.
-        let mut last_mover: Option<usize> = None;
-        let (mut updates, mut error) = (0usize, 0.0f64);
-        let mut legal = ActionList::new();
-        while let Turn::Player(me) = state.turn() {
-            legal.clear();
-            state.legal_actions(&mut legal);
-            let (action, target) = match opponent {
-                Some(o) if seat != Some(me) => {
-                    let a = self.opponents[o].choose(&state.view(me), &legal, &mut rng);
-                    let mut child = state.clone();
-                    child.apply(a);
-                    (a, Some(self.value_for(&child, me)))
-                }
-                _ if rng.random_bool(self.epsilon) => {
-                    let a = legal[rng.random_range(0..legal.len())];
-                    match self.options.explore {
-                        Explore::Skip => (a, None),
-                        Explore::Learn | Explore::LearnReset => {
-                            if self.options.explore == Explore::LearnReset {
-                                last_mover = None;
-                            }
-                            let mut child = state.clone();
-                            child.apply(a);
-                            (a, Some(self.value_for(&child, me)))
-                        }
-                    }
-                }
-                _ => {
-                    let (a, v) = self.best_move(&state, me, &legal, &mut rng);
-                    (a, Some(v))
-                }
-            };
-            match target {
-                Some(target) => {
-                    let sign = match last_mover {
-                        Some(m) if m == me => 1.0,
-                        Some(_) => -1.0,
-                        None => 0.0,
-                    };
-                    error += self.update(&state, target, sign).abs() as f64;
-                    updates += 1;
-                    last_mover = Some(me);
-                }
-                None => last_mover = None,
-            }
-            state.apply(action);
-            plies += 1;
-        }
-        TdGame {
+        LearningGame {
+            rng,
+            state,
             plies,
-            first_return: state.returns(0),
-            learner_return: seat.map(|p| state.returns(p)),
-            updates,
-            mean_abs_error: if updates > 0 {
-                error / updates as f64
-            } else {
-                0.0
-            },
+            opponent,
+            seat,
+        }
+    }
+
+    /// The move `me` makes in `game`: the opponent's, a random one with
+    /// probability ε, or the greedy one.
+    fn choose(
+        &mut self,
+        game: &mut LearningGame<G::State>,
+        me: usize,
+        legal: &mut ActionList,
+    ) -> (crate::game::Action, Chosen) {
+        legal.clear();
+        game.state.legal_actions(legal);
+        let rng = &mut game.rng;
+        match game.opponent {
+            Some(o) if game.seat != Some(me) => {
+                let a = self.opponents[o].choose(&game.state.view(me), legal, rng);
+                (a, Chosen::Opponent)
+            }
+            _ if rng.random_bool(self.epsilon) => {
+                (legal[rng.random_range(0..legal.len())], Chosen::Explored)
+            }
+            _ => {
+                let (a, v) = self.best_move(&game.state, me, legal, rng);
+                (a, Chosen::Greedy(v))
+            }
         }
     }
 
@@ -626,5 +704,6 @@ impl<G: Encodable> TdLearner<G> {
     }
 }
 
+mod farl;
 #[cfg(test)]
 mod tests;

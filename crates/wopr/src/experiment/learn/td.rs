@@ -16,6 +16,9 @@
 //! decay_games = 0         # games over which alpha and epsilon anneal
 //! random_plies = 0        # random plies at the start of each game
 //! opponents = []          # learn against these instead of self-play
+//! explore = "skip"        # or "learn", "learn-reset": what a random move teaches
+//! tcl_beta = 2.7          # temporal coherence learning (absent: off)
+//! farl = false            # same-player targets, final adaptation (GBG)
 //!
 //! [stop]
 //! games = 15000000
@@ -118,6 +121,10 @@ pub struct TdSettings {
     /// steepness β (Bagheri et al. use 2.7); absent: no TCL.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tcl_beta: Option<f32>,
+    /// Same-player targets with final adaptation (GBG's FARL) instead of
+    /// the chosen move's value.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub farl: bool,
 }
 
 fn skip() -> String {
@@ -342,6 +349,7 @@ where
         decay_games: l.decay_games,
         explore: Explore::parse(&l.explore).map_err(err)?,
         tcl: l.tcl_beta,
+        farl: l.farl,
     };
     let yardsticks = GameYardsticks::new(game, &config.yardsticks, config.seed)?;
     let opponents = l

@@ -257,3 +257,36 @@ fn bad_settings_are_refused_with_what_is_accepted() {
         .unwrap();
     assert!(e.0.contains("unknown encoding"), "{e}");
 }
+
+#[test]
+fn farl_teaches_the_loser_its_loss_too() {
+    // From zero weights every value is 0, so a game's moves are its
+    // tie-breaks alone, the same with and without FARL, and every target
+    // but the result's is 0. Without FARL only the winner's last position
+    // learns (+1: |δ| sums to 1, the linear bias moves by α); with it the
+    // loser's last position learns −1 as well (|δ| sums to 2, the bias
+    // moves by α − α = 0). α is small so that the first of the two final
+    // steps changes the second's value by at most 10 inputs · α = 0.001.
+    let options = TdOptions {
+        alpha: 1e-4,
+        epsilon: 0.0,
+        ..TdOptions::default()
+    };
+    let farl = TdOptions {
+        farl: true,
+        ..options.clone()
+    };
+    let index = (0..50)
+        .find(|&i| learner(options.clone()).learn_game(i).first_return != 0.0)
+        .expect("a decisive random game of Tic-Tac-Toe");
+    let make = |o: TdOptions| TdLearner::new(TicTacToe, "raw", Activation::Linear, o).unwrap();
+    let (mut plain, mut both) = (make(options), make(farl));
+    let (a, b) = (plain.learn_game(index), both.learn_game(index));
+    assert_eq!((a.plies, a.first_return), (b.plies, b.first_return));
+    assert_eq!((a.updates, b.updates), (a.plies, b.plies));
+    let total = |g: TdGame| g.mean_abs_error * g.updates as f64;
+    assert!((total(a) - 1.0).abs() < 1e-6, "{a:?}");
+    assert!((total(b) - 2.0).abs() < 1e-3, "{b:?}");
+    assert!((plain.weights()[9] - 1e-4).abs() < 1e-9);
+    assert!(both.weights()[9].abs() < 1e-6);
+}
