@@ -1,6 +1,7 @@
 //! Tests of the TD learner: steps computed by hand, TCL, exploration.
 
 use super::*;
+use crate::game::rng::stream;
 use crate::game::Game;
 use crate::games::tictactoe::TicTacToe;
 
