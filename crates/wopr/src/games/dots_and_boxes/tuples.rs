@@ -6,9 +6,8 @@
 //! (`−B..=B` on `B` boxes) joint with the parity of the safe edges (those
 //! that complete no box and draw no third side), a one-hot input for the
 //! safe edges joint with the boxes the mover could take now in a row
-//! (the `chains` encoding's two counts), a table over every box's undrawn
-//! sides (0, 1, 2, 3 or more: `4^B` entries, boards of at most 9 boxes),
-//! and tuples of edges: every block of 2×2 boxes
+//! (the `chains` encoding's two counts), and tuples of edges: every block
+//! of 2×2 boxes
 //! (12 edges) and of 2×3 and 3×2 boxes (17 edges) that fits the board,
 //! each read as a binary number (drawn = 1) that picks one weight of its
 //! class's table (2¹² or 2¹⁷ entries). Blocks the board's symmetries map
@@ -16,9 +15,9 @@
 //! the left-right mirror otherwise): an edge is placed by its midpoint on
 //! the `(2·cols + 1) × (2·rows + 1)` grid of half-box steps, where the
 //! symmetries of the board are those of the grid. On 3x3 boxes: one class
-//! of 2×2 blocks and one of 2×3 and 3×2 blocks, 8 images each, and the
-//! box table's 8 images: 2 + 16 + 8 look-ups a position and 2 · 19 + 25 ·
-//! 10 + 4,096 + 131,072 + 262,144 = 397,600 inputs.
+//! of 2×2 blocks and one of 2×3 and 3×2 blocks, 8 images each, so 2 + 16
+//! look-ups a position and 2 · 19 + 25 · 10 + 4,096 + 131,072 = 135,456
+//! inputs.
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -26,10 +25,6 @@ use super::encode::{greedy_captures, safe_edges};
 use super::DotsAndBoxesState;
 use crate::game::encode::Encoding;
 use crate::game::ntuple::{images, Square, Symmetry};
-
-/// The most boxes a board may have for the box table (4⁹ = 262,144
-/// entries on 3x3 boxes; 4¹² on 3x4 would be 16.8 million).
-const MAX_BOX_TABLE: usize = 9;
 
 /// The block shapes, in boxes (rows, columns).
 const SHAPES: [(usize, usize); 3] = [(2, 2), (2, 3), (3, 2)];
@@ -44,10 +39,6 @@ pub(super) struct BlockTuples {
     /// class reads them, `lengths[i]` of them.
     edges: Vec<u8>,
     lengths: Vec<u8>,
-    /// The box table: where it starts, and for each of its images the
-    /// boxes' four-edge masks in the order that image reads them.
-    box_base: usize,
-    box_images: Vec<Vec<u64>>,
     /// Inputs in all.
     size: usize,
 }
@@ -106,47 +97,11 @@ impl BlockTuples {
                 }
             }
         }
-        // The box table: every box read as its undrawn sides (0 to 3, 3
-        // standing for 3 or 4), the boxes in the order each symmetry maps
-        // them to.
-        let masks: Vec<u64> = (0..rows)
-            .flat_map(|r| (0..cols).map(move |c| (r, c)))
-            .map(|(r, c)| {
-                [
-                    (2 * c + 1, 2 * r),
-                    (2 * c + 1, 2 * r + 2),
-                    (2 * c, 2 * r + 1),
-                    (2 * c + 2, 2 * r + 1),
-                ]
-                .into_iter()
-                .fold(0u64, |m, s| m | 1 << edge_of(s))
-            })
-            .collect();
-        let mut box_images = BTreeSet::new();
-        for map in maps.iter().take(if boxes <= MAX_BOX_TABLE {
-            maps.len()
-        } else {
-            0
-        }) {
-            let image: Vec<u64> = (0..boxes)
-                .map(|b| {
-                    let (x, y) = map((2 * (b % cols) + 1, 2 * (b / cols) + 1));
-                    masks[(y - 1) / 2 * cols + (x - 1) / 2]
-                })
-                .collect();
-            box_images.insert(image);
-        }
-        let box_base = tables;
-        if !box_images.is_empty() {
-            tables += 1 << (2 * boxes);
-        }
         BlockTuples {
             boxes,
             bases,
             edges,
             lengths,
-            box_base,
-            box_images: box_images.into_iter().collect(),
             size: tables,
         }
     }
@@ -168,13 +123,6 @@ impl BlockTuples {
             }
             at += n as usize;
             f(base + k);
-        }
-        for image in &self.box_images {
-            let k = image.iter().rev().fold(0, |k, &m| {
-                let undrawn = 4 - (drawn & m).count_ones() as usize;
-                k << 2 | undrawn.min(3)
-            });
-            f(self.box_base + k);
         }
     }
 }
@@ -212,19 +160,16 @@ mod tests {
     #[test]
     fn three_by_three_blocks() {
         let enc = BlockTuples::new(3, 3);
-        assert_eq!(enc.size(), 2 * 19 + 25 * 10 + 4096 + 131_072 + 262_144);
-        assert_eq!((enc.bases.len(), enc.box_images.len()), (16, 8));
+        assert_eq!(enc.size(), 2 * 19 + 25 * 10 + 4096 + 131_072);
+        assert_eq!(enc.bases.len(), 16);
         let game = DotsAndBoxes::new(3, 3).unwrap();
         let s = game.initial_state();
         let mut out = Vec::new();
         enc.encode_sparse(&s, &mut out);
-        assert_eq!(out.len(), 2 + 16 + 8);
+        assert_eq!(out.len(), 2 + 16);
         // No lead and 24 safe edges (even): the middle of the first 19
         // lead inputs; 24 safe edges and no capture: 38 + 24 · 10.
         assert_eq!((out[0].0, out[1].0), (9, 38 + 240));
-        // Every box has 4 undrawn sides, read as 3: the box table's last
-        // entry, in every image.
-        assert!(out[18..].iter().all(|&(i, _)| i as usize == enc.size() - 1));
         // Edge 0 is the top-left horizontal edge, edge 2 the top-right one:
         // mirror images.
         let (mut a, mut b) = (s, s);
