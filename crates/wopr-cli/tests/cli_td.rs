@@ -130,6 +130,15 @@ fn tcl_and_learning_from_exploration_resume_exactly() {
         "learn-reset",
     );
     fails_with(&td(&dir.join("bad2"), "10", &["--tcl-beta=-1"]), "beta");
+    // FARL keeps no state across games beyond the weights: stopped and
+    // resumed it learns the straight run's weights too, and its own ones.
+    let farl = ["--farl", "--lambda", "0.5"];
+    let (straight, split) = (dir.join("farl-straight"), dir.join("farl-split"));
+    ok(&td(&straight, "2000", &farl));
+    ok(&td(&split, "1000", &farl));
+    ok(&td(&split, "2000", &farl));
+    assert_eq!(read(&straight), read(&split));
+    assert_ne!(read(&straight), read(&plain));
 }
 
 /// A folder of an older `wopr td` (`td.json`, no `state.json`) resumes:
