@@ -51,6 +51,10 @@ pub struct BenchArgs {
     /// seed gives one result whatever the thread count).
     #[arg(long, value_name = "ENCODING", conflicts_with = "generation")]
     td: Option<String>,
+    /// With --td: the eligibility trace's horizon cut (GBG uses 0.01 on
+    /// Connect-4).
+    #[arg(long, default_value_t = wopr::train::td::TRACE_FLOOR, requires = "td")]
+    trace_cut: f32,
     /// With --generation: how many times to run it (the median is
     /// reported).
     #[arg(long, default_value_t = 3, requires = "generation")]
@@ -249,7 +253,7 @@ fn td(args: &BenchArgs, encoding: &str) -> anyhow::Result<()> {
     let budget = Duration::from_secs_f64(args.seconds);
     for spec in specs {
         let game = super::parse_game(&spec)?;
-        let (games, plies, updates, secs) = with_board_game!(&game, g => measure_td(g, encoding, budget)?,
+        let (games, plies, updates, secs) = with_board_game!(&game, g => measure_td(g, encoding, args.trace_cut, budget)?,
             anyhow::bail!("TD learns board games; {spec} is not one"));
         let rate = |n: u64| n as f64 / secs;
         if args.json {
@@ -276,6 +280,7 @@ fn td(args: &BenchArgs, encoding: &str) -> anyhow::Result<()> {
 fn measure_td<G: Encodable>(
     game: &G,
     encoding: &str,
+    trace_cut: f32,
     budget: Duration,
 ) -> anyhow::Result<(u64, u64, u64, f64)> {
     use wopr::nn::Activation;
@@ -284,6 +289,7 @@ fn measure_td<G: Encodable>(
         alpha: 0.001,
         lambda: 0.5,
         epsilon: 0.1,
+        trace_cut,
         ..TdOptions::default()
     };
     let mut learner = TdLearner::new(game.clone(), encoding, Activation::Tanh, options)

@@ -72,6 +72,11 @@ pub struct Args {
     /// positions from the result.
     #[arg(long)]
     farl: bool,
+    /// The eligibility trace's horizon cut: a position leaves the trace
+    /// once its factor falls below this (GBG: 0.01 on Connect-4); absent:
+    /// 10⁻⁶.
+    #[arg(long)]
+    trace_cut: Option<f32>,
     /// Start from this net file's weights (a linear net over the encoding)
     /// instead of zeros.
     #[arg(long)]
@@ -121,6 +126,7 @@ impl Args {
                 explore: self.explore.clone(),
                 tcl_beta: self.tcl_beta,
                 farl: self.farl,
+                trace_cut: self.trace_cut,
             },
             stop: TdStop { games: self.games },
             yardsticks: YardsticksConfig {

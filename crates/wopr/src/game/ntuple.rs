@@ -60,6 +60,8 @@ pub struct NTuples<S> {
     reachable: Option<fn(&S) -> u64>,
     /// Whether each seat to move has its own tables (the inputs double).
     per_player: bool,
+    /// Every square some tuple reads, as bits.
+    used: u64,
 }
 
 /// A square as (column, row).
@@ -243,6 +245,7 @@ impl<S> NTuples<S> {
             classes += 1;
         }
         let table = 3usize.pow(n as u32);
+        let used = squares.iter().fold(0, |m, &b| m | 1u64 << b);
         NTuples {
             name,
             n,
@@ -254,6 +257,7 @@ impl<S> NTuples<S> {
             to_move: board.to_move,
             reachable: None,
             per_player: false,
+            used,
         }
     }
 
@@ -345,12 +349,41 @@ impl<S> NTuples<S> {
         let (own, other) = (seats[me], seats[1 - me]);
         // Empty squares that read 3 (none unless `reachable` is given).
         let next = self.reachable.map_or(0, |r| r(state) & !(own | other));
+        // Each square's reading, once, then each image is `n` look-ups.
+        let mut digits = [0u8; 64];
+        let mut used = self.used;
+        while used != 0 {
+            let b = used.trailing_zeros();
+            digits[b as usize] =
+                (((own >> b) & 1) + 2 * ((other >> b) & 1) + 3 * ((next >> b) & 1)) as u8;
+            used &= used - 1;
+        }
+        match self.n {
+            8 => self.images_of::<8>(&digits, half, f),
+            6 => self.images_of::<6>(&digits, half, f),
+            n => {
+                let states = self.states;
+                for (&base, bits) in self.bases.iter().zip(self.squares.chunks_exact(n)) {
+                    let k = bits
+                        .iter()
+                        .rev()
+                        .fold(0, |k, &b| k * states + digits[b as usize] as usize);
+                    f(half + base + k);
+                }
+            }
+        }
+    }
+
+    /// [`NTuples::for_each_image`]'s loop for tuples of `N` squares (a
+    /// length the compiler can unroll).
+    #[inline]
+    fn images_of<const N: usize>(&self, digits: &[u8; 64], half: usize, mut f: impl FnMut(usize)) {
         let states = self.states;
-        for (&base, bits) in self.bases.iter().zip(self.squares.chunks_exact(self.n)) {
+        for (&base, bits) in self.bases.iter().zip(self.squares.chunks_exact(N)) {
+            let bits: &[u8; N] = bits.try_into().expect("chunks of N");
             let mut k = 0;
-            for &b in bits.iter().rev() {
-                let digit = ((own >> b) & 1) + 2 * ((other >> b) & 1) + 3 * ((next >> b) & 1);
-                k = k * states + digit as usize;
+            for j in (0..N).rev() {
+                k = k * states + digits[bits[j] as usize] as usize;
             }
             f(half + base + k);
         }

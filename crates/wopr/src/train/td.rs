@@ -80,8 +80,8 @@ use play::Chosen;
 /// gradient as `(input, slope·x)` pairs.
 type TraceEntry = (f32, f32, Vec<(u32, f32)>);
 
-/// A trace factor below this drops its gradient from the trace.
-const TRACE_FLOOR: f32 = 1e-6;
+/// The default horizon cut ([`TdOptions::trace_cut`]).
+pub const TRACE_FLOOR: f32 = 1e-6;
 
 /// What an exploratory (random) move teaches (see the module docs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -135,6 +135,11 @@ pub struct TdOptions {
     /// TCL's β (the exponential transfer's steepness; `None`: no TCL, every
     /// weight at rate α).
     pub tcl: Option<f32>,
+    /// The horizon cut: a position leaves the eligibility trace once its
+    /// factor `Π σ·λ` falls below this (GBG's `horCut`: 0.01 for
+    /// Connect-4, 0.1 by default; wopr's default 10⁻⁶ keeps the trace
+    /// exact to float precision).
+    pub trace_cut: f32,
     /// Same-player targets with final adaptation (GBG's FARL; see
     /// [`farl`](self#same-player-targets-and-final-adaptation)) instead of
     /// the chosen move's value.
@@ -155,6 +160,7 @@ impl Default for TdOptions {
             decay_games: 0,
             explore: Explore::Skip,
             tcl: None,
+            trace_cut: TRACE_FLOOR,
             farl: false,
         }
     }
@@ -218,6 +224,12 @@ impl TdOptions {
             return Err(TrainError(format!(
                 "epsilon must be in [0, 1], got {}",
                 self.epsilon
+            )));
+        }
+        if !(self.trace_cut > 0.0 && self.trace_cut < 1.0) {
+            return Err(TrainError(format!(
+                "the trace cut must be in (0, 1), got {}",
+                self.trace_cut
             )));
         }
         if let Some(b) = self.tcl {
@@ -542,7 +554,11 @@ impl<G: Encodable> TdLearner<G> {
         for entry in self.trace.iter_mut() {
             entry.0 *= decay;
         }
-        while self.trace.front().is_some_and(|e| e.0.abs() < TRACE_FLOOR) {
+        while self
+            .trace
+            .front()
+            .is_some_and(|e| e.0.abs() < self.options.trace_cut)
+        {
             let (_, _, old) = self.trace.pop_front().expect("a front entry");
             self.spare.push(old);
         }

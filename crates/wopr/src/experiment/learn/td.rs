@@ -19,6 +19,7 @@
 //! explore = "skip"        # or "learn", "learn-reset": what a random move teaches
 //! tcl_beta = 2.7          # temporal coherence learning (absent: off)
 //! farl = false            # same-player targets, final adaptation (GBG)
+//! trace_cut = 1e-6        # trace horizon cut (GBG: 0.01 on Connect-4)
 //!
 //! [stop]
 //! games = 15000000
@@ -125,6 +126,10 @@ pub struct TdSettings {
     /// the chosen move's value.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub farl: bool,
+    /// The eligibility trace's horizon cut (GBG uses 0.01 on Connect-4);
+    /// absent: 10⁻⁶.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace_cut: Option<f32>,
 }
 
 fn skip() -> String {
@@ -350,6 +355,7 @@ where
         explore: Explore::parse(&l.explore).map_err(err)?,
         tcl: l.tcl_beta,
         farl: l.farl,
+        trace_cut: l.trace_cut.unwrap_or(crate::train::td::TRACE_FLOOR),
     };
     let yardsticks = GameYardsticks::new(game, &config.yardsticks, config.seed)?;
     let opponents = l
