@@ -92,6 +92,30 @@ pub(crate) fn images(
     maps
 }
 
+/// The distinct ordered images of `tuple` under `maps`, its squares listed
+/// in the order `tuple` reads them; `None` if `tuple` (as a set of squares)
+/// is an image of a tuple already seen. Every image's set joins `seen`.
+pub(crate) fn orbit(
+    tuple: &[Square],
+    maps: &[Box<dyn Fn(Square) -> Square>],
+    seen: &mut std::collections::HashSet<Vec<Square>>,
+) -> Option<std::collections::BTreeSet<Vec<Square>>> {
+    let mut key = tuple.to_vec();
+    key.sort_unstable();
+    if seen.contains(&key) {
+        return None;
+    }
+    let mut ordered = std::collections::BTreeSet::new();
+    for map in maps {
+        let image: Vec<Square> = tuple.iter().map(|&s| map(s)).collect();
+        let mut set = image.clone();
+        set.sort_unstable();
+        seen.insert(set);
+        ordered.insert(image);
+    }
+    Some(ordered)
+}
+
 /// Every straight run of `n` neighbouring squares on the grid, each in the
 /// order it is walked from its first square.
 fn straight_runs(n: usize, width: usize, height: usize) -> Vec<Vec<Square>> {
@@ -167,6 +191,24 @@ fn random_walks(
     walks
 }
 
+/// Builds tuples on a square board of side `side` whose bitboards hold
+/// square `(col, row)` at bit `row × side + col`, shared under the 8
+/// symmetries and read from the mover's view.
+fn on_square_board<S: crate::game::State>(
+    side: usize,
+    seats: fn(&S) -> [u64; 2],
+    build: impl FnOnce(&TupleBoard<'_, S>) -> NTuples<S>,
+) -> NTuples<S> {
+    let index: Vec<u8> = (0..(side * side) as u8).collect();
+    build(&TupleBoard {
+        size: (side, side),
+        symmetry: Symmetry::Dihedral,
+        index: &index,
+        seats,
+        to_move: super::encode::mover,
+    })
+}
+
 /// The board an n-tuple encoding reads: its size, the symmetries its
 /// tuples are shared under, where each square lives in the bitboards, and
 /// how to read them.
@@ -225,19 +267,9 @@ impl<S> NTuples<S> {
         let (mut classes_of, mut squares) = (Vec::new(), Vec::new());
         let mut classes = 0;
         for run in tuples {
-            let mut key = run.clone();
-            key.sort_unstable();
-            if seen.contains(&key) {
+            let Some(ordered) = orbit(&run, &maps, &mut seen) else {
                 continue; // this run is an image of a class already made
-            }
-            let mut ordered = std::collections::BTreeSet::new();
-            for map in &maps {
-                let image: Vec<Square> = run.iter().map(|&s| map(s)).collect();
-                let mut set = image.clone();
-                set.sort_unstable();
-                seen.insert(set);
-                ordered.insert(image);
-            }
+            };
             for image in ordered {
                 classes_of.push(classes);
                 squares.extend(image.iter().map(|&(c, r)| index[r * width + c]));
@@ -287,15 +319,9 @@ impl<S> NTuples<S> {
     where
         S: crate::game::State,
     {
-        let index: Vec<u8> = (0..(side * side) as u8).collect();
-        let board = TupleBoard {
-            size: (side, side),
-            symmetry: Symmetry::Dihedral,
-            index: &index,
-            seats,
-            to_move: super::encode::mover,
-        };
-        NTuples::new(NTUPLE_NAMES[n - 1], n, &board)
+        on_square_board(side, seats, |board| {
+            NTuples::new(NTUPLE_NAMES[n - 1], n, board)
+        })
     }
 
     /// `count` random walks of `n` squares drawn from `seed` on a square
@@ -311,15 +337,9 @@ impl<S> NTuples<S> {
     where
         S: crate::game::State,
     {
-        let index: Vec<u8> = (0..(side * side) as u8).collect();
-        let board = TupleBoard {
-            size: (side, side),
-            symmetry: Symmetry::Dihedral,
-            index: &index,
-            seats,
-            to_move: super::encode::mover,
-        };
-        NTuples::walks(name, (n, count, seed), &board)
+        on_square_board(side, seats, |board| {
+            NTuples::walks(name, (n, count, seed), board)
+        })
     }
 
     /// The number of tuple classes (tables); the encoding has `classes ·

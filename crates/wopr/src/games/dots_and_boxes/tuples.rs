@@ -19,12 +19,12 @@
 //! look-ups a position and 2 · 19 + 25 · 10 + 4,096 + 131,072 = 135,456
 //! inputs.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashSet;
 
 use super::encode::{greedy_captures, safe_edges};
 use super::DotsAndBoxesState;
 use crate::game::encode::Encoding;
-use crate::game::ntuple::{images, Square, Symmetry};
+use crate::game::ntuple::{images, orbit, Square, Symmetry};
 
 /// The block shapes, in boxes (rows, columns).
 const SHAPES: [(usize, usize); 3] = [(2, 2), (2, 3), (3, 2)];
@@ -75,19 +75,9 @@ impl BlockTuples {
                         .flat_map(|y| (2 * c0..=2 * (c0 + w)).map(move |x| (x, y)))
                         .filter(|&(x, y)| (x + y) % 2 == 1)
                         .collect();
-                    let mut key = block.clone();
-                    key.sort_unstable();
-                    if seen.contains(&key) {
+                    let Some(ordered) = orbit(&block, &maps, &mut seen) else {
                         continue; // an image of a class already made
-                    }
-                    let mut ordered = BTreeSet::new();
-                    for map in &maps {
-                        let image: Vec<Square> = block.iter().map(|&s| map(s)).collect();
-                        let mut set = image.clone();
-                        set.sort_unstable();
-                        seen.insert(set);
-                        ordered.insert(image);
-                    }
+                    };
                     for image in ordered {
                         bases.push(tables);
                         lengths.push(image.len() as u8);
