@@ -19,9 +19,10 @@
 //! mover's lead, then every 2×2 and 2×3 block of boxes read as one table
 //! index; [`super::tuples`]).
 
+use super::counts::{greedy_captures, safe_edges};
 use super::{DotsAndBoxes, DotsAndBoxesState};
 use crate::game::encode::{mover, unknown, Encodable, Encoding, EncodingOf};
-use crate::game::{Action, Game, SpecError, State};
+use crate::game::{Game, SpecError};
 use crate::games::bitboard::bits;
 
 /// What an encoding adds to the edge inputs.
@@ -36,29 +37,6 @@ enum Extra {
     /// `sides`, then the mover's greedy captures and the safe edges, each
     /// one-hot (`chains`).
     Chains,
-}
-
-/// How many boxes the player to move takes by completing boxes for as long
-/// as one can be completed (every completion keeps the turn).
-pub(super) fn greedy_captures(s: &DotsAndBoxesState) -> usize {
-    let mut s = *s;
-    let mut taken = 0;
-    loop {
-        let free = !s.edges() & ((1u64 << s.num_edges()) - 1);
-        let Some(e) = bits(free).find(|&e| s.completed_by(e) > 0) else {
-            return taken;
-        };
-        taken += s.completed_by(e) as usize;
-        s.apply(e as Action);
-    }
-}
-
-/// Undrawn edges that complete no box and draw no box's third side.
-pub(super) fn safe_edges(s: &DotsAndBoxesState) -> usize {
-    let free = !s.edges() & ((1u64 << s.num_edges()) - 1);
-    bits(free)
-        .filter(|&e| s.completed_by(e) == 0 && !s.makes_third_side(e))
-        .count()
 }
 
 /// Weaver's edge inputs (`raw`), plus what [`Extra`] says.

@@ -62,6 +62,7 @@
 //! - L. Weaver and T. Bossomaier, "Evolution of neural networks to play the
 //!   game of Dots-and-Boxes", arXiv:cs/9809111, 1998.
 
+mod counts;
 pub mod encode;
 mod geometry;
 mod oracle;

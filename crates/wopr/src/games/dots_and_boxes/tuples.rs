@@ -21,7 +21,7 @@
 
 use std::collections::HashSet;
 
-use super::encode::{greedy_captures, safe_edges};
+use super::counts::{greedy_captures, safe_edges};
 use super::DotsAndBoxesState;
 use crate::game::encode::Encoding;
 use crate::game::ntuple::{images, orbit, Square, Symmetry};
