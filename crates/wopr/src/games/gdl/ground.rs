@@ -24,7 +24,8 @@ mod plan;
 mod terms;
 
 use normal::{dnf, product, resolve, unify, BLit};
-use plan::{plan, CRule, PStep, Pat};
+pub(in crate::games::gdl) use plan::{match_args, Pat};
+use plan::{match_pat, plan, CRule, PStep};
 use terms::FxMap;
 pub(super) use terms::Terms;
 
@@ -325,7 +326,7 @@ impl Grounder {
                         .collect();
                     Pat::Ground(self.terms.intern(sym, &ids))
                 } else {
-                    Pat::Fn(sym, args)
+                    Pat::Fn(sym, args.into())
                 }
             }
         })
@@ -476,7 +477,7 @@ impl Grounder {
         let ok = args
             .iter()
             .zip(self.terms.args(id))
-            .all(|(p, &t)| self.match_pat(p, t, &mut st.binds, &mut st.trail))
+            .all(|(p, &t)| match_pat(&self.terms, p, t, &mut st.binds, &mut st.trail))
             && step
                 .checks
                 .iter()
@@ -492,29 +493,6 @@ impl Grounder {
         }
         st.trail.truncate(mark);
         res
-    }
-
-    fn match_pat(&self, p: &Pat, t: u32, binds: &mut [u32], trail: &mut Vec<u32>) -> bool {
-        match p {
-            Pat::Ground(g) => *g == t,
-            Pat::Var(v) => match binds[*v as usize] {
-                NONE => {
-                    binds[*v as usize] = t;
-                    trail.push(*v);
-                    true
-                }
-                b => b == t,
-            },
-            Pat::Fn(f, args) => {
-                let targs = self.terms.args(t);
-                self.terms.nodes[t as usize].0 == *f
-                    && targs.len() == args.len()
-                    && args
-                        .iter()
-                        .zip(targs)
-                        .all(|(a, &x)| self.match_pat(a, x, binds, trail))
-            }
-        }
     }
 
     /// The number of a bound pattern's term, if it was interned (else no

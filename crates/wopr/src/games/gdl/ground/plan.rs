@@ -1,12 +1,55 @@
 //! Compiled rules and their join plans.
 
+use super::{Terms, NONE};
+
 /// A term of a compiled rule: a variable (by slot), a ground term, or a
-/// function symbol over patterns of which some are not ground.
-#[derive(Clone, Debug)]
-pub(super) enum Pat {
+/// function symbol over patterns of which some are not ground. The
+/// grounder and the non-ground evaluator both compile rules to these.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(in crate::games::gdl) enum Pat {
     Var(u32),
     Ground(u32),
-    Fn(u32, Vec<Pat>),
+    Fn(u32, Box<[Pat]>),
+}
+
+/// Matches the patterns `pats` against the terms `args`, binding unbound
+/// variables (each binding pushed on `trail`, so the caller can undo it).
+pub(in crate::games::gdl) fn match_args(
+    terms: &Terms,
+    pats: &[Pat],
+    args: &[u32],
+    binds: &mut [u32],
+    trail: &mut Vec<u32>,
+) -> bool {
+    pats.len() == args.len()
+        && pats
+            .iter()
+            .zip(args)
+            .all(|(p, &t)| match_pat(terms, p, t, binds, trail))
+}
+
+/// Matches pattern `p` against term `t` (see [`match_args`]).
+pub(in crate::games::gdl) fn match_pat(
+    terms: &Terms,
+    p: &Pat,
+    t: u32,
+    binds: &mut [u32],
+    trail: &mut Vec<u32>,
+) -> bool {
+    match p {
+        Pat::Ground(g) => *g == t,
+        Pat::Var(v) => match binds[*v as usize] {
+            NONE => {
+                binds[*v as usize] = t;
+                trail.push(*v);
+                true
+            }
+            b => b == t,
+        },
+        Pat::Fn(f, args) => {
+            terms.nodes[t as usize].0 == *f && match_args(terms, args, terms.args(t), binds, trail)
+        }
+    }
 }
 
 pub(super) fn pat_vars(p: &Pat, out: &mut Vec<u32>) {

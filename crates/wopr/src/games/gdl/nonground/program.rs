@@ -14,14 +14,7 @@ use super::NONE;
 pub(super) const TRUE: u32 = 0;
 pub(super) const DOES: u32 = 1;
 
-/// A term of a rule: a variable (by slot), a ground term, or a function
-/// symbol over patterns of which some are not ground.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(super) enum Pat {
-    Var(u32),
-    Ground(u32),
-    Fn(u32, Box<[Pat]>),
-}
+pub(super) use crate::games::gdl::ground::{match_args, Pat};
 
 /// `f(args)`: interned as one ground term when every argument is ground,
 /// else a function pattern.
@@ -214,38 +207,5 @@ impl Index {
     /// How many atoms a lookup finds on average.
     pub(super) fn cost(&self) -> usize {
         self.atoms.len().div_ceil(self.buckets.len().max(1))
-    }
-}
-
-/// Matches patterns with a term's arguments, binding the free variables
-/// (each recorded on `trail`).
-pub(super) fn match_args(
-    terms: &Terms,
-    pats: &[Pat],
-    args: &[u32],
-    binds: &mut [u32],
-    trail: &mut Vec<u32>,
-) -> bool {
-    pats.len() == args.len()
-        && pats
-            .iter()
-            .zip(args)
-            .all(|(p, &t)| match_pat(terms, p, t, binds, trail))
-}
-
-fn match_pat(terms: &Terms, p: &Pat, t: u32, binds: &mut [u32], trail: &mut Vec<u32>) -> bool {
-    match p {
-        Pat::Ground(g) => *g == t,
-        Pat::Var(v) => match binds[*v as usize] {
-            NONE => {
-                binds[*v as usize] = t;
-                trail.push(*v);
-                true
-            }
-            b => b == t,
-        },
-        Pat::Fn(f, args) => {
-            terms.nodes[t as usize].0 == *f && match_args(terms, args, terms.args(t), binds, trail)
-        }
     }
 }
