@@ -490,3 +490,74 @@ fn a_reference_player_is_measured_beside_the_player() {
         "bad --reference",
     );
 }
+
+/// `--seat second` puts the player in the second seat in every game (game i
+/// from opening i), and with a perfect opponent and `--reference perfect`
+/// the count of games where the player scored at least the reference's is
+/// the count where it reached the opening's game-theoretic result: every
+/// game for a full-depth alpha-beta on Tic-Tac-Toe, not every game for a
+/// player that always takes the first free square.
+#[test]
+fn one_seat_and_the_games_that_reach_the_reference() {
+    let run = |player: &str| {
+        let out = wopr(
+            &[
+                "eval",
+                "--game",
+                "tictactoe",
+                "--player",
+                player,
+                "--against",
+                "perfect",
+                "--reference",
+                "perfect",
+                "--seat",
+                "second",
+                "--openings",
+                "plies=1",
+                "--games",
+                "30",
+                "--json",
+            ],
+            "3",
+        );
+        let text = cli_common::ok(&out);
+        let rows: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(rows.len(), 2, "{text}");
+        for r in &rows {
+            assert_eq!(
+                r["as_first"]["wins"].as_u64().unwrap()
+                    + r["as_first"]["draws"].as_u64().unwrap()
+                    + r["as_first"]["losses"].as_u64().unwrap(),
+                0,
+                "{r}"
+            );
+            assert_eq!(r["games"], 30, "{r}");
+        }
+        let at_least = &rows[0]["at_least_reference"];
+        assert_eq!(at_least["of"], 30, "{at_least}");
+        at_least["games"].as_u64().unwrap()
+    };
+    assert_eq!(run("alphabeta"), 30);
+    assert!(run("first") < 30);
+    cli_common::fails_with(
+        &wopr(
+            &[
+                "eval",
+                "--game",
+                "tictactoe",
+                "--player",
+                "random",
+                "--against",
+                "random",
+                "--seat",
+                "third",
+            ],
+            "2",
+        ),
+        "--seat",
+    );
+}

@@ -167,6 +167,7 @@ async fn bad_requests_get_a_4xx_with_one_line() {
         ("POST", r#"{"game": "tictactoe", "players": ["human"]}"#.into(), 400, "2 player specs"),
         ("POST", r#"{"game": "tictactoe", "players": ["human", "alphabeta:depth=40"]}"#.into(), 400, "over this server's limit"),
         ("POST", r#"{"game": "tictactoe", "players": ["human", "net:/etc/passwd"]}"#.into(), 400, "not one this server offers"),
+        ("POST", r#"{"game": "connect4:5x4", "players": ["human", "perfect:BOOK=/tmp/x"]}"#.into(), 400, "opens no book files"),
         ("POST", r#"{"game": "tictactoe", "players": ["human", "random"], "tempo": 0}"#.into(), 400, "tempo"),
         ("POST", r#"{"game": "tictactoe", "players": ["human", "random"], "music": {"references": ["H9"]}}"#.into(), 400, "music"),
         ("POST", r#"{"game": "tictactoe", "players": ["human", "random"], "colour": 1}"#.into(), 422, "colour"),

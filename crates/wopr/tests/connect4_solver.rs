@@ -525,3 +525,81 @@ fn timings() {
         ]
     );
 }
+
+// ---------------------------------------------------------------------------
+// The book of solved positions.
+
+/// Every position up to `depth` plies from the start, once each.
+fn positions_to(g: &Connect4, depth: usize) -> Vec<Connect4State> {
+    let mut out = vec![g.initial_state()];
+    let mut frontier = out.clone();
+    for _ in 0..depth {
+        let mut next = Vec::new();
+        for s in &frontier {
+            let mut legal = ActionList::new();
+            s.legal_actions(&mut legal);
+            for &a in &legal {
+                let mut c = s.clone();
+                c.apply(a);
+                if !c.is_terminal() && !next.contains(&c) {
+                    next.push(c);
+                }
+            }
+        }
+        out.extend(next.iter().cloned());
+        frontier = next;
+    }
+    out
+}
+
+#[test]
+fn a_book_answers_what_the_search_answered_and_survives_the_process() {
+    use wopr::games::connect4::book::Book;
+    let g = game(5, 5);
+    let path = std::env::temp_dir().join(format!("wopr-c4-book-{}.txt", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let positions = positions_to(&g, 3);
+    let mut plain = small_solver(&g);
+    let expected: Vec<_> = positions.iter().map(|s| plain.solve(s).unwrap()).collect();
+    {
+        // Writing every position solved (the default writes long searches
+        // only), through a solver the book is shared with.
+        let book = Book::open(&path, 5, 5).unwrap();
+        let mut writer = small_solver(&g).with_book(book.clone()).recording_from(0);
+        for (s, e) in positions.iter().zip(&expected) {
+            assert_eq!(writer.solve(s).unwrap().best, e.best);
+        }
+        // Mirror images share a line: fewer lines than positions.
+        let n = book.lock().unwrap().len();
+        assert!(n > 1 && n < positions.len(), "{n} of {}", positions.len());
+    }
+    // Read back from the file (the solvers above are gone): every answer
+    // comes from the book, searching nothing, and equals the search's.
+    let book = Book::open(&path, 5, 5).unwrap();
+    let mut reader = small_solver(&g).with_book(book);
+    for (s, e) in positions.iter().zip(&expected) {
+        let got = reader.solve(s).unwrap();
+        assert_eq!((got.value, &got.best, got.nodes), (e.value, &e.best, 0));
+    }
+    // A book of another size is refused by name.
+    let e = Book::open(&path, 7, 6).unwrap_err();
+    assert!(e.contains("5x5 positions, not 7x6"), "{e}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn perfect_takes_a_book_where_a_file_is_named() {
+    let g = game(5, 4);
+    let path = std::env::temp_dir().join(format!("wopr-c4-book-spec-{}.txt", std::process::id()));
+    let spec = format!("perfect:book={}", path.display());
+    assert!(parse_player(&g, &spec).is_ok());
+    // The book is made on the first long search only; a 5x4 board has none.
+    assert!(!path.exists());
+    let e = parse_player(&g, "perfect:book=").err().unwrap().to_string();
+    assert!(e.contains("book= needs a file"), "{e}");
+    let e = parse_player(&g, "perfect:depth=3")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("book") && e.contains("ms"), "{e}");
+}

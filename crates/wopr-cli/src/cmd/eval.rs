@@ -6,7 +6,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
-use wopr::eval::matches::{play_games, play_match_from};
+use wopr::eval::matches::{play_games, play_match_seated, Seating};
 use wopr::eval::{exhaustive_limited, match_stats, MatchStats};
 use wopr::eval::{Pentanomial, Sprt, SprtStatus};
 use wopr::game::driver::seats_swapped;
@@ -60,8 +60,18 @@ pub struct EvalArgs {
     /// the same openings and seeds, and print its results beside the
     /// player's: the ceiling the opponents leave (a perfect player still
     /// loses some openings, and scores below 100% against a good one).
+    /// With `--reference`, each game of the player is also compared with
+    /// the reference's game of the same index (same opening, seat, seed and
+    /// opponent), and the games where the player scored at least as much are
+    /// counted: against `perfect` with `--reference perfect`, the games in
+    /// which the player reached the opening's game-theoretic result.
     #[arg(long, value_name = "SPEC", conflicts_with_all = ["exhaustive", "sprt"])]
     reference: Option<String>,
+    /// Which seat the player takes: `both` (half the games each, seats
+    /// swapped within each pair of games that share an opening), `first` or
+    /// `second` (every game; game i starts from opening i).
+    #[arg(long, default_value = "both", conflicts_with_all = ["exhaustive", "sprt"])]
+    seat: String,
 }
 
 /// Parses `elo0=A,elo1=B[,alpha=X][,beta=Y]`.
@@ -155,32 +165,72 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
         ProgressBar::hidden()
     };
     let openings = args.openings.resolve(game)?;
+    let seating = match args.seat.as_str() {
+        "first" => Seating::Fixed(0),
+        "second" => Seating::Fixed(1),
+        "both" => Seating::Alternate,
+        other => anyhow::bail!("bad --seat '{other}' (accepted: both, first, second)"),
+    };
     // Rows in opponent order, the reference's after the player's.
     let mut all: Vec<MatchStats> = Vec::new();
+    // Per opponent, with a reference: games where the player scored at
+    // least the reference's return in the same game.
+    let mut matched: Vec<(u64, u64)> = Vec::new();
     for (j, opp) in opponents.iter().enumerate() {
         use rand::Rng;
         let seed = stream(args.seed, &[j as u64]).next_u64();
+        let mut returns: Vec<Vec<Option<f64>>> = Vec::new();
         for &player in &players {
-            let records = play_match_from(game, player, opp, args.games, seed, &openings, &|| {
-                bar.inc(1)
-            })
+            let records = play_match_seated(
+                game,
+                player,
+                opp,
+                args.games,
+                seed,
+                &openings,
+                seating,
+                &|| bar.inc(1),
+            )
             .map_err(|e| anyhow::anyhow!(e))?;
+            returns.push(
+                records
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| r.returns.as_ref().map(|r| r[seating.player_seat(i)]))
+                    .collect(),
+            );
             all.push(match_stats(player, opp, &records, |i| {
-                usize::from(seats_swapped(i))
+                seating.player_seat(i)
             }));
+        }
+        if let [mine, reference] = &returns[..] {
+            let pairs = mine.iter().zip(reference).filter_map(|(a, b)| a.zip(*b));
+            let (n, k) = pairs.fold((0, 0), |(n, k), (a, b)| (n + 1, k + u64::from(a >= b)));
+            matched.push((k, n));
         }
     }
     bar.finish_and_clear();
     let names = game.seat_names();
     if args.json {
-        for s in &all {
-            println!("{}", serde_json::to_string(s)?);
+        for (k, s) in all.iter().enumerate() {
+            let mut v = serde_json::to_value(s)?;
+            if let Some((m, n)) = matched
+                .get(k / players.len())
+                .filter(|_| k % players.len() == 0)
+            {
+                v["at_least_reference"] = json!({"games": m, "of": n});
+            }
+            println!("{v}");
         }
         return Ok(());
     }
+    let seats = match seating {
+        Seating::Alternate => format!("half as {}", names[0]),
+        Seating::Fixed(s) => format!("all as {}", names[s]),
+    };
     println!(
-        "{} vs each opponent, {} games each (half as {}), seed {}",
-        args.player, args.games, names[0], args.seed
+        "{} vs each opponent, {} games each ({seats}), seed {}",
+        args.player, args.games, args.seed
     );
     if let Some(r) = &args.reference {
         println!("rows marked [{r}]: the reference through the same openings and seeds");
@@ -218,6 +268,17 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
         );
     }
     println!("(distinct: how many of the games differ; two deterministic players from one position replay one game, so measure them with --openings)");
+    if let Some(r) = &args.reference {
+        for (opp, &(k, n)) in opponents.iter().zip(&matched) {
+            let (lo, hi) = wopr::eval::wilson(k, n, 1.96);
+            println!(
+                "vs {opp}: scored at least as much as [{r}] in the same game in {k} of {n} games ({:.1}% [{:.1}, {:.1}])",
+                100.0 * k as f64 / n.max(1) as f64,
+                100.0 * lo,
+                100.0 * hi
+            );
+        }
+    }
     Ok(())
 }
 
@@ -258,6 +319,7 @@ fn run_sprt<G: Roster>(
             played..end,
             args.seed,
             &openings,
+            Seating::Alternate,
             &|| bar.inc(1),
         )
         .map_err(|e| anyhow::anyhow!(e))?;

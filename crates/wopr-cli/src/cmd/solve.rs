@@ -16,6 +16,10 @@ pub struct SolveArgs {
     /// Moves to play first, in notation, separated by spaces.
     #[arg(long)]
     moves: Option<String>,
+    /// A book of solved positions to look the position up in first, and to
+    /// write it to when its search is long (made if missing; Connect-4).
+    #[arg(long, value_name = "FILE")]
+    book: Option<String>,
     /// Print `{"value", "score", "best", "nodes", "ms"}`.
     #[arg(long)]
     json: bool,
@@ -28,9 +32,12 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
 }
 
 fn solve<G: Roster>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
-    let mut solver = game
-        .solver()
-        .ok_or_else(|| anyhow::anyhow!("{} has no exact solver (solvers: tictactoe, connect4, dots-and-boxes, reversi endgames)", game.spec()))?;
+    let mut solver = match &args.book {
+        Some(path) => game.book_solver(path)?,
+        None => game
+            .solver()
+            .ok_or_else(|| anyhow::anyhow!("{} has no exact solver (solvers: tictactoe, connect4, dots-and-boxes, reversi endgames)", game.spec()))?,
+    };
     let mut state = game.initial_state();
     if let Some(m) = &args.moves {
         for (ply, token) in m.split_whitespace().enumerate() {

@@ -36,17 +36,67 @@ pub fn play_match_from<G: Roster>(
     openings: &Openings,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameRecord>, String> {
+    let seating = Seating::Alternate;
+    play_match_seated(game, first, second, games, seed, openings, seating, on_done)
+}
+
+/// Who sits where in a match's games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Seating {
+    /// Seats swapped every other game ([`seats_swapped`]): games `2p` and
+    /// `2p + 1` start from opening `p`, the first player in seat 0 in the
+    /// even one.
+    #[default]
+    Alternate,
+    /// The first player always in this seat: game `i` starts from opening
+    /// `i` (a protocol that measures one side, e.g. a net moving first
+    /// against a perfect player).
+    Fixed(usize),
+}
+
+impl Seating {
+    /// The first player's seat in game `i`.
+    pub fn player_seat(self, i: usize) -> usize {
+        match self {
+            Seating::Alternate => usize::from(seats_swapped(i)),
+            Seating::Fixed(seat) => seat,
+        }
+    }
+
+    /// The opening game `i` starts from.
+    fn opening(self, i: usize) -> u64 {
+        match self {
+            Seating::Alternate => (i / 2) as u64,
+            Seating::Fixed(_) => i as u64,
+        }
+    }
+}
+
+/// [`play_match_from`] with the players seated by `seating`.
+#[allow(clippy::too_many_arguments)]
+pub fn play_match_seated<G: Roster>(
+    game: &G,
+    first: &str,
+    second: &str,
+    games: usize,
+    seed: u64,
+    openings: &Openings,
+    seating: Seating,
+    on_done: &(dyn Fn() + Sync),
+) -> Result<Vec<GameRecord>, String> {
     // Check both specs once, up front, so errors are reported before any play.
     parse_player(game, first).map_err(|e| e.to_string())?;
     parse_player(game, second).map_err(|e| e.to_string())?;
     let make = |spec: &str| parse_player(game, spec).map_err(|e| e.to_string());
-    play_match_with(
+    let (first, second) = (&|| make(first), &|| make(second));
+    play_games(
         game,
-        &|| make(first),
-        &|| make(second),
-        games,
+        first,
+        second,
+        0..games,
         seed,
         openings,
+        seating,
         on_done,
     )
 }
@@ -65,12 +115,24 @@ pub fn play_match_with<G: Game>(
     openings: &Openings,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameRecord>, String> {
-    play_games(game, first, second, 0..games, seed, openings, on_done)
+    let seating = Seating::Alternate;
+    play_games(
+        game,
+        first,
+        second,
+        0..games,
+        seed,
+        openings,
+        seating,
+        on_done,
+    )
 }
 
 /// Games `range` of the match [`play_match_with`] would play (the same
 /// games: game `i` depends on `i` and the seed only), for matches played in
-/// batches until a test decides (`wopr eval --sprt`).
+/// batches until a test decides (`wopr eval --sprt`), the players seated by
+/// `seating`.
+#[allow(clippy::too_many_arguments)]
 pub fn play_games<G: Game>(
     game: &G,
     first: &PlayerFactory<'_, G>,
@@ -78,6 +140,7 @@ pub fn play_games<G: Game>(
     range: std::ops::Range<usize>,
     seed: u64,
     openings: &Openings,
+    seating: Seating,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameRecord>, String> {
     // Each worker builds its two players once and reuses them for all its
@@ -97,9 +160,9 @@ pub fn play_games<G: Game>(
                     Some(p) => p,
                     None => b.insert(second()?),
                 };
-                let opening = openings.opening(game, seed, (i / 2) as u64)?;
+                let opening = openings.opening(game, seed, seating.opening(i))?;
                 let mut rng = stream(seed, &[i as u64]);
-                let mut seats: [&mut dyn Player<G>; 2] = if seats_swapped(i) {
+                let mut seats: [&mut dyn Player<G>; 2] = if seating.player_seat(i) == 1 {
                     [b.as_mut(), a.as_mut()]
                 } else {
                     [a.as_mut(), b.as_mut()]

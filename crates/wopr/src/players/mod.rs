@@ -31,7 +31,7 @@ use crate::game::{Action, Game};
 pub use crate::game::{Player, ViewOf};
 pub use alphabeta::AlphaBetaPlayer;
 pub use mcts::{MctsConfig, MctsPlayer};
-pub use perfect::{perfect_player, PerfectPlayer};
+pub use perfect::{perfect_player, perfect_player_with, PerfectPlayer};
 pub use roster::{
     board_build, board_parse, ms_arg, parse_player, player_names, Roster, GENERIC_PLAYERS,
 };

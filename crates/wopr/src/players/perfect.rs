@@ -86,20 +86,32 @@ where
     G::State: State<View = G::State>,
 {
     match game.solver() {
-        Some(s) => {
-            let Some(t) = time else {
-                return Ok(Box::new(PerfectPlayer::new(s)));
-            };
-            let player = PerfectPlayer::new(s).with_time_limit(Some(t * 3 / 4));
-            let search = super::PlayerSpec::AlphaBeta(crate::search::Limits {
-                depth: None,
-                time: Some(t / 4),
-            });
-            Ok(match search.build(game) {
-                Ok(f) => Box::new(player.with_fallback(f)),
-                Err(_) => Box::new(player),
-            })
-        }
+        Some(s) => perfect_player_with(game, s, time),
         None => Err(SpecError(format!("{} has no exact solver", game.spec()))),
     }
+}
+
+/// [`perfect_player`] on a given solver (one a game configured, e.g. with
+/// a book of solved positions).
+pub fn perfect_player_with<G>(
+    game: &G,
+    solver: Box<dyn Solver<G>>,
+    time: Option<std::time::Duration>,
+) -> Result<Box<dyn Player<G>>, SpecError>
+where
+    G: Roster,
+    G::State: State<View = G::State>,
+{
+    let Some(t) = time else {
+        return Ok(Box::new(PerfectPlayer::new(solver)));
+    };
+    let player = PerfectPlayer::new(solver).with_time_limit(Some(t * 3 / 4));
+    let search = super::PlayerSpec::AlphaBeta(crate::search::Limits {
+        depth: None,
+        time: Some(t / 4),
+    });
+    Ok(match search.build(game) {
+        Ok(f) => Box::new(player.with_fallback(f)),
+        Err(_) => Box::new(player),
+    })
 }

@@ -43,6 +43,16 @@ pub trait Roster: Game {
     fn solver(&self) -> Option<Box<dyn Solver<Self>>> {
         None
     }
+
+    /// The exact solver reading and growing a book of solved positions at
+    /// `path` (made if missing), where the game keeps books (Connect-4).
+    fn book_solver(&self, path: &str) -> Result<Box<dyn Solver<Self>>, SpecError> {
+        let _ = path;
+        Err(SpecError(format!(
+            "{} keeps no book of solved positions (books: connect4)",
+            self.spec()
+        )))
+    }
 }
 
 /// The player specs every game accepts, for help texts and error messages.
@@ -75,6 +85,7 @@ pub fn board_parse<G: Roster>(game: &G, spec: &GameSpec) -> Result<Option<Player
             }
             PlayerSpec::Perfect {
                 empties: None,
+                book: None,
                 time: ms_arg(spec)?,
             }
         }

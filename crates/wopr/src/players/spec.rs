@@ -37,11 +37,14 @@ pub enum PlayerSpec {
     },
     /// `net:PATH[,…]`.
     Net(NetSettings),
-    /// `perfect[:empties=E][,ms=T]`: the game's exact solver.
+    /// `perfect[:empties=E][,book=FILE][,ms=T]`: the game's exact solver.
     Perfect {
         /// Empty squares from which Reversi's player solves (only Reversi
         /// takes it).
         empties: Option<u32>,
+        /// A book of solved positions the solver reads and grows (only
+        /// Connect-4 takes it).
+        book: Option<String>,
         /// The solver's wall-clock budget per move, where it honours one.
         time: Option<Duration>,
     },
@@ -95,6 +98,8 @@ pub struct Cost {
     pub empties: Option<u32>,
     /// Net files read (the player's own, an MCTS rollout's).
     pub nets: Vec<String>,
+    /// A book file read and written (Connect-4's `perfect:book=FILE`).
+    pub book: Option<String>,
 }
 
 /// Limits a server puts on the players it builds for strangers.
@@ -166,8 +171,13 @@ impl PlayerSpec {
                 nets: vec![s.path.clone()],
                 ..Cost::default()
             },
-            PlayerSpec::Perfect { empties, time } => Cost {
+            PlayerSpec::Perfect {
+                empties,
+                book,
+                time,
+            } => Cost {
                 empties: *empties,
+                book: book.clone(),
                 time: *time,
                 ..Cost::default()
             },
@@ -216,6 +226,7 @@ impl PlayerSpec {
             time: _,
             empties,
             nets: _,
+            book,
         } = self.cost();
         let over = |what: &str, v: u32, max: u32| {
             SpecError(format!(
@@ -230,6 +241,11 @@ impl PlayerSpec {
         }
         if let Some(e) = empties.filter(|&e| e > caps.empties) {
             return Err(over("empties", e, caps.empties));
+        }
+        if book.is_some() {
+            return Err(SpecError(format!(
+                "'{self}': this server opens no book files named in requests (leave out book=)"
+            )));
         }
         self.limit_time(caps.time);
         Ok(())
@@ -267,11 +283,16 @@ impl fmt::Display for PlayerSpec {
                 join("mcts", parts)
             }
             PlayerSpec::Net(s) => s.to_string(),
-            PlayerSpec::Perfect { empties, time } => join(
+            PlayerSpec::Perfect {
+                empties,
+                book,
+                time,
+            } => join(
                 "perfect",
                 empties
                     .map(|e| format!("empties={e}"))
                     .into_iter()
+                    .chain(book.as_ref().map(|b| format!("book={b}")))
                     .chain(ms(time))
                     .collect(),
             ),

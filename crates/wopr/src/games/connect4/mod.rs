@@ -49,6 +49,7 @@
 //!   by playing board games against evolved artificial neural networks", *Proc.
 //!   International Computer Music Conference (ICMC)*, 2005.
 
+pub mod book;
 pub mod encode;
 mod oracle;
 pub mod players;

@@ -48,6 +48,10 @@
 //! this cuts the time to about a third and the positions searched by a
 //! fifth.)
 //!
+//! A book of solved positions ([`super::book`], [`Connect4Solver::with_book`])
+//! answers the early positions a search would take seconds to minutes on,
+//! and grows with every such search.
+//!
 //! Every board size the game accepts works. Measured on a release build on
 //! a shared 2-core machine: the empty 6×6 board takes about 4 s (57 million
 //! positions, best moves included); 7×6 positions with 14 discs left to play
@@ -58,6 +62,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::book::{BookEntry, SharedBook, RECORD_NODES};
 use super::{Connect4, Connect4State};
 use crate::game::solver::{Solution, SolveError, Solver};
 use crate::game::{Action, State};
@@ -183,6 +188,12 @@ pub struct Connect4Solver {
     /// When the current solve gives up.
     deadline: Option<Instant>,
     aborted: bool,
+    /// Solved positions looked up before searching and written after
+    /// costly searches.
+    book: Option<SharedBook>,
+    /// Searches visiting at least this many positions are written to the
+    /// book.
+    record_nodes: u64,
 }
 
 /// Table entries: the low 8 bits hold the bound, the score offset by 64
@@ -215,7 +226,26 @@ impl Connect4Solver {
             time_limit: None,
             deadline: None,
             aborted: false,
+            book: None,
+            record_nodes: RECORD_NODES,
         }
+    }
+
+    /// The same solver looking every position up in `book` first, and
+    /// writing down each position whose search visits at least
+    /// [`RECORD_NODES`] positions (the book must be of the same board size;
+    /// [`super::book::Book::open`] checks it).
+    pub fn with_book(mut self, book: SharedBook) -> Connect4Solver {
+        self.book = Some(book);
+        self
+    }
+
+    /// The same solver writing to its book every search that visits at
+    /// least `nodes` positions (default [`RECORD_NODES`]; 0 writes every
+    /// position solved).
+    pub fn recording_from(mut self, nodes: u64) -> Connect4Solver {
+        self.record_nodes = nodes;
+        self
     }
 
     /// Gives up (with [`SolveError::TooLarge`]) on any solve that would visit
@@ -564,9 +594,23 @@ impl Solver<Connect4> for Connect4Solver {
 
     fn solve(&mut self, state: &Connect4State) -> Result<Solution, SolveError> {
         let (cur, mask, plies) = self.prepare(state)?;
+        let g = self.geo;
+        let keys = (cur + mask, g.mirror(cur + mask));
+        if let Some(book) = &self.book {
+            let book = book.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(e) = book.get(keys.0, keys.1) {
+                return Ok(Solution {
+                    value: e.score.signum(),
+                    score: None,
+                    best: (0..g.columns as Action)
+                        .filter(|c| e.best >> c & 1 == 1)
+                        .collect(),
+                    nodes: 0,
+                });
+            }
+        }
         let start = self.nodes;
         let score = self.root_score(cur, mask, plies);
-        let g = self.geo;
         let wins = g.winning_cells(cur, mask);
         let mut best = Vec::new();
         for c in 0..g.columns as usize {
@@ -586,6 +630,26 @@ impl Solver<Connect4> for Connect4Solver {
             }
         }
         self.finish(start)?;
+        if let Some(book) = self
+            .book
+            .as_ref()
+            .filter(|_| self.nodes - start >= self.record_nodes)
+        {
+            let entry = BookEntry {
+                score,
+                best: best.iter().fold(0, |b, &c| b | 1 << c),
+            };
+            let written = book
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(keys.0, keys.1, entry);
+            // A book that cannot be written only costs later searches time:
+            // say so once and go on without writing.
+            if let Err(e) = written {
+                eprintln!("warning: {e}; going on without the book");
+                self.book = None;
+            }
+        }
         Ok(Solution {
             value: score.signum(),
             score: None,

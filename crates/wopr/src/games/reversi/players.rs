@@ -321,6 +321,7 @@ impl Roster for Reversi {
             }
             "perfect" => Ok(Some(PlayerSpec::Perfect {
                 empties: Some(PerfectPlayer::parse(self, spec)?),
+                book: None,
                 time: crate::players::ms_arg(spec)?,
             })),
             _ => board_parse(self, spec),
@@ -332,7 +333,7 @@ impl Roster for Reversi {
             PlayerSpec::Own(own) => Ok(Box::new(
                 StandardPlayer::from_spec(&own.spec)?.with_time_limit(own.time),
             )),
-            PlayerSpec::Perfect { empties, time } => Ok(Box::new(
+            PlayerSpec::Perfect { empties, time, .. } => Ok(Box::new(
                 PerfectPlayer::new(
                     self,
                     empties.unwrap_or(default_perfect_empties(self.size())),

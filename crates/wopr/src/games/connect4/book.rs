@@ -1,0 +1,358 @@
+//! A disk-backed book of solved Connect-4 positions, for the solver.
+//!
+//! Early 7×6 positions take the solver from seconds to minutes each (the
+//! position after one disc about a minute, the empty board far longer), and
+//! a `perfect` player meets the same early positions in game after game. A
+//! book remembers them: [`super::Connect4Solver::with_book`] looks every
+//! position up before searching, and writes down every position whose
+//! search visited at least [`RECORD_NODES`] positions, so the book grows as
+//! positions are solved and a later game, run or process finds them at once.
+//!
+//! **File format** (text, append-only, one position per line after a header
+//! naming the board):
+//!
+//! ```text
+//! # wopr connect4 book 7x6
+//! 1c3 -18 4
+//! ```
+//!
+//! A line holds the position's key in hexadecimal (`position + mask` in the
+//! solver's bitboard layout: the player to move's discs plus the occupied
+//! cells, unique per position; of a position and its mirror image the
+//! smaller key is the one stored), its exact score for the player to move on
+//! the solver's scale ([`super::solver`]), and its optimal columns
+//! (1-based digits, for the stored orientation). Lines are only ever
+//! appended, each with one write, so an interrupted run loses at most the
+//! line it was writing, and a torn last line is ignored when the book is read
+//! again (and cut off before the next line is written). A key met twice keeps its first line (the solver is exact: both
+//! lines say the same).
+//!
+//! Within one process, every solver opening the same path shares one book,
+//! so parallel games see each other's positions.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+
+/// Searches that visit at least this many positions (about a tenth of a
+/// second) are written to the book; cheaper ones are not worth a line.
+pub const RECORD_NODES: u64 = 2_000_000;
+
+/// One solved position: its exact score for the player to move and its
+/// optimal columns as a bit set (bit `c` for column `c`, 0-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookEntry {
+    /// The exact score on the solver's scale.
+    pub score: i32,
+    /// The optimal columns, bit `c` for column `c`.
+    pub best: u16,
+}
+
+/// A book of solved positions of one board size (see the module docs).
+#[derive(Debug)]
+pub struct Book {
+    path: PathBuf,
+    columns: u32,
+    rows: u32,
+    entries: HashMap<u64, BookEntry>,
+    /// The file, opened for appending on the first new line.
+    file: Option<File>,
+}
+
+/// A book shared by the solvers of one process.
+pub type SharedBook = Arc<Mutex<Book>>;
+
+/// The books this process has open, by path.
+fn open_books() -> &'static Mutex<Vec<(PathBuf, Weak<Mutex<Book>>)>> {
+    static OPEN: OnceLock<Mutex<Vec<(PathBuf, Weak<Mutex<Book>>)>>> = OnceLock::new();
+    OPEN.get_or_init(Default::default)
+}
+
+impl Book {
+    /// Opens the book at `path` for a `columns`×`rows` board, creating it
+    /// (with its header) where there is none; a book this process already
+    /// has open is shared. Errors name the file and what is wrong: another
+    /// board size, a line that is not `KEY SCORE COLUMNS`.
+    pub fn open(path: &Path, columns: usize, rows: usize) -> Result<SharedBook, String> {
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let mut open = open_books().lock().unwrap_or_else(|e| e.into_inner());
+        open.retain(|(_, w)| w.strong_count() > 0);
+        if let Some(book) = open
+            .iter()
+            .find(|(p, _)| *p == absolute)
+            .and_then(|(_, w)| w.upgrade())
+        {
+            let b = book.lock().unwrap_or_else(|e| e.into_inner());
+            if (b.columns, b.rows) != (columns as u32, rows as u32) {
+                return Err(Book::size_error(path, b.columns, b.rows, columns, rows));
+            }
+            drop(b);
+            return Ok(book);
+        }
+        let book = Arc::new(Mutex::new(Book::read(path, columns, rows)?));
+        open.push((absolute, Arc::downgrade(&book)));
+        Ok(book)
+    }
+
+    fn size_error(path: &Path, c: u32, r: u32, columns: usize, rows: usize) -> String {
+        format!(
+            "book {}: it holds {c}x{r} positions, not {columns}x{rows} (one book per board size)",
+            path.display()
+        )
+    }
+
+    /// The header line naming the board.
+    fn header(columns: usize, rows: usize) -> String {
+        format!("# wopr connect4 book {columns}x{rows}")
+    }
+
+    /// Reads the book at `path` (an empty book where the file is missing).
+    fn read(path: &Path, columns: usize, rows: usize) -> Result<Book, String> {
+        let mut book = Book {
+            path: path.to_path_buf(),
+            columns: columns as u32,
+            rows: rows as u32,
+            entries: HashMap::new(),
+            file: None,
+        };
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(book),
+            Err(e) => return Err(format!("book {}: cannot read it ({e})", path.display())),
+        };
+        let mut lines = text.lines().enumerate().peekable();
+        match lines.next() {
+            Some((_, h)) if h.trim() == Book::header(columns, rows) => {}
+            Some((_, h)) => {
+                let size = h.trim().strip_prefix("# wopr connect4 book ");
+                return Err(match size.and_then(|s| s.split_once('x')) {
+                    Some((c, r)) => Book::size_error(
+                        path,
+                        c.parse().unwrap_or(0),
+                        r.parse().unwrap_or(0),
+                        columns,
+                        rows,
+                    ),
+                    None => format!(
+                        "book {}: line 1 is not a book header (expected '{}')",
+                        path.display(),
+                        Book::header(columns, rows)
+                    ),
+                });
+            }
+            None => {}
+        }
+        let torn_tail = !text.ends_with('\n');
+        while let Some((n, line)) = lines.next() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            // A line cut short by a killed writer is the last one, without
+            // its newline: it may parse, cut, to a wrong score.
+            if torn_tail && lines.peek().is_none() {
+                break;
+            }
+            match book.parse_line(line) {
+                Some((key, entry)) => {
+                    book.entries.entry(key).or_insert(entry);
+                }
+                None => {
+                    return Err(format!(
+                        "book {} line {}: '{line}' is not KEY SCORE COLUMNS (hex key, score, optimal columns as digits 1..{columns})",
+                        path.display(),
+                        n + 1
+                    ))
+                }
+            }
+        }
+        Ok(book)
+    }
+
+    /// Reads `KEY SCORE COLUMNS`, checking the columns against the board.
+    fn parse_line(&self, line: &str) -> Option<(u64, BookEntry)> {
+        let mut parts = line.split_whitespace();
+        let key = u64::from_str_radix(parts.next()?, 16).ok()?;
+        let score: i32 = parts.next()?.parse().ok()?;
+        let mut best = 0u16;
+        for ch in parts.next()?.chars() {
+            let c = ch.to_digit(10)?;
+            if c == 0 || c > self.columns {
+                return None;
+            }
+            best |= 1 << (c - 1);
+        }
+        let limit = (self.columns * self.rows) as i32;
+        (parts.next().is_none() && best != 0 && score.abs() <= limit)
+            .then_some((key, BookEntry { score, best }))
+    }
+
+    /// Positions in the book.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the book holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The path the book reads and appends to.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The board size, columns × rows.
+    pub fn size(&self) -> (usize, usize) {
+        (self.columns as usize, self.rows as usize)
+    }
+
+    /// The entry of the position whose key is `key` (`position + mask`),
+    /// or of its mirror image `mirrored` (then with the columns mirrored
+    /// back).
+    pub fn get(&self, key: u64, mirrored: u64) -> Option<BookEntry> {
+        if let Some(e) = self.entries.get(&key) {
+            return Some(*e);
+        }
+        self.entries.get(&mirrored).map(|e| BookEntry {
+            score: e.score,
+            best: self.mirror_columns(e.best),
+        })
+    }
+
+    /// Writes down a solved position (stored under the smaller of `key` and
+    /// its mirror image's key `mirrored`); a position already in the book is
+    /// left as it is. Errors name the file.
+    pub fn insert(&mut self, key: u64, mirrored: u64, entry: BookEntry) -> Result<(), String> {
+        let (key, entry) = if mirrored < key {
+            let best = self.mirror_columns(entry.best);
+            (mirrored, BookEntry { best, ..entry })
+        } else {
+            (key, entry)
+        };
+        if self.entries.contains_key(&key) {
+            return Ok(());
+        }
+        let mut line = String::new();
+        if self.file.is_none() {
+            let old = std::fs::read(&self.path).unwrap_or_default();
+            if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|e| self.write_error(e))?;
+            }
+            let file = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&self.path)
+                .map_err(|e| self.write_error(e))?;
+            // A torn last line is cut off before appending.
+            let keep = old.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            if keep < old.len() {
+                file.set_len(keep as u64).map_err(|e| self.write_error(e))?;
+            }
+            if keep == 0 {
+                line = Book::header(self.columns as usize, self.rows as usize) + "\n";
+            }
+            self.file = Some(file);
+        }
+        let columns: String = (0..self.columns)
+            .filter(|c| entry.best >> c & 1 == 1)
+            .map(|c| char::from_digit(c + 1, 10).unwrap_or('?'))
+            .collect();
+        line += &format!("{key:x} {} {columns}\n", entry.score);
+        let file = self.file.as_mut().expect("opened above");
+        file.write_all(line.as_bytes())
+            .map_err(|e| format!("book {}: cannot append to it ({e})", self.path.display()))?;
+        self.entries.insert(key, entry);
+        Ok(())
+    }
+
+    fn write_error(&self, e: std::io::Error) -> String {
+        format!("book {}: cannot write it ({e})", self.path.display())
+    }
+
+    /// `best` with the columns in reverse order.
+    fn mirror_columns(&self, best: u16) -> u16 {
+        (0..self.columns)
+            .filter(|c| best >> c & 1 == 1)
+            .fold(0, |m, c| m | 1 << (self.columns - 1 - c))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("wopr-book-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_file(&dir);
+        dir
+    }
+
+    #[test]
+    fn entries_survive_a_reopen_in_either_orientation() {
+        let path = temp("reopen");
+        {
+            let book = Book::open(&path, 7, 6).unwrap();
+            let mut b = book.lock().unwrap();
+            // Stored under the smaller key (5 < 9): the columns are mirrored.
+            b.insert(
+                9,
+                5,
+                BookEntry {
+                    score: -3,
+                    best: 0b11,
+                },
+            )
+            .unwrap();
+            b.insert(9, 5, BookEntry { score: 7, best: 1 }).unwrap();
+            assert_eq!(b.len(), 1);
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, "# wopr connect4 book 7x6\n5 -3 67\n");
+        let book = Book::read(&path, 7, 6).unwrap();
+        // Asked for as key 9 (its mirror 5 is stored): columns 1 and 2.
+        assert_eq!(
+            book.get(9, 5),
+            Some(BookEntry {
+                score: -3,
+                best: 0b11
+            })
+        );
+        assert_eq!(
+            book.get(5, 9),
+            Some(BookEntry {
+                score: -3,
+                best: 0b110_0000
+            })
+        );
+        assert_eq!(book.get(4, 4), None);
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn bad_books_are_refused_with_the_line() {
+        let path = temp("bad");
+        std::fs::write(&path, "# wopr connect4 book 6x6\n").unwrap();
+        let e = Book::read(&path, 7, 6).unwrap_err();
+        assert!(e.contains("6x6 positions, not 7x6"), "{e}");
+        std::fs::write(&path, "# wopr connect4 book 7x6\n1f 2 8\n3 1 4\n").unwrap();
+        let e = Book::read(&path, 7, 6).unwrap_err();
+        assert!(e.contains("line 2") && e.contains("1..7"), "{e}");
+        // A torn last line (no newline after it) is what a killed writer
+        // leaves: ignored.
+        std::fs::write(&path, "# wopr connect4 book 7x6\n3 1 4\n1f -1").unwrap();
+        assert_eq!(Book::read(&path, 7, 6).unwrap().len(), 1);
+        // It is cut off before the next line is written.
+        let book = Book::open(&path, 7, 6).unwrap();
+        book.lock()
+            .unwrap()
+            .insert(8, 64, BookEntry { score: 2, best: 1 })
+            .unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, "# wopr connect4 book 7x6\n3 1 4\n8 2 1\n");
+        assert_eq!(Book::read(&path, 7, 6).unwrap().len(), 2);
+        let _ = std::fs::remove_file(&path);
+    }
+}
