@@ -52,6 +52,10 @@ pub struct Args {
     /// Random plies at the start of every learning game.
     #[arg(long, default_value_t = 0)]
     random_plies: usize,
+    /// Draw each game's random plies uniformly from this many to
+    /// --random-plies.
+    #[arg(long)]
+    random_plies_min: Option<usize>,
     /// Seed of the learning games (and of the yardstick games).
     #[arg(long, default_value_t = td::one())]
     seed: u64,
@@ -122,6 +126,7 @@ impl Args {
                 epsilon_final: self.epsilon_final,
                 decay_games: self.decay_games,
                 random_plies: self.random_plies,
+                random_plies_min: self.random_plies_min,
                 opponents: self.opponents.clone(),
                 explore: self.explore.clone(),
                 tcl_beta: self.tcl_beta,

@@ -120,6 +120,10 @@ pub struct TdOptions {
     pub epsilon: f64,
     /// Random plies at the start of every game, not learned from.
     pub openings: usize,
+    /// Where set, each game's number of random plies is drawn uniformly
+    /// from `openings_min..=openings` instead (from the game's stream), so
+    /// learning starts from positions at every depth in that range.
+    pub openings_min: Option<usize>,
     /// The seed of every game's stream.
     pub seed: u64,
     /// Where α ends after `decay_games` games (geometric from `alpha`;
@@ -154,6 +158,7 @@ impl Default for TdOptions {
             lambda: 0.0,
             epsilon: 0.1,
             openings: 0,
+            openings_min: None,
             seed: 1,
             alpha_final: None,
             epsilon_final: None,

@@ -15,6 +15,7 @@
 //! epsilon = 0.1           # chance of a random move (epsilon_final)
 //! decay_games = 0         # games over which alpha and epsilon anneal
 //! random_plies = 0        # random plies at the start of each game
+//! random_plies_min = 0    # (if set: uniform in random_plies_min..=random_plies)
 //! opponents = []          # learn against these instead of self-play
 //! explore = "skip"        # or "learn", "learn-reset": what a random move teaches
 //! tcl_beta = 2.7          # temporal coherence learning (absent: off)
@@ -111,6 +112,10 @@ pub struct TdSettings {
     /// Random plies at the start of every learning game.
     #[serde(default)]
     pub random_plies: usize,
+    /// Where set, each game's random plies are drawn uniformly from
+    /// `random_plies_min..=random_plies`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub random_plies_min: Option<usize>,
     /// Learn against these players in turn instead of by self-play.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub opponents: Vec<String>,
@@ -343,11 +348,18 @@ where
 {
     let l = &config.learner;
     let output: Activation = l.output.parse().map_err(err)?;
+    if let Some(lo) = l.random_plies_min.filter(|&lo| lo > l.random_plies) {
+        return Err(RunError(format!(
+            "learner.random_plies_min = {lo} is above learner.random_plies = {} (the plies are drawn from min..=random_plies)",
+            l.random_plies
+        )));
+    }
     let options = TdOptions {
         alpha: l.alpha,
         lambda: l.lambda,
         epsilon: l.epsilon,
         openings: l.random_plies,
+        openings_min: l.random_plies_min,
         seed: config.seed,
         alpha_final: l.alpha_final,
         epsilon_final: l.epsilon_final,

@@ -56,7 +56,11 @@ impl<G: Encodable> TdLearner<G> {
         (self.alpha, self.epsilon) = self.options.schedule(index);
         let mut state = self.game.initial_state();
         let mut plies = 0;
-        for _ in 0..self.options.openings {
+        let openings = match self.options.openings_min {
+            Some(lo) => rng.random_range(lo.min(self.options.openings)..=self.options.openings),
+            None => self.options.openings,
+        };
+        for _ in 0..openings {
             if state.is_terminal() {
                 break;
             }

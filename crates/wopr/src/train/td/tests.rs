@@ -291,3 +291,33 @@ fn farl_teaches_the_loser_its_loss_too() {
     assert!((plain.weights()[9] - 1e-4).abs() < 1e-9);
     assert!(both.weights()[9].abs() < 1e-6);
 }
+
+#[test]
+fn random_openings_of_every_length_in_the_range() {
+    // Tic-Tac-Toe cannot end within 4 plies, and with ε = 0 every position
+    // after the random plies is learned: the plies not learned are the
+    // game's random opening. Fixed at 4 without a minimum; drawn from
+    // 0..=4 with one, every length turning up in 60 games.
+    let make = |openings_min| {
+        let options = TdOptions {
+            epsilon: 0.0,
+            openings: 4,
+            openings_min,
+            ..TdOptions::default()
+        };
+        TdLearner::new(TicTacToe, "raw", Activation::Linear, options).unwrap()
+    };
+    let random_plies = |mut l: TdLearner<TicTacToe>| {
+        let mut seen: Vec<usize> = (0..60)
+            .map(|i| {
+                let g = l.learn_game(i);
+                g.plies - g.updates
+            })
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen
+    };
+    assert_eq!(random_plies(make(None)), [4]);
+    assert_eq!(random_plies(make(Some(0))), [0, 1, 2, 3, 4]);
+}
