@@ -422,6 +422,19 @@ fn files_round_trip() {
     let path = dir.join("net.json");
     file.save(&path).unwrap();
     assert_eq!(NetFile::load(&path).unwrap(), file);
+    // A name ending in .gz is written compressed (gzip's magic bytes) and
+    // reads back the same, as does a compressed file under any name.
+    let gz = dir.join("net.json.gz");
+    file.save(&gz).unwrap();
+    let bytes = std::fs::read(&gz).unwrap();
+    assert_eq!(bytes[..2], [0x1f, 0x8b]);
+    assert_eq!(NetFile::load(&gz).unwrap(), file);
+    let renamed = dir.join("renamed.json");
+    std::fs::write(&renamed, &bytes).unwrap();
+    assert_eq!(NetFile::load(&renamed).unwrap(), file);
+    std::fs::write(&renamed, &bytes[..bytes.len() / 2]).unwrap();
+    let e = NetFile::load(&renamed).unwrap_err().to_string();
+    assert!(e.contains("not a readable gzip file"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

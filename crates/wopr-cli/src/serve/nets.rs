@@ -119,8 +119,13 @@ impl Nets {
         if let Ok(dir) = std::fs::read_dir(&self.champions) {
             for entry in dir.flatten() {
                 let path = entry.path();
-                let stem = path.file_stem().and_then(|s| s.to_str());
-                if let (true, Some(stem)) = (path.extension().is_some_and(|x| x == "json"), stem) {
+                // `NAME.json`, or `NAME.json.gz` (compressed), offered as NAME.
+                let name = path.file_name().and_then(|s| s.to_str());
+                let stem = name.and_then(|n| {
+                    n.strip_suffix(".json.gz")
+                        .or_else(|| n.strip_suffix(".json"))
+                });
+                if let Some(stem) = stem.filter(|s| !s.is_empty()) {
                     self.offer(&mut out, stem.to_string(), &path);
                 }
             }
