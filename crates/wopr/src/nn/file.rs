@@ -443,7 +443,10 @@ impl NetFile {
             flate2::read::GzDecoder::new(&bytes[..])
                 .read_to_string(&mut text)
                 .map_err(|e| {
-                    NetError(format!("{}: not a readable gzip file of JSON ({e})", path.display()))
+                    NetError(format!(
+                        "{}: not a readable gzip file of JSON ({e})",
+                        path.display()
+                    ))
                 })?;
             text
         } else {
