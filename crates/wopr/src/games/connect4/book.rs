@@ -64,9 +64,13 @@ pub struct Book {
 /// A book shared by the solvers of one process.
 pub type SharedBook = Arc<Mutex<Book>>;
 
-/// The books this process has open, by path.
-fn open_books() -> &'static Mutex<Vec<(PathBuf, Weak<Mutex<Book>>)>> {
-    static OPEN: OnceLock<Mutex<Vec<(PathBuf, Weak<Mutex<Book>>)>>> = OnceLock::new();
+/// The books this process has open, by path (kept while some solver holds
+/// them).
+type OpenBooks = Mutex<Vec<(PathBuf, Weak<Mutex<Book>>)>>;
+
+/// The books this process has open.
+fn open_books() -> &'static OpenBooks {
+    static OPEN: OnceLock<OpenBooks> = OnceLock::new();
     OPEN.get_or_init(Default::default)
 }
 
