@@ -539,7 +539,7 @@ fn positions_to(g: &Connect4, depth: usize) -> Vec<Connect4State> {
             let mut legal = ActionList::new();
             s.legal_actions(&mut legal);
             for &a in &legal {
-                let mut c = s.clone();
+                let mut c = *s;
                 c.apply(a);
                 if !c.is_terminal() && !next.contains(&c) {
                     next.push(c);
