@@ -36,6 +36,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
+use crate::game::solver::Solution;
+use crate::game::Action;
+
 /// Searches that visit at least this many positions (about a tenth of a
 /// second) are written to the book; cheaper ones are not worth a line.
 pub const RECORD_NODES: u64 = 2_000_000;
@@ -282,6 +285,35 @@ impl Book {
             .filter(|c| best >> c & 1 == 1)
             .fold(0, |m, c| m | 1 << (self.columns - 1 - c))
     }
+}
+
+/// The solution `book` holds for the position of keys `(key, mirrored)`
+/// (its own and its mirror image's), if any; `nodes` is 0.
+pub(super) fn solution(book: &SharedBook, (key, mirrored): (u64, u64)) -> Option<Solution> {
+    let book = book.lock().unwrap_or_else(|e| e.into_inner());
+    let e = book.get(key, mirrored)?;
+    Some(Solution {
+        value: e.score.signum(),
+        score: None,
+        best: (0..book.columns as Action)
+            .filter(|c| e.best >> c & 1 == 1)
+            .collect(),
+        nodes: 0,
+    })
+}
+
+/// Writes the solved position of keys `(key, mirrored)` into `book`: its
+/// exact `score` and optimal columns `best`.
+pub(super) fn record(
+    book: &SharedBook,
+    (key, mirrored): (u64, u64),
+    score: i32,
+    best: &[Action],
+) -> Result<(), String> {
+    let best = best.iter().fold(0, |b, &c| b | 1 << c);
+    let entry = BookEntry { score, best };
+    let mut book = book.lock().unwrap_or_else(|e| e.into_inner());
+    book.insert(key, mirrored, entry)
 }
 
 #[cfg(test)]

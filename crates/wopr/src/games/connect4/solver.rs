@@ -48,9 +48,8 @@
 //! this cuts the time to about a third and the positions searched by a
 //! fifth.)
 //!
-//! A book of solved positions ([`super::book`], [`Connect4Solver::with_book`])
-//! answers the early positions a search would take seconds to minutes on,
-//! and grows with every such search.
+//! A book of solved positions ([`Connect4Solver::with_book`]) answers the
+//! early positions that take seconds to minutes, and grows with them.
 //!
 //! Every board size the game accepts works. Measured on a release build on
 //! a shared 2-core machine: the empty 6×6 board takes about 4 s (57 million
@@ -62,7 +61,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::book::{BookEntry, SharedBook, RECORD_NODES};
+use super::book::{self, SharedBook, RECORD_NODES};
 use super::{Connect4, Connect4State};
 use crate::game::solver::{Solution, SolveError, Solver};
 use crate::game::{Action, State};
@@ -231,10 +230,9 @@ impl Connect4Solver {
         }
     }
 
-    /// The same solver looking every position up in `book` first, and
-    /// writing down each position whose search visits at least
-    /// [`RECORD_NODES`] positions (the book must be of the same board size;
-    /// [`super::book::Book::open`] checks it).
+    /// The same solver looking every position up in `book` (of the same
+    /// board size) first, and writing down each position whose search
+    /// visits at least [`RECORD_NODES`] positions.
     pub fn with_book(mut self, book: SharedBook) -> Connect4Solver {
         self.book = Some(book);
         self
@@ -596,18 +594,8 @@ impl Solver<Connect4> for Connect4Solver {
         let (cur, mask, plies) = self.prepare(state)?;
         let g = self.geo;
         let keys = (cur + mask, g.mirror(cur + mask));
-        if let Some(book) = &self.book {
-            let book = book.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(e) = book.get(keys.0, keys.1) {
-                return Ok(Solution {
-                    value: e.score.signum(),
-                    score: None,
-                    best: (0..g.columns as Action)
-                        .filter(|c| e.best >> c & 1 == 1)
-                        .collect(),
-                    nodes: 0,
-                });
-            }
+        if let Some(sol) = self.book.as_ref().and_then(|b| book::solution(b, keys)) {
+            return Ok(sol);
         }
         let start = self.nodes;
         let score = self.root_score(cur, mask, plies);
@@ -630,22 +618,14 @@ impl Solver<Connect4> for Connect4Solver {
             }
         }
         self.finish(start)?;
-        if let Some(book) = self
-            .book
-            .as_ref()
-            .filter(|_| self.nodes - start >= self.record_nodes)
-        {
-            let entry = BookEntry {
-                score,
-                best: best.iter().fold(0, |b, &c| b | 1 << c),
-            };
-            let written = book
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(keys.0, keys.1, entry);
+        if self.nodes - start >= self.record_nodes {
+            let written = self
+                .book
+                .as_ref()
+                .map(|b| book::record(b, keys, score, &best));
             // A book that cannot be written only costs later searches time:
             // say so once and go on without writing.
-            if let Err(e) = written {
+            if let Some(Err(e)) = written {
                 eprintln!("warning: {e}; going on without the book");
                 self.book = None;
             }
@@ -676,49 +656,5 @@ fn prime_at_most(n: usize) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::Game;
-
-    #[test]
-    fn primes_and_geometry() {
-        assert_eq!(prime_at_most(1 << 23), 8_388_593);
-        assert_eq!(prime_at_most(257), 257);
-        let g = Geometry::new(7, 6);
-        assert_eq!(g.order[..7], [3, 2, 4, 1, 5, 0, 6]);
-        let g = Geometry::new(6, 6);
-        assert_eq!(g.order[..6], [3, 2, 4, 1, 5, 0]);
-        // Column 1's bottom cell mirrors to column 6's on 6 columns.
-        assert_eq!(g.mirror(1), 1 << 35);
-    }
-
-    #[test]
-    fn immediate_wins_and_losses() {
-        let game = Connect4::default();
-        let mut solver = Connect4Solver::with_table_entries(&game, 1 << 12);
-        // X has three in column 1 and is to move: it wins with its 4th disc,
-        // 6 discs down: (42 + 1 − 6) / 2 = 18.
-        let s = game.state_from_moves("121212").unwrap();
-        assert_eq!(solver.score(&s).unwrap(), 18);
-        let sol = solver.solve(&s).unwrap();
-        assert_eq!((sol.value, sol.best), (1, vec![0]));
-        // O to move cannot stop X's double threat on the bottom row
-        // (_XXX_ with both ends open): X wins with its 4th disc, 6 discs
-        // down: (43 − 6) / 2 = 18 for X, so −18 for O, whatever O plays.
-        let s = game.state_from_moves("33445").unwrap();
-        assert_eq!(solver.score(&s).unwrap(), -18);
-        let sol = solver.solve(&s).unwrap();
-        assert_eq!((sol.value, sol.best.len()), (-1, 7));
-        let won = game.state_from_moves("1212121").unwrap();
-        assert_eq!(solver.solve(&won), Err(SolveError::Terminal));
-    }
-
-    #[test]
-    fn node_limit_gives_up() {
-        let game = Connect4::default();
-        let mut solver =
-            Connect4Solver::with_table_entries(&game, 1 << 12).with_node_limit(Some(1000));
-        let err = solver.solve(&game.initial_state()).unwrap_err();
-        assert!(matches!(err, SolveError::TooLarge(_)));
-    }
-}
+#[path = "solver_tests.rs"]
+mod tests;
