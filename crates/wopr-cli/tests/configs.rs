@@ -97,13 +97,14 @@ fn every_paper_config_starts() {
         } else {
             &["--set", "stop.generations=0"]
         };
-        // A GDL config names its sheet from the repository's root, where
-        // the README runs it.
-        let gdl = text.contains("\ngame = \"gdl:");
+        // A GDL config names its sheet, and a config starting from a
+        // champion its net, from the repository's root, where the README
+        // runs them.
+        let from_root = text.contains("\ngame = \"gdl:") || text.contains("\nnet = \"champions/");
         let out = Command::new(env!("CARGO_BIN_EXE_wopr"))
             .current_dir(if pretrained {
                 work.clone()
-            } else if gdl {
+            } else if from_root {
                 std::path::Path::new(&dir).parent().unwrap().to_path_buf()
             } else {
                 std::env::temp_dir()
