@@ -255,6 +255,16 @@ fn bad_configs_and_resumes_are_one_line_errors() {
             ),
             "line 7",
         ),
+        (
+            write(
+                "plies.toml",
+                &td.replace(
+                    "kind = \"td\"",
+                    "kind = \"td\"\nrandom_plies = 2\nrandom_plies_min = 3",
+                ),
+            ),
+            "random_plies_min = 3 is above learner.random_plies = 2",
+        ),
     ];
     for (path, says) in &cases {
         let out = dir.join("out");
