@@ -421,6 +421,13 @@ fn optimal_move_rate_against_the_solver() {
     }
 }
 
+/// The objects `wopr eval --json` prints, one per line.
+fn json_rows(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 /// `--reference perfect` plays the perfect player through the same games
 /// beside the player: on Tic-Tac-Toe from the start it never loses (the
 /// game is a draw under perfect play), whatever the opponent.
@@ -443,11 +450,7 @@ fn a_reference_player_is_measured_beside_the_player() {
         ],
         "2",
     );
-    let text = cli_common::ok(&out);
-    let rows: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows = json_rows(&cli_common::ok(&out));
     // Per opponent, the player's row and then the reference's.
     let who: Vec<(&str, &str)> = rows
         .iter()
@@ -521,12 +524,8 @@ fn one_seat_and_the_games_that_reach_the_reference() {
             ],
             "3",
         );
-        let text = cli_common::ok(&out);
-        let rows: Vec<serde_json::Value> = text
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
-        assert_eq!(rows.len(), 2, "{text}");
+        let rows = json_rows(&cli_common::ok(&out));
+        assert_eq!(rows.len(), 2, "{rows:?}");
         for r in &rows {
             assert_eq!(
                 r["as_first"]["wins"].as_u64().unwrap()

@@ -191,7 +191,8 @@ impl TdOptions {
         (alpha, epsilon)
     }
 
-    /// Checks the ranges: α > 0, λ and ε in [0, 1].
+    /// Checks the ranges: α > 0, λ and ε in [0, 1], the trace cut in (0, 1),
+    /// at most `openings` random plies at least.
     pub fn check(&self) -> Result<(), TrainError> {
         if !(self.alpha > 0.0 && self.alpha.is_finite()) {
             return Err(TrainError(format!(
@@ -229,6 +230,12 @@ impl TdOptions {
             return Err(TrainError(format!(
                 "epsilon must be in [0, 1], got {}",
                 self.epsilon
+            )));
+        }
+        if let Some(lo) = self.openings_min.filter(|&lo| lo > self.openings) {
+            return Err(TrainError(format!(
+                "the fewest random opening plies ({lo}) must not exceed the most ({})",
+                self.openings
             )));
         }
         if !(self.trace_cut > 0.0 && self.trace_cut < 1.0) {

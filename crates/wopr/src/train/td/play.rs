@@ -57,7 +57,8 @@ impl<G: Encodable> TdLearner<G> {
         let mut state = self.game.initial_state();
         let mut plies = 0;
         let openings = match self.options.openings_min {
-            Some(lo) => rng.random_range(lo.min(self.options.openings)..=self.options.openings),
+            // `check` made sure that lo <= openings.
+            Some(lo) => rng.random_range(lo..=self.options.openings),
             None => self.options.openings,
         };
         for _ in 0..openings {

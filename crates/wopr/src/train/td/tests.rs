@@ -320,4 +320,12 @@ fn random_openings_of_every_length_in_the_range() {
     };
     assert_eq!(random_plies(make(None)), [4]);
     assert_eq!(random_plies(make(Some(0))), [0, 1, 2, 3, 4]);
+    // A minimum above the maximum is refused, not clamped.
+    let options = TdOptions {
+        openings: 2,
+        openings_min: Some(3),
+        ..TdOptions::default()
+    };
+    let e = TdLearner::new(TicTacToe, "raw", Activation::Linear, options).err();
+    assert!(e.is_some_and(|e| e.to_string().contains("(3) must not exceed the most (2)")));
 }
