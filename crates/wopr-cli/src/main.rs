@@ -60,6 +60,8 @@ enum Command {
     Td(cmd::td::Args),
     /// Draw CSV logs (loss curves, generations.csv) as lines, PNG and SVG.
     Plot(cmd::plot::Args),
+    /// Average net files weight by weight into one (a model soup).
+    Average(cmd::average::Args),
     /// Turn a recorded game into music (MIDI, optionally WAV).
     Music(cmd::music::MusicArgs),
     /// Serve a web page to play the games, hear them and follow runs.
@@ -120,6 +122,7 @@ fn main() -> ExitCode {
         Command::Evolve(a) => cmd::evolve::run(a),
         Command::Td(a) => cmd::td::run(a),
         Command::Plot(a) => cmd::plot::run(a),
+        Command::Average(a) => cmd::average::run(a),
         Command::Music(a) => cmd::music::run(a),
         Command::Serve(a) => serve::run(a),
     };

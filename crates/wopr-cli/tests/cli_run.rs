@@ -482,3 +482,97 @@ fn a_train_config_trains_what_wopr_train_trains_and_resumes() {
         assert_eq!(sha256(&split.join("champion.json")), want, "setup {k}");
     }
 }
+
+/// `[yardsticks] keep_nets = true` keeps every checkpoint's net (each the
+/// net a run stopped there ends with), and `wopr average` writes their
+/// weight-by-weight mean; nets of another game, or a default mode that
+/// does not parse, are one-line errors that leave no file.
+#[test]
+fn kept_checkpoints_average_into_one_net() {
+    use wopr::nn::{NetFile, Network};
+    let dir = Scratch::new("wopr-cli-run", "keep", true);
+    let path = dir.join("td.toml");
+    std::fs::write(
+        &path,
+        "game = \"connect4:4x4\"\nseed = 3\n[learner]\nkind = \"td\"\nencoding = \"raw\"\n\
+         output = \"tanh\"\nalpha = 0.01\nlambda = 0.5\nepsilon = 0.1\n\
+         [stop]\ngames = 3000\n[yardsticks]\nevery = 1000\nkeep_nets = true\n",
+    )
+    .unwrap();
+    let run = dir.join("run");
+    ok(&wopr(&["run", s(&path), "--out", s(&run), "-q"]));
+    let short = dir.join("short");
+    ok(&wopr(&[
+        "run",
+        s(&path),
+        "--set",
+        "stop.games=2000",
+        "--out",
+        s(&short),
+        "-q",
+    ]));
+    assert_eq!(
+        sha256(&run.join("net-2000.json")),
+        sha256(&short.join("net.json"))
+    );
+    assert_eq!(
+        sha256(&run.join("net-3000.json")),
+        sha256(&run.join("net.json"))
+    );
+    let kept: Vec<PathBuf> = [1000, 2000, 3000]
+        .iter()
+        .map(|n| run.join(format!("net-{n}.json")))
+        .collect();
+    let avg = dir.join("avg.json.gz");
+    let mut args = vec!["average"];
+    args.extend(kept.iter().map(|p| s(p)));
+    args.extend(["--out", s(&avg), "--player", "mode=alphabeta,ply=2"]);
+    ok(&wopr(&args));
+    let nets: Vec<NetFile> = kept.iter().map(|p| NetFile::load(p).unwrap()).collect();
+    let mean = NetFile::load(&avg).unwrap();
+    assert_eq!(mean.player.as_deref(), Some("mode=alphabeta,ply=2"));
+    for i in 0..mean.net.num_params() {
+        let sum: f64 = nets.iter().map(|n| f64::from(n.net.params()[i])).sum();
+        assert_eq!(mean.net.params()[i], (sum / 3.0) as f32, "weight {i}");
+    }
+    // The mean plays: it loads as a player of its game.
+    ok(&wopr(&[
+        "eval",
+        "--game",
+        "connect4:4x4",
+        "--player",
+        &format!("net:{}", s(&avg)),
+        "--against",
+        "random",
+        "--games",
+        "2",
+    ]));
+    let bad = dir.join("bad.json");
+    let mut args = vec!["average"];
+    args.extend(kept.iter().map(|p| s(p)));
+    args.extend(["--out", s(&bad), "--player", "mode=nosuchmode"]);
+    fails_with(&wopr(&args), "does not load as a player");
+    assert!(!bad.exists());
+    let other = dir.join("other");
+    ok(&wopr(&[
+        "run",
+        s(&path),
+        "--set",
+        "game=\"connect4:5x4\"",
+        "--set",
+        "stop.games=1000",
+        "--out",
+        s(&other),
+        "-q",
+    ]));
+    fails_with(
+        &wopr(&[
+            "average",
+            s(&kept[0]),
+            s(&other.join("net.json")),
+            "--out",
+            s(&bad),
+        ]),
+        "game connect4:5x4",
+    );
+}

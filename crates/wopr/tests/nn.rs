@@ -438,6 +438,65 @@ fn files_round_trip() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `NetFile::average`: weight i of the result is the mean of the inputs'
+/// weight i (three nets: (a + b + c) / 3, computed here in f64); the
+/// first file's player is kept; a weight stays pruned only where every
+/// net has it pruned; nets of another shape or encoding are refused.
+#[test]
+fn nets_average_weight_by_weight() {
+    let spec = &specs()[3];
+    let file = |seed: u64, player: &str| NetFile {
+        game: Some("reversi:6x6".into()),
+        encoding: Some("walk6p".into()),
+        player: Some(player.into()),
+        net: random_net(spec, seed),
+    };
+    let nets = [
+        file(1, "mode=alphabeta,ply=4"),
+        file(2, "greedy"),
+        file(3, "greedy"),
+    ];
+    let avg = NetFile::average(&nets).unwrap();
+    assert_eq!(avg.player.as_deref(), Some("mode=alphabeta,ply=4"));
+    assert_eq!(avg.net.architecture(), nets[0].net.architecture());
+    for i in 0..avg.net.num_params() {
+        let mean = nets
+            .iter()
+            .map(|f| f64::from(f.net.params()[i]))
+            .sum::<f64>()
+            / 3.0;
+        assert_eq!(avg.net.params()[i], mean as f32, "weight {i}");
+    }
+    // Weight 0 pruned in both nets stays pruned; weight 1 pruned in one
+    // only is live again, at half the other net's value.
+    let (mut a, mut b) = (file(4, "greedy"), file(5, "greedy"));
+    let n = a.net.num_params();
+    let mut mask = vec![true; n];
+    mask[0] = false;
+    mask[1] = false;
+    a.net.set_mask(Some(mask.clone())).unwrap();
+    mask[1] = true;
+    b.net.set_mask(Some(mask)).unwrap();
+    let both = NetFile::average(&[a, b.clone()]).unwrap();
+    let m = both.net.mask().unwrap();
+    assert!(!m[0] && m[1]);
+    assert_eq!(both.net.params()[1], b.net.params()[1] / 2.0);
+    // Refused: no nets, another encoding, another shape.
+    assert!(NetFile::average(&[]).is_err());
+    let mut other = file(6, "greedy");
+    other.encoding = Some("walk6".into());
+    let e = NetFile::average(&[file(1, "greedy"), other])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("encoding walk6") && !e.contains('\n'), "{e}");
+    let mut other = file(7, "greedy");
+    other.net = random_net(&specs()[4], 7);
+    let e = NetFile::average(&[file(1, "greedy"), other])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("architecture"), "{e}");
+}
+
 #[test]
 fn bad_files_give_one_line_errors() {
     let ok = r#"{"architecture": {"type": "mlp", "layers": [2, 1]},

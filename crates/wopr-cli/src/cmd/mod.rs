@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod average;
 pub mod bench;
 pub mod dataset;
 pub mod eval;

@@ -140,6 +140,7 @@ impl Args {
                 games: self.eval_games,
                 openings: self.openings.openings.clone(),
                 start: self.openings.start.clone(),
+                keep_nets: false,
             },
             init: self.init.clone().map(|net| NetInit { net }),
         }

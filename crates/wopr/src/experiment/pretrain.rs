@@ -146,6 +146,7 @@ pub fn pretrain<G: OracleGame>(
         stop: run.total(),
         every: 1,
         measure_every: 1,
+        keep_nets: false,
     };
     drive(&mut run, &plan, &NoYardsticks, progress)?;
     Pool::load(dir)

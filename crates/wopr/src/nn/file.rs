@@ -412,6 +412,70 @@ impl NetFile {
         })
     }
 
+    /// The mean of several nets' weights, weight by weight (a "model soup":
+    /// nets learned from one start, or linear nets over one encoding,
+    /// averaged into one whose value is steadier than any of theirs). The
+    /// nets must agree on game, encoding, architecture and activations;
+    /// the result takes the first file's player, and keeps a weight pruned
+    /// only where every input has it pruned. Sums run in `f64` in the
+    /// order given, so one list of files gives one result.
+    pub fn average(files: &[NetFile]) -> Result<NetFile, NetError> {
+        let Some(first) = files.first() else {
+            return Err(NetError("averaging needs at least one net file".into()));
+        };
+        for (i, f) in files.iter().enumerate().skip(1) {
+            let differs = |what: &str, a: String, b: String| {
+                NetError(format!(
+                    "net {} has {what} {b}, net 1 has {a}: only nets of one game, encoding and shape average",
+                    i + 1
+                ))
+            };
+            let name = |x: &Option<String>| x.clone().unwrap_or_else(|| "none".into());
+            if f.game != first.game {
+                return Err(differs("game", name(&first.game), name(&f.game)));
+            }
+            if f.encoding != first.encoding {
+                return Err(differs(
+                    "encoding",
+                    name(&first.encoding),
+                    name(&f.encoding),
+                ));
+            }
+            let (a, b) = (first.net.architecture(), f.net.architecture());
+            if a != b {
+                return Err(differs("architecture", a.to_string(), b.to_string()));
+            }
+            let (a, b) = (first.net.activations(), f.net.activations());
+            if a != b {
+                return Err(differs("activations", format!("{a:?}"), format!("{b:?}")));
+            }
+        }
+        let n = first.net.num_params();
+        let mut sum = vec![0f64; n];
+        for f in files {
+            for (s, &w) in sum.iter_mut().zip(f.net.params()) {
+                *s += f64::from(w);
+            }
+        }
+        let mut out = first.clone();
+        let count = files.len() as f64;
+        for (w, s) in out.net.params_mut().iter_mut().zip(&sum) {
+            *w = (s / count) as f32;
+        }
+        let masks: Vec<Option<&[bool]>> = files.iter().map(|f| f.net.mask()).collect();
+        let mask = if masks.iter().any(Option::is_none) {
+            None
+        } else {
+            Some(
+                (0..n)
+                    .map(|i| masks.iter().flatten().any(|m| m[i]))
+                    .collect::<Vec<bool>>(),
+            )
+        };
+        out.net.set_mask(mask)?;
+        Ok(out)
+    }
+
     /// Writes the file: gzip-compressed JSON where the path ends in `.gz`
     /// (a large n-tuple net is mostly zeros: a 7x6 Connect-4 net's 55 MB
     /// of JSON are 4 MB compressed), plain JSON otherwise.

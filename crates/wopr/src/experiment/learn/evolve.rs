@@ -213,6 +213,7 @@ where
         stop,
         every,
         measure_every,
+        keep_nets: false,
     };
     drive(&mut evolution, &plan, &NoYardsticks, progress)
 }

@@ -156,6 +156,9 @@ pub struct RunPlan<'a> {
     /// Units between yardstick measurements (by label: see
     /// [`Learner::labels_from_zero`]).
     pub measure_every: u64,
+    /// Keep every checkpoint's `net-DONE.json` instead of removing the
+    /// previous one (for averaging them: `wopr average`).
+    pub keep_nets: bool,
 }
 
 /// `state.json`.
@@ -316,7 +319,7 @@ pub fn drive(
             measure(learner, dir, yardsticks, &mut cp, progress)?;
         }
         if learner.checkpoint_at_start() {
-            checkpoint(learner, dir, &mut cp)?;
+            checkpoint(learner, dir, &mut cp, plan.keep_nets)?;
         }
         cp
     };
@@ -344,7 +347,7 @@ pub fn drive(
             measure(learner, dir, yardsticks, &mut cp, progress)?;
         }
         if end || cp.done.is_multiple_of(plan.every) {
-            checkpoint(learner, dir, &mut cp)?;
+            checkpoint(learner, dir, &mut cp, plan.keep_nets)?;
         }
     }
     progress.finish();
@@ -429,8 +432,14 @@ fn write_files(dir: &Path, files: &[(String, String)]) -> Result<(), RunError> {
 }
 
 /// Saves the net as `net-DONE.json`, points `state.json` at it, copies it
-/// to `net.json` and removes the previous checkpoint's net file.
-fn checkpoint(learner: &dyn Learner, dir: &Path, cp: &mut Checkpoint) -> Result<(), RunError> {
+/// to `net.json` and removes the previous checkpoint's net file unless
+/// `keep`.
+fn checkpoint(
+    learner: &dyn Learner,
+    dir: &Path,
+    cp: &mut Checkpoint,
+    keep: bool,
+) -> Result<(), RunError> {
     let json = learner.net_file()?.to_json();
     let name = format!("net-{}.json", cp.done);
     write_atomic(&dir.join(&name), &json)?;
@@ -440,7 +449,7 @@ fn checkpoint(learner: &dyn Learner, dir: &Path, cp: &mut Checkpoint) -> Result<
     let text = serde_json::to_string(cp).map_err(|e| RunError(e.to_string()))?;
     write_atomic(&dir.join("state.json"), &text)?;
     write_atomic(&dir.join("net.json"), &json)?;
-    if !previous.is_empty() && previous != name {
+    if !keep && !previous.is_empty() && previous != name {
         let _ = std::fs::remove_file(dir.join(previous));
     }
     Ok(())

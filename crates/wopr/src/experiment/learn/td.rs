@@ -399,6 +399,7 @@ where
         stop: config.stop.games,
         every: config.yardsticks.every,
         measure_every: config.yardsticks.every,
+        keep_nets: config.yardsticks.keep_nets,
     };
     drive(&mut run, &plan, &yardsticks, progress)
 }

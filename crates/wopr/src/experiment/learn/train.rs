@@ -491,6 +491,7 @@ pub fn run(
         stop: config.stop.epochs,
         every: config.yardsticks.every,
         measure_every: config.yardsticks.every,
+        keep_nets: config.yardsticks.keep_nets,
     };
     let game = match &prepared.info {
         Some(info) => Some(AnyGame::parse(&info.game).map_err(err)?),

@@ -36,6 +36,10 @@ pub struct YardsticksConfig {
     /// A start position of every yardstick game (moves in notation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<String>,
+    /// Keep the net of every checkpoint as `net-N.json` (to average them
+    /// with `wopr average`), not only the latest.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub keep_nets: bool,
 }
 
 impl Default for YardsticksConfig {
@@ -46,6 +50,7 @@ impl Default for YardsticksConfig {
             games: eval_games(),
             openings: None,
             start: None,
+            keep_nets: false,
         }
     }
 }

@@ -1,0 +1,56 @@
+//! `wopr average`: one net file from the weight-by-weight mean of several
+//! (a "model soup" of checkpoints or of runs from one start).
+
+use std::path::PathBuf;
+
+use wopr::nn::{NetFile, Network};
+use wopr::players::parse_player;
+use wopr::registry::AnyGame;
+use wopr::with_game;
+
+/// Arguments of `wopr average`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Net files of one game, encoding and shape (plain or gzip JSON).
+    #[arg(required = true)]
+    nets: Vec<PathBuf>,
+    /// Where to write the mean (gzip-compressed where the name ends in .gz).
+    #[arg(long)]
+    out: PathBuf,
+    /// The default mode the written file records (e.g. `mode=greedy`,
+    /// `mode=alphabeta,ply=4`); absent: the first file's.
+    #[arg(long)]
+    player: Option<String>,
+}
+
+/// Reads the nets, averages them and writes the result.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let nets = args
+        .nets
+        .iter()
+        .map(NetFile::load)
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut mean = NetFile::average(&nets)?;
+    if let Some(p) = &args.player {
+        mean.player = Some(p.clone());
+    }
+    mean.save(&args.out)?;
+    // The file must play: its game and default mode are checked by loading
+    // it as a player (a bad --player is refused here, the file removed).
+    if let Some(spec) = &mean.game {
+        let game = AnyGame::parse(spec)?;
+        let as_player = format!("net:{}", args.out.display());
+        let check = with_game!(&game, g => parse_player(g, &as_player).map(|_| ()));
+        if let Err(e) = check {
+            let _ = std::fs::remove_file(&args.out);
+            anyhow::bail!("the averaged net does not load as a player: {e}");
+        }
+    }
+    println!(
+        "the mean of {} nets ({} weights each) written to {}",
+        nets.len(),
+        mean.net.num_params(),
+        args.out.display()
+    );
+    Ok(())
+}
