@@ -378,10 +378,14 @@ impl<S> NTuples<S> {
                 (((own >> b) & 1) + 2 * ((other >> b) & 1) + 3 * ((next >> b) & 1)) as u8;
             used &= used - 1;
         }
-        match self.n {
-            8 => self.images_of::<8>(&digits, half, f),
-            6 => self.images_of::<6>(&digits, half, f),
-            n => {
+        // Tuple lengths and cell-state counts the compiler can unroll and
+        // turn into shifts (4 states: two bits a square).
+        match (self.n, self.states) {
+            (8, 4) => self.images_of::<8, 4>(&digits, half, f),
+            (8, 3) => self.images_of::<8, 3>(&digits, half, f),
+            (6, 4) => self.images_of::<6, 4>(&digits, half, f),
+            (6, 3) => self.images_of::<6, 3>(&digits, half, f),
+            (n, _) => {
                 let states = self.states;
                 for (&base, bits) in self.bases.iter().zip(self.squares.chunks_exact(n)) {
                     let k = bits
@@ -394,16 +398,20 @@ impl<S> NTuples<S> {
         }
     }
 
-    /// [`NTuples::for_each_image`]'s loop for tuples of `N` squares (a
-    /// length the compiler can unroll).
+    /// [`NTuples::for_each_image`]'s loop for tuples of `N` squares of
+    /// `STATES` states each (constants the compiler can unroll).
     #[inline]
-    fn images_of<const N: usize>(&self, digits: &[u8; 64], half: usize, mut f: impl FnMut(usize)) {
-        let states = self.states;
+    fn images_of<const N: usize, const STATES: usize>(
+        &self,
+        digits: &[u8; 64],
+        half: usize,
+        mut f: impl FnMut(usize),
+    ) {
         for (&base, bits) in self.bases.iter().zip(self.squares.chunks_exact(N)) {
             let bits: &[u8; N] = bits.try_into().expect("chunks of N");
             let mut k = 0;
             for j in (0..N).rev() {
-                k = k * states + digits[bits[j] as usize] as usize;
+                k = k * STATES + digits[bits[j] as usize] as usize;
             }
             f(half + base + k);
         }

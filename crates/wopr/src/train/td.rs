@@ -285,6 +285,11 @@ pub struct TdLearner<G: Encodable> {
     /// with their factors; `spare` keeps emptied buffers for reuse.
     inputs: Vec<(u32, f32)>,
     candidate: Vec<(u32, f32)>,
+    /// The inputs of the position the last greedy move leads to, encoded
+    /// while valuing it (valid where `chosen_encoded`): the next position
+    /// learned, whose update then skips encoding it again.
+    chosen: Vec<(u32, f32)>,
+    chosen_encoded: bool,
     trace: std::collections::VecDeque<TraceEntry>,
     /// With FARL, the other seat's trace (swapped in while it learns).
     other_trace: std::collections::VecDeque<TraceEntry>,
@@ -346,6 +351,8 @@ impl<G: Encodable> TdLearner<G> {
             options,
             inputs: Vec::new(),
             candidate: Vec::new(),
+            chosen: Vec::new(),
+            chosen_encoded: false,
             trace: std::collections::VecDeque::new(),
             other_trace: std::collections::VecDeque::new(),
             spare: Vec::new(),
@@ -477,8 +484,17 @@ impl<G: Encodable> TdLearner<G> {
         let mut last_mover: Option<usize> = None;
         let (mut updates, mut error) = (0usize, 0.0f64);
         let mut legal = ActionList::new();
+        // Whether the last move was greedy: its position's inputs are then
+        // already encoded (`self.chosen`), moved to `self.inputs` before
+        // this move's choice overwrites them.
+        let mut last_greedy = false;
         while let Turn::Player(me) = game.state.turn() {
+            let encoded = last_greedy && self.chosen_encoded;
+            if encoded {
+                std::mem::swap(&mut self.inputs, &mut self.chosen);
+            }
             let (action, chosen) = self.choose(&mut game, me, &mut legal);
+            last_greedy = matches!(chosen, Chosen::Greedy(_));
             let target = match chosen {
                 Chosen::Greedy(v) => Some(v),
                 Chosen::Explored if self.options.explore == Explore::Skip => None,
@@ -498,7 +514,7 @@ impl<G: Encodable> TdLearner<G> {
                         Some(_) => -1.0,
                         None => 0.0,
                     };
-                    error += self.update(&game.state, target, sign).abs() as f64;
+                    error += self.update(&game.state, target, sign, encoded).abs() as f64;
                     updates += 1;
                     last_mover = Some(me);
                 }
@@ -523,12 +539,21 @@ impl<G: Encodable> TdLearner<G> {
             let mut child = state.clone();
             child.apply(a);
             let v = self.value_for(&child, me);
-            if v > best_value {
-                (best, best_value, ties) = (a, v, 1);
+            let take = if v > best_value {
+                ties = 1;
+                true
             } else if v == best_value {
                 ties += 1;
-                if rng.random_range(0..ties) == 0 {
-                    best = a;
+                rng.random_range(0..ties) == 0
+            } else {
+                false
+            };
+            if take {
+                (best, best_value) = (a, v);
+                // `value_for` encoded the child unless the game was over.
+                self.chosen_encoded = !child.is_terminal();
+                if self.chosen_encoded {
+                    std::mem::swap(&mut self.candidate, &mut self.chosen);
                 }
             }
         }
@@ -543,9 +568,21 @@ impl<G: Encodable> TdLearner<G> {
     }
 
     /// One TD step on `state` towards `target`, the trace first decayed by
-    /// `sign·λ` (`sign` 0 restarts it); returns δ.
-    fn update(&mut self, state: &G::State, target: f32, sign: f32) -> f32 {
-        self.encoding.encode_sparse(state, &mut self.inputs);
+    /// `sign·λ` (`sign` 0 restarts it); returns δ. Where `encoded`,
+    /// `self.inputs` already holds `state`'s inputs.
+    fn update(&mut self, state: &G::State, target: f32, sign: f32, encoded: bool) -> f32 {
+        if !encoded {
+            self.encoding.encode_sparse(state, &mut self.inputs);
+        }
+        // Inputs carried over from the move's valuation are the position's
+        // own (checked on every update of the test builds).
+        debug_assert!(
+            !encoded || {
+                let mut fresh = Vec::new();
+                self.encoding.encode_sparse(state, &mut fresh);
+                fresh == self.inputs
+            }
+        );
         let y = self.output.apply(sparse_sum(&self.weights, &self.inputs));
         let delta = target - y;
         let slope = self.output.derivative_from_output(y);

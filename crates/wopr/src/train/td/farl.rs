@@ -79,7 +79,7 @@ impl<G: Encodable> TdLearner<G> {
         } else {
             1.0
         };
-        let delta = self.update(&p.state, target, sign);
+        let delta = self.update(&p.state, target, sign, false);
         if seat == 1 {
             std::mem::swap(&mut self.trace, &mut self.other_trace);
         }

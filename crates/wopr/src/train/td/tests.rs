@@ -27,18 +27,18 @@ fn tcl_slows_a_weight_whose_recommendations_flip() {
     // `raw` with O to move after X's b2: −1 on b2 (input 4); the bias
     // is weight 9. Step 1: δ = 1, nothing summed yet (rate 1): the
     // bias moves by 0.1, b2's weight by −0.1.
-    tcl.update(&s, 1.0, 0.0);
+    tcl.update(&s, 1.0, 0.0, false);
     assert!((tcl.weights()[9] - 0.1).abs() < 1e-6);
     assert!((tcl.weights()[4] + 0.1).abs() < 1e-6);
     // Step 2: V = 0.1 + 0.1 = 0.2, δ = −0.2; the sums so far agree in
     // sign (|N|/A = 1, rate 1): the bias moves by −0.02.
-    assert!((tcl.update(&s, 0.0, 0.0) + 0.2).abs() < 1e-6);
+    assert!((tcl.update(&s, 0.0, 0.0, false) + 0.2).abs() < 1e-6);
     assert!((tcl.weights()[9] - 0.08).abs() < 1e-6);
     let (sum, size) = tcl.tcl_sums();
     assert!((sum[9] - 0.08).abs() < 1e-6 && (size[9] - 0.12).abs() < 1e-6);
     // Step 3: V = 0.16, δ = −0.16, change −0.016 at rate
     // e^{β(0.08/0.12 − 1)} = e^{−0.9}.
-    tcl.update(&s, 0.0, 0.0);
+    tcl.update(&s, 0.0, 0.0, false);
     let want = 0.08 - 0.016 * (beta * (0.08f32 / 0.12 - 1.0)).exp();
     assert!(
         (tcl.weights()[9] - want).abs() < 1e-6,
@@ -58,7 +58,7 @@ fn tcl_slows_a_weight_whose_recommendations_flip() {
     )
     .unwrap();
     for target in [1.0, 0.0, 0.0] {
-        plain.update(&s, target, 0.0);
+        plain.update(&s, target, 0.0, false);
     }
     assert!((plain.weights()[9] - (0.08 - 0.016)).abs() < 1e-6);
     assert!(plain.tcl_sums().0.is_empty());
@@ -116,7 +116,7 @@ fn a_win_in_one_pulls_the_value_of_its_position_up() {
     let mut rng = stream(1, &[0]);
     let (a, v) = l.best_move(&s, 0, &legal, &mut rng);
     assert_eq!((s.action_to_string(a).as_str(), v), ("c1", 1.0));
-    let delta = l.update(&s, v, 0.0);
+    let delta = l.update(&s, v, 0.0, false);
     assert_eq!(delta, 1.0);
     // `raw` reads +1 on X's two squares and −1 on O's: 4 inputs moved
     // by ±0.1, and the bias by 0.1; V(s) = tanh(0.1·(4 + 1)).
@@ -151,11 +151,11 @@ fn the_trace_carries_the_last_gradient_with_the_sign_and_lambda() {
     enc.encode(&s2, &mut x2);
     x1.push(1.0); // the bias's input
     x2.push(1.0);
-    assert_eq!(l.update(&s1, 1.0, 0.0), 1.0);
+    assert_eq!(l.update(&s1, 1.0, 0.0, false), 1.0);
     let w1: Vec<f32> = x1.iter().map(|x| alpha * x).collect();
     assert_eq!(l.weights(), &w1[..]);
     let y2 = w1.iter().zip(&x2).map(|(w, x)| w * x).sum::<f32>().tanh();
-    let delta = l.update(&s2, 0.0, -1.0);
+    let delta = l.update(&s2, 0.0, -1.0, false);
     assert!((delta + y2).abs() < 1e-6);
     let slope = 1.0 - y2 * y2;
     for i in 0..10 {
