@@ -102,7 +102,7 @@ impl Encoding<DotsAndBoxesState> for DotsEncoding {
 
 impl Encodable for DotsAndBoxes {
     fn encoding_names(&self) -> &'static [&'static str] {
-        &["raw", "planes", "sides", "chains", "blocks"]
+        &["raw", "planes", "sides", "chains", "blocks", "blocksc"]
     }
     fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError> {
         let s = self.initial_state();
@@ -128,9 +128,10 @@ impl Encodable for DotsAndBoxes {
                 edges,
                 boxes,
             })),
-            "blocks" => Ok(Box::new(super::tuples::BlockTuples::new(
+            "blocks" | "blocksc" => Ok(Box::new(super::tuples::BlockTuples::new(
                 self.cols(),
                 self.rows(),
+                name == "blocksc",
             ))),
             _ => Err(unknown(&self.spec(), name, self.encoding_names())),
         }

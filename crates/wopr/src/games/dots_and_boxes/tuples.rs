@@ -18,10 +18,15 @@
 //! of 2×2 blocks and one of 2×3 and 3×2 blocks, 8 images each, so 2 + 16
 //! look-ups a position and 2 · 19 + 25 · 10 + 4,096 + 131,072 = 135,456
 //! inputs.
+//!
+//! `blocksc` adds one whole-board reading: the long chains (0–3) and
+//! loops (0–1) that the boxes with two sides left already form, joint
+//! with the safe edges' parity (16 inputs, one set): the long-chain rule's
+//! count, which no block sees.
 
 use std::collections::HashSet;
 
-use super::counts::{greedy_captures, safe_edges};
+use super::counts::{chains_and_loops, greedy_captures, safe_edges};
 use super::DotsAndBoxesState;
 use crate::game::encode::Encoding;
 use crate::game::ntuple::{images, orbit, Square, Symmetry};
@@ -39,13 +44,21 @@ pub(super) struct BlockTuples {
     /// class reads them, `lengths[i]` of them.
     edges: Vec<u8>,
     lengths: Vec<u8>,
+    /// `blocksc`: where the chain inputs start (one-hot over the safe
+    /// edges' parity × long chains 0–3 × loops 0–1, 16 inputs).
+    chains: Option<usize>,
     /// Inputs in all.
     size: usize,
 }
 
+/// Inputs of `blocksc`'s chain group.
+const CHAIN_INPUTS: usize = 2 * 4 * 2;
+
 impl BlockTuples {
-    /// The encoding for a board of `cols × rows` boxes.
-    pub(super) fn new(cols: usize, rows: usize) -> BlockTuples {
+    /// The encoding for a board of `cols × rows` boxes; with `chains`,
+    /// `blocksc`: also the chains and loops the two-sided boxes form
+    /// ([`chains_and_loops`]) joint with the safe edges' parity.
+    pub(super) fn new(cols: usize, rows: usize, chains: bool) -> BlockTuples {
         let (width, height) = (2 * cols + 1, 2 * rows + 1);
         let symmetry = if cols == rows {
             Symmetry::Dihedral
@@ -92,7 +105,8 @@ impl BlockTuples {
             bases,
             edges,
             lengths,
-            size: tables,
+            chains: chains.then_some(tables),
+            size: tables + if chains { CHAIN_INPUTS } else { 0 },
         }
     }
 
@@ -104,6 +118,10 @@ impl BlockTuples {
         let leads = 2 * self.boxes + 1;
         f((safe % 2) * leads + (self.boxes as isize + lead) as usize);
         f(2 * leads + safe * (self.boxes + 1) + captures);
+        if let Some(base) = self.chains {
+            let (long, loops) = chains_and_loops(s);
+            f(base + (safe % 2) * 8 + long.min(3) * 2 + loops.min(1));
+        }
         let drawn = s.edges();
         let mut at = 0;
         for (&base, &n) in self.bases.iter().zip(&self.lengths) {
@@ -119,7 +137,11 @@ impl BlockTuples {
 
 impl Encoding<DotsAndBoxesState> for BlockTuples {
     fn name(&self) -> &'static str {
-        "blocks"
+        if self.chains.is_some() {
+            "blocksc"
+        } else {
+            "blocks"
+        }
     }
     fn size(&self) -> usize {
         self.size
@@ -149,7 +171,7 @@ mod tests {
     /// the first move, drawn by its midpoint).
     #[test]
     fn three_by_three_blocks() {
-        let enc = BlockTuples::new(3, 3);
+        let enc = BlockTuples::new(3, 3, false);
         assert_eq!(enc.size(), 2 * 19 + 25 * 10 + 4096 + 131_072);
         assert_eq!(enc.bases.len(), 16);
         let game = DotsAndBoxes::new(3, 3).unwrap();
@@ -177,5 +199,46 @@ mod tests {
         enc.encode_sparse(&c, &mut y);
         y.sort_unstable_by_key(|p| p.0);
         assert_ne!(x, y);
+    }
+
+    /// `chains_and_loops` on two drawn 3x3 positions: the top row's three
+    /// boxes with top and bottom drawn form one long chain (open at both
+    /// board edges); the top-left 2×2 boxes with only their four inner
+    /// edges undrawn form one loop. `blocksc` reads 16 more inputs than
+    /// `blocks`, one of them set.
+    #[test]
+    fn long_chains_and_loops() {
+        use super::super::counts::chains_and_loops;
+        let game = DotsAndBoxes::new(3, 3).unwrap();
+        let s0 = game.initial_state();
+        let draw = |edges: &[usize]| {
+            let mut s = s0;
+            for &e in edges {
+                s.apply(e as crate::game::Action);
+            }
+            s
+        };
+        assert_eq!(chains_and_loops(&s0), (0, 0));
+        let row = [0, 1, 2].map(|c| s0.h_index(0, c));
+        let below = [0, 1, 2].map(|c| s0.h_index(1, c));
+        let chain = draw(&[row, below].concat());
+        assert_eq!(chains_and_loops(&chain), (1, 0));
+        let outer = [
+            s0.h_index(0, 0),
+            s0.h_index(0, 1),
+            s0.h_index(2, 0),
+            s0.h_index(2, 1),
+            s0.v_index(0, 0),
+            s0.v_index(1, 0),
+            s0.v_index(0, 2),
+            s0.v_index(1, 2),
+        ];
+        let ring = draw(&outer);
+        assert_eq!(chains_and_loops(&ring), (0, 1));
+        let (plain, with) = (BlockTuples::new(3, 3, false), BlockTuples::new(3, 3, true));
+        assert_eq!(with.size(), plain.size() + 16);
+        let mut out = Vec::new();
+        with.encode_sparse(&chain, &mut out);
+        assert_eq!(out.len(), 2 + 16 + 1);
     }
 }
