@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 
 use wopr::nn::{NetFile, Network};
-use wopr::players::parse_player;
+use wopr::players::net::NetPlayer;
 use wopr::registry::AnyGame;
-use wopr::with_game;
+use wopr::with_board_game;
 
 /// Arguments of `wopr average`.
 #[derive(clap::Args, Debug)]
@@ -34,18 +34,22 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if let Some(p) = &args.player {
         mean.player = Some(p.clone());
     }
-    mean.save(&args.out)?;
-    // The file must play: its game and default mode are checked by loading
-    // it as a player (a bad --player is refused here, the file removed).
+    // The file must play: its game and default mode are checked by
+    // building its player before anything is written (a bad --player
+    // leaves whatever --out held).
     if let Some(spec) = &mean.game {
         let game = AnyGame::parse(spec)?;
-        let as_player = format!("net:{}", args.out.display());
-        let check = with_game!(&game, g => parse_player(g, &as_player).map(|_| ()));
+        let label = args.out.display().to_string();
+        let check = with_board_game!(
+            &game,
+            g => NetPlayer::from_file(g, mean.clone(), &label).map(|_| ()),
+            Ok(())
+        );
         if let Err(e) = check {
-            let _ = std::fs::remove_file(&args.out);
             anyhow::bail!("the averaged net does not load as a player: {e}");
         }
     }
+    mean.save(&args.out)?;
     println!(
         "the mean of {} nets ({} weights each) written to {}",
         nets.len(),
