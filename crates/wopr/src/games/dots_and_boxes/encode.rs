@@ -102,7 +102,9 @@ impl Encoding<DotsAndBoxesState> for DotsEncoding {
 
 impl Encodable for DotsAndBoxes {
     fn encoding_names(&self) -> &'static [&'static str] {
-        &["raw", "planes", "sides", "chains", "blocks", "blocksc"]
+        &[
+            "raw", "planes", "sides", "chains", "blocks", "blocksc", "blocksw",
+        ]
     }
     fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError> {
         let s = self.initial_state();
@@ -128,6 +130,10 @@ impl Encodable for DotsAndBoxes {
                 edges,
                 boxes,
             })),
+            "blocksw" => Ok(Box::new(super::tuples::BlockTuples::whole(
+                self.cols(),
+                self.rows(),
+            ))),
             "blocks" | "blocksc" => Ok(Box::new(super::tuples::BlockTuples::new(
                 self.cols(),
                 self.rows(),

@@ -23,6 +23,12 @@
 //! loops (0–1) that the boxes with two sides left already form, joint
 //! with the safe edges' parity (16 inputs, one set): the long-chain rule's
 //! count, which no block sees.
+//!
+//! `blocksw` adds one more block: the whole board, all 24 edges of 3x3
+//! boxes as one index into a table of 2²⁴ weights, read in the board's 8
+//! symmetric images. A linear net over it is then a look-up table of every
+//! position (up to symmetry) on top of the blocks' generalisation: the
+//! positions that learning meets often get a value of their own.
 
 use std::collections::HashSet;
 
@@ -49,6 +55,8 @@ pub(super) struct BlockTuples {
     chains: Option<usize>,
     /// Inputs in all.
     size: usize,
+    /// The encoding's name.
+    name: &'static str,
 }
 
 /// Inputs of `blocksc`'s chain group.
@@ -59,6 +67,25 @@ impl BlockTuples {
     /// `blocksc`: also the chains and loops the two-sided boxes form
     /// ([`chains_and_loops`]) joint with the safe edges' parity.
     pub(super) fn new(cols: usize, rows: usize, chains: bool) -> BlockTuples {
+        let name = if chains { "blocksc" } else { "blocks" };
+        Self::with_shapes(name, cols, rows, chains, &SHAPES)
+    }
+
+    /// `blocksw`: the blocks and one table for the whole board (every
+    /// edge: 2²⁴ entries on 3x3 boxes), shared under the symmetries.
+    pub(super) fn whole(cols: usize, rows: usize) -> BlockTuples {
+        let mut shapes = SHAPES.to_vec();
+        shapes.push((rows, cols));
+        Self::with_shapes("blocksw", cols, rows, false, &shapes)
+    }
+
+    fn with_shapes(
+        name: &'static str,
+        cols: usize,
+        rows: usize,
+        chains: bool,
+        shapes: &[(usize, usize)],
+    ) -> BlockTuples {
         let (width, height) = (2 * cols + 1, 2 * rows + 1);
         let symmetry = if cols == rows {
             Symmetry::Dihedral
@@ -80,7 +107,7 @@ impl BlockTuples {
         let mut tables = 2 * (2 * boxes + 1) + (edge_count + 1) * (boxes + 1);
         let (mut bases, mut edges, mut lengths) = (Vec::new(), Vec::new(), Vec::new());
         let mut seen = HashSet::new();
-        for (h, w) in SHAPES {
+        for &(h, w) in shapes {
             for r0 in 0..rows.saturating_sub(h - 1) {
                 for c0 in 0..cols.saturating_sub(w - 1) {
                     // The block's edge midpoints, in reading order.
@@ -107,6 +134,7 @@ impl BlockTuples {
             lengths,
             chains: chains.then_some(tables),
             size: tables + if chains { CHAIN_INPUTS } else { 0 },
+            name,
         }
     }
 
@@ -137,11 +165,7 @@ impl BlockTuples {
 
 impl Encoding<DotsAndBoxesState> for BlockTuples {
     fn name(&self) -> &'static str {
-        if self.chains.is_some() {
-            "blocksc"
-        } else {
-            "blocks"
-        }
+        self.name
     }
     fn size(&self) -> usize {
         self.size
@@ -240,5 +264,27 @@ mod tests {
         let mut out = Vec::new();
         with.encode_sparse(&chain, &mut out);
         assert_eq!(out.len(), 2 + 16 + 1);
+    }
+
+    /// `blocksw` on 3x3 boxes: the blocks plus one table of 2²⁴ entries
+    /// (every edge) read in its 8 symmetric images, so 2 + 16 + 8 inputs
+    /// set on every position; mirror-image positions read the same.
+    #[test]
+    fn the_whole_board_table() {
+        let (plain, whole) = (BlockTuples::new(3, 3, false), BlockTuples::whole(3, 3));
+        assert_eq!(whole.size(), plain.size() + (1 << 24));
+        assert_eq!(whole.name(), "blocksw");
+        let game = DotsAndBoxes::new(3, 3).unwrap();
+        let (mut a, mut b) = (game.initial_state(), game.initial_state());
+        a.apply(0);
+        b.apply(2);
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        whole.encode_sparse(&a, &mut x);
+        whole.encode_sparse(&b, &mut y);
+        assert_eq!(x.len(), 2 + 16 + 8);
+        x.sort_unstable_by_key(|p| p.0);
+        y.sort_unstable_by_key(|p| p.0);
+        assert_eq!(x, y);
+        assert!(x.iter().all(|&(i, _)| (i as usize) < whole.size()));
     }
 }
