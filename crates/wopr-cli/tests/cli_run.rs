@@ -529,6 +529,39 @@ fn kept_checkpoints_average_into_one_net() {
         let sum: f64 = nets.iter().map(|n| f64::from(n.net.params()[i])).sum();
         assert_eq!(mean.net.params()[i], (sum / 3.0) as f32, "weight {i}");
     }
+    // Rounded to 2 significant digits after zeroing what is below 0.01:
+    // every weight is 0 or has at most 2 significant digits (its shortest
+    // decimal form, as the file writes it), and the mean's large weights
+    // are kept within rounding.
+    let small = dir.join("small.json");
+    let mut args = vec!["average"];
+    args.extend(kept.iter().map(|p| s(p)));
+    args.extend([
+        "--out",
+        s(&small),
+        "--significant",
+        "2",
+        "--zero-below",
+        "0.01",
+    ]);
+    ok(&wopr(&args));
+    let rounded = NetFile::load(&small).unwrap();
+    for (i, (&r, &m)) in rounded
+        .net
+        .params()
+        .iter()
+        .zip(mean.net.params())
+        .enumerate()
+    {
+        if m.abs() < 0.01 {
+            assert_eq!(r, 0.0, "weight {i}");
+        } else {
+            assert!((r - m).abs() <= 0.05 * m.abs(), "weight {i}: {r} for {m}");
+            let digits = format!("{:e}", r);
+            let mantissa = digits.split('e').next().unwrap().replace(['-', '.'], "");
+            assert!(mantissa.len() <= 2, "weight {i}: {r}");
+        }
+    }
     // The mean plays: it loads as a player of its game.
     ok(&wopr(&[
         "eval",

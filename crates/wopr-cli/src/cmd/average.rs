@@ -21,6 +21,25 @@ pub struct Args {
     /// `mode=alphabeta,ply=4`); absent: the first file's.
     #[arg(long)]
     player: Option<String>,
+    /// Round every weight to this many significant decimal digits (1-9):
+    /// a large table then compresses to a smaller file. Measure the
+    /// written net: it is not the mean to the last bit.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=9))]
+    significant: Option<u32>,
+    /// Set every weight smaller than this in size to zero (with
+    /// --significant, before rounding).
+    #[arg(long)]
+    zero_below: Option<f32>,
+}
+
+/// `w` rounded to `digits` significant decimal digits.
+fn round_significant(w: f32, digits: u32) -> f32 {
+    if w == 0.0 || !w.is_finite() {
+        return w;
+    }
+    format!("{:.*e}", digits as usize - 1, w)
+        .parse()
+        .unwrap_or(w)
 }
 
 /// Reads the nets, averages them and writes the result.
@@ -33,6 +52,21 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut mean = NetFile::average(&nets)?;
     if let Some(p) = &args.player {
         mean.player = Some(p.clone());
+    }
+    if let Some(t) = args.zero_below {
+        if !(t.is_finite() && t >= 0.0) {
+            anyhow::bail!("--zero-below must be a size of zero or more, got {t}");
+        }
+        for w in mean.net.params_mut() {
+            if w.abs() < t {
+                *w = 0.0;
+            }
+        }
+    }
+    if let Some(d) = args.significant {
+        for w in mean.net.params_mut() {
+            *w = round_significant(*w, d);
+        }
     }
     // The file must play: its game and default mode are checked by
     // building its player before anything is written (a bad --player
