@@ -192,8 +192,16 @@ pub fn net_game(path: &Path) -> Option<String> {
     struct Header {
         game: String,
     }
-    let file = std::fs::File::open(path).ok()?;
-    let header: Header = serde_json::from_reader(std::io::BufReader::new(file)).ok()?;
+    use std::io::{BufRead, BufReader};
+    let mut file = BufReader::new(std::fs::File::open(path).ok()?);
+    // A net file is JSON, or JSON compressed with gzip (told by its first
+    // bytes, as `NetFile::load` tells it).
+    let gzip = file.fill_buf().ok()?.starts_with(&[0x1f, 0x8b]);
+    let header: Header = if gzip {
+        serde_json::from_reader(BufReader::new(flate2::read::GzDecoder::new(file))).ok()?
+    } else {
+        serde_json::from_reader(file).ok()?
+    };
     Some(header.game)
 }
 
@@ -218,6 +226,15 @@ mod tests {
         std::fs::create_dir_all(champions.join("sub")).unwrap();
         std::fs::create_dir_all(runs.join("r1")).unwrap();
         write_net(&champions.join("c4.json"), "connect4:6x6");
+        // A gzip-compressed net is offered by its name without `.json.gz`.
+        {
+            use std::io::Write;
+            let file = std::fs::File::create(champions.join("zipped.json.gz")).unwrap();
+            let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::default());
+            gz.write_all(b"{\"game\": \"reversi:6x6\", \"weights\": [1]}")
+                .unwrap();
+            gz.finish().unwrap();
+        }
         write_net(&runs.join("r1/champion.json"), "tictactoe");
         std::fs::write(champions.join("notes.json"), "{\"x\": 1}").unwrap();
         write_net(&champions.join("sub/deep.json"), "connect4:6x6");
@@ -230,7 +247,7 @@ mod tests {
         let names: Vec<String> = nets.list().iter().map(|n| n.name.clone()).collect();
         // The symlink, the file without a game and the nested file are not
         // offered.
-        assert_eq!(names, ["c4", "run:r1"]);
+        assert_eq!(names, ["c4", "run:r1", "zipped"]);
         let c4 = champions.join("c4.json").display().to_string();
         let game = AnyGame::parse("connect4:6x6").unwrap().spec();
         assert_eq!(nets.resolve(&game, "c4"), Ok(c4.clone()));
