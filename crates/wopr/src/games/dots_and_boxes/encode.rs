@@ -20,6 +20,7 @@
 //! index; [`super::tuples`]).
 
 use super::counts::{greedy_captures, safe_edges};
+use super::tuples::{BlockTuples, Blocks};
 use super::{DotsAndBoxes, DotsAndBoxesState};
 use crate::game::encode::{mover, unknown, Encodable, Encoding, EncodingOf};
 use crate::game::{Game, SpecError};
@@ -130,16 +131,24 @@ impl Encodable for DotsAndBoxes {
                 edges,
                 boxes,
             })),
-            "blocksw" => Ok(Box::new(super::tuples::BlockTuples::whole(
-                self.cols(),
-                self.rows(),
-            ))),
-            "blocks" | "blocksc" => Ok(Box::new(super::tuples::BlockTuples::new(
-                self.cols(),
-                self.rows(),
-                name == "blocksc",
-            ))),
-            _ => Err(unknown(&self.spec(), name, self.encoding_names())),
+            _ => {
+                let Some(&(_, variant)) = Blocks::ALL.iter().find(|(n, _)| *n == name) else {
+                    return Err(unknown(&self.spec(), name, self.encoding_names()));
+                };
+                if variant == Blocks::Whole && edges > Blocks::WHOLE_EDGES {
+                    return Err(SpecError(format!(
+                        "encoding 'blocksw' reads the whole board as one table of 2^edges weights: \
+                         boards of at most {} edges (3x3 boxes); {} has {edges}",
+                        Blocks::WHOLE_EDGES,
+                        self.spec()
+                    )));
+                }
+                Ok(Box::new(BlockTuples::new(
+                    self.cols(),
+                    self.rows(),
+                    variant,
+                )))
+            }
         }
     }
 }

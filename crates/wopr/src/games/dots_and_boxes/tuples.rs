@@ -40,7 +40,31 @@ use crate::game::ntuple::{images, orbit, Square, Symmetry};
 /// The block shapes, in boxes (rows, columns).
 const SHAPES: [(usize, usize); 3] = [(2, 2), (2, 3), (3, 2)];
 
-/// The `blocks` encoding (see the module docs).
+/// Which of the block encodings (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Blocks {
+    /// `blocks`: the counts and the 2×2 and 2×3 blocks.
+    Plain,
+    /// `blocksc`: and the chains and loops already formed.
+    Chains,
+    /// `blocksw`: and the whole board as one more block.
+    Whole,
+}
+
+impl Blocks {
+    /// The variants, by their encoding names.
+    pub(super) const ALL: [(&'static str, Blocks); 3] = [
+        ("blocks", Blocks::Plain),
+        ("blocksc", Blocks::Chains),
+        ("blocksw", Blocks::Whole),
+    ];
+
+    /// The most edges `blocksw` reads as one index (2²⁴ weights, 3x3
+    /// boxes).
+    pub(super) const WHOLE_EDGES: usize = 24;
+}
+
+/// A block encoding (see the module docs).
 pub(super) struct BlockTuples {
     /// Boxes on the board (the lead input runs over `−boxes..=boxes`).
     boxes: usize,
@@ -55,37 +79,17 @@ pub(super) struct BlockTuples {
     chains: Option<usize>,
     /// Inputs in all.
     size: usize,
-    /// The encoding's name.
-    name: &'static str,
+    /// Which one it is.
+    variant: Blocks,
 }
 
 /// Inputs of `blocksc`'s chain group.
 const CHAIN_INPUTS: usize = 2 * 4 * 2;
 
 impl BlockTuples {
-    /// The encoding for a board of `cols × rows` boxes; with `chains`,
-    /// `blocksc`: also the chains and loops the two-sided boxes form
-    /// ([`chains_and_loops`]) joint with the safe edges' parity.
-    pub(super) fn new(cols: usize, rows: usize, chains: bool) -> BlockTuples {
-        let name = if chains { "blocksc" } else { "blocks" };
-        Self::with_shapes(name, cols, rows, chains, &SHAPES)
-    }
-
-    /// `blocksw`: the blocks and one table for the whole board (every
-    /// edge: 2²⁴ entries on 3x3 boxes), shared under the symmetries.
-    pub(super) fn whole(cols: usize, rows: usize) -> BlockTuples {
-        let mut shapes = SHAPES.to_vec();
-        shapes.push((rows, cols));
-        Self::with_shapes("blocksw", cols, rows, false, &shapes)
-    }
-
-    fn with_shapes(
-        name: &'static str,
-        cols: usize,
-        rows: usize,
-        chains: bool,
-        shapes: &[(usize, usize)],
-    ) -> BlockTuples {
+    /// The encoding `variant` for a board of `cols × rows` boxes (for
+    /// `blocksw`, of at most [`Blocks::WHOLE_EDGES`] edges).
+    pub(super) fn new(cols: usize, rows: usize, variant: Blocks) -> BlockTuples {
         let (width, height) = (2 * cols + 1, 2 * rows + 1);
         let symmetry = if cols == rows {
             Symmetry::Dihedral
@@ -107,6 +111,12 @@ impl BlockTuples {
         let mut tables = 2 * (2 * boxes + 1) + (edge_count + 1) * (boxes + 1);
         let (mut bases, mut edges, mut lengths) = (Vec::new(), Vec::new(), Vec::new());
         let mut seen = HashSet::new();
+        let whole = [(rows, cols)];
+        let shapes = SHAPES.iter().chain(if variant == Blocks::Whole {
+            &whole[..]
+        } else {
+            &[]
+        });
         for &(h, w) in shapes {
             for r0 in 0..rows.saturating_sub(h - 1) {
                 for c0 in 0..cols.saturating_sub(w - 1) {
@@ -132,9 +142,14 @@ impl BlockTuples {
             bases,
             edges,
             lengths,
-            chains: chains.then_some(tables),
-            size: tables + if chains { CHAIN_INPUTS } else { 0 },
-            name,
+            chains: (variant == Blocks::Chains).then_some(tables),
+            size: tables
+                + if variant == Blocks::Chains {
+                    CHAIN_INPUTS
+                } else {
+                    0
+                },
+            variant,
         }
     }
 
@@ -165,7 +180,8 @@ impl BlockTuples {
 
 impl Encoding<DotsAndBoxesState> for BlockTuples {
     fn name(&self) -> &'static str {
-        self.name
+        let named = Blocks::ALL.iter().find(|(_, v)| *v == self.variant);
+        named.expect("every variant is named").0
     }
     fn size(&self) -> usize {
         self.size
@@ -195,7 +211,7 @@ mod tests {
     /// the first move, drawn by its midpoint).
     #[test]
     fn three_by_three_blocks() {
-        let enc = BlockTuples::new(3, 3, false);
+        let enc = BlockTuples::new(3, 3, Blocks::Plain);
         assert_eq!(enc.size(), 2 * 19 + 25 * 10 + 4096 + 131_072);
         assert_eq!(enc.bases.len(), 16);
         let game = DotsAndBoxes::new(3, 3).unwrap();
@@ -259,7 +275,10 @@ mod tests {
         ];
         let ring = draw(&outer);
         assert_eq!(chains_and_loops(&ring), (0, 1));
-        let (plain, with) = (BlockTuples::new(3, 3, false), BlockTuples::new(3, 3, true));
+        let (plain, with) = (
+            BlockTuples::new(3, 3, Blocks::Plain),
+            BlockTuples::new(3, 3, Blocks::Chains),
+        );
         assert_eq!(with.size(), plain.size() + 16);
         let mut out = Vec::new();
         with.encode_sparse(&chain, &mut out);
@@ -271,7 +290,10 @@ mod tests {
     /// set on every position; mirror-image positions read the same.
     #[test]
     fn the_whole_board_table() {
-        let (plain, whole) = (BlockTuples::new(3, 3, false), BlockTuples::whole(3, 3));
+        let (plain, whole) = (
+            BlockTuples::new(3, 3, Blocks::Plain),
+            BlockTuples::new(3, 3, Blocks::Whole),
+        );
         assert_eq!(whole.size(), plain.size() + (1 << 24));
         assert_eq!(whole.name(), "blocksw");
         let game = DotsAndBoxes::new(3, 3).unwrap();
@@ -286,5 +308,16 @@ mod tests {
         y.sort_unstable_by_key(|p| p.0);
         assert_eq!(x, y);
         assert!(x.iter().all(|&(i, _)| (i as usize) < whole.size()));
+    }
+
+    /// `blocksw` on a board of more than 24 edges would need a table of
+    /// 2^edges weights: refused by name, in one line (4x4 boxes: 40 edges).
+    #[test]
+    fn the_whole_board_table_only_on_small_boards() {
+        use crate::game::encode::Encodable;
+        let big = DotsAndBoxes::new(4, 4).unwrap();
+        let e = big.encoding("blocksw").err().expect("refused").0;
+        assert!(e.contains("at most 24 edges") && e.contains("40"), "{e}");
+        assert!(big.encoding("blocks").is_ok());
     }
 }
