@@ -171,6 +171,14 @@ fn bad_settings_are_one_line_errors() {
     );
     fails_with(&td(&out, "10", &["--output", "sigmoid"]), "tanh or linear");
     fails_with(
+        &td(&out, "10", &["--reward", "margin:9"]),
+        "margin needs a game that keeps score; tictactoe does not",
+    );
+    fails_with(
+        &td(&out, "10", &["--reward", "margin"]),
+        "accepted: result, margin:S",
+    );
+    fails_with(
         &td(&out, "10", &["--alpha-final", "0.0001"]),
         "decay games > 0",
     );

@@ -81,7 +81,7 @@ fn an_exact_table_searched_at_any_ply_plays_only_optimal_moves() {
                 let mut c = **s;
                 c.apply(a);
                 if c.is_terminal() {
-                    c.returns(usize::from(s.to_move)).signum() as i8
+                    wopr::game::result_sign(c.returns(usize::from(s.to_move))) as i8
                 } else {
                     -solved_value(&c).signum()
                 }

@@ -37,7 +37,7 @@ fn random_net<G: Encodable>(game: &G, encoding: &str, output: &str, scale: f32) 
 /// value; whoever is to move chooses, so extra turns are followed).
 fn minimax<G: Encodable>(eval: &mut NetEval<G>, s: &G::State, depth: u32, me: usize) -> f64 {
     let Some(m) = mover(s) else {
-        return 1e12 * s.returns(me).signum();
+        return 1e12 * f64::from(wopr::game::result_sign(s.returns(me)));
     };
     if depth == 0 {
         let o = eval.run(std::slice::from_ref(s))[0];

@@ -81,6 +81,10 @@ pub struct Args {
     /// 10⁻⁶.
     #[arg(long)]
     trace_cut: Option<f32>,
+    /// What a finished game is worth: result (+1/0/−1) or margin:S (the
+    /// score margin over S, e.g. margin:9 on 3x3 Dots-and-Boxes).
+    #[arg(long, default_value = "result")]
+    reward: String,
     /// Start from this net file's weights (a linear net over the encoding)
     /// instead of zeros.
     #[arg(long)]
@@ -132,6 +136,7 @@ impl Args {
                 tcl_beta: self.tcl_beta,
                 farl: self.farl,
                 trace_cut: self.trace_cut,
+                reward: self.reward.clone(),
             },
             stop: TdStop { games: self.games },
             yardsticks: YardsticksConfig {

@@ -276,6 +276,19 @@ pub fn result_of_margin(margin: i32) -> f64 {
     }
 }
 
+/// The sign of a return: +1, −1, or 0 for a draw (`f64::signum` gives +1
+/// for 0, which would count a draw as a win).
+#[inline]
+pub fn result_sign(r: f64) -> f32 {
+    if r > 0.0 {
+        1.0
+    } else if r < 0.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
 /// Mixes a 64-bit value into a well-spread hash (SplitMix64's finaliser).
 #[inline]
 pub fn mix64(mut z: u64) -> u64 {

@@ -6,7 +6,8 @@
 //! `x(s)` (read sparsely through [`Encoding::encode_sparse`](crate::game::encode::Encoding::encode_sparse), so an n-tuple
 //! network costs one table look-up per tuple), with `f` = tanh or the
 //! identity. As everywhere in wopr, `V(s)` is the value of `s` for its
-//! player to move; a finished game is worth +1, 0 or −1 to a seat.
+//! player to move; a finished game is worth +1, 0 or −1 to a seat, or,
+//! with [`Reward::Margin`], its score margin scaled into [−1, 1].
 //!
 //! One game of learning, from game `i`'s own random stream (so a run is
 //! the same game by game whatever stops and resumes it):
@@ -75,6 +76,7 @@ use crate::nn::{sparse_sum, Activation, AnyNet, Architecture, Network};
 
 use super::TrainError;
 use play::Chosen;
+pub use reward::Reward;
 
 /// One position in the trace: its factor, its bias slope and its input
 /// gradient as `(input, slope·x)` pairs.
@@ -148,6 +150,9 @@ pub struct TdOptions {
     /// [`farl`](self#same-player-targets-and-final-adaptation)) instead of
     /// the chosen move's value.
     pub farl: bool,
+    /// What a finished game is worth: its result (the default) or its
+    /// score margin, scaled.
+    pub reward: Reward,
 }
 
 impl Default for TdOptions {
@@ -167,6 +172,7 @@ impl Default for TdOptions {
             tcl: None,
             trace_cut: TRACE_FLOOR,
             farl: false,
+            reward: Reward::Result,
         }
     }
 }
@@ -334,6 +340,7 @@ impl<G: Encodable> TdLearner<G> {
             )));
         }
         let start = game.initial_state();
+        options.reward.check(&start, &game.spec())?;
         if !matches!(start.turn(), Turn::Player(_)) {
             return Err(TrainError(format!(
                 "TD self-play needs a turn-by-turn game; {} is not",
@@ -458,7 +465,7 @@ impl<G: Encodable> TdLearner<G> {
     /// The value for `me` of the position a move leads to.
     fn value_for(&mut self, child: &G::State, me: usize) -> f32 {
         match child.turn() {
-            Turn::Terminal => child.returns(me).signum() as f32,
+            Turn::Terminal => self.options.reward.worth(child, me),
             _ => {
                 let sign = if mover(child) == Some(me) { 1.0 } else { -1.0 };
                 sign * self.value(child)
@@ -674,5 +681,6 @@ impl<G: Encodable> TdLearner<G> {
 
 mod farl;
 mod play;
+mod reward;
 #[cfg(test)]
 mod tests;

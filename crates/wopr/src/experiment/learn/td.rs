@@ -21,6 +21,7 @@
 //! tcl_beta = 2.7          # temporal coherence learning (absent: off)
 //! farl = false            # same-player targets, final adaptation (GBG)
 //! trace_cut = 1e-6        # trace horizon cut (GBG: 0.01 on Connect-4)
+//! reward = "result"       # or "margin:S": the final score margin over S
 //!
 //! [stop]
 //! games = 15000000
@@ -52,7 +53,7 @@ use crate::game::encode::Encodable;
 use crate::game::Searchable;
 use crate::nn::{Activation, NetFile};
 use crate::players::{PlayerSpec, Roster};
-use crate::train::td::{Explore, TdLearner, TdOptions};
+use crate::train::td::{Explore, Reward, TdLearner, TdOptions};
 use crate::with_board_game;
 
 /// A TD run's settings.
@@ -135,6 +136,18 @@ pub struct TdSettings {
     /// absent: 10⁻⁶.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace_cut: Option<f32>,
+    /// What a finished game is worth: `result` (+1/0/−1, the default) or
+    /// `margin:S` (the score margin over S, clamped to [−1, 1]).
+    #[serde(default = "result", skip_serializing_if = "is_result")]
+    pub reward: String,
+}
+
+fn result() -> String {
+    "result".into()
+}
+
+fn is_result(text: &String) -> bool {
+    text == "result"
 }
 
 fn skip() -> String {
@@ -368,6 +381,7 @@ where
         tcl: l.tcl_beta,
         farl: l.farl,
         trace_cut: l.trace_cut.unwrap_or(crate::train::td::TRACE_FLOOR),
+        reward: Reward::parse(&l.reward).map_err(err)?,
     };
     let yardsticks = GameYardsticks::new(game, &config.yardsticks, config.seed)?;
     let opponents = l

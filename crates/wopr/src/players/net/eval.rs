@@ -119,7 +119,7 @@ impl<G: Encodable> NetEval<G> {
         } else {
             RESULT_VALUE_UNBOUNDED
         };
-        win * r.signum_or_zero()
+        win * crate::game::result_sign(r)
     }
 
     /// Runs the net on every state; returns the outputs, `num_outputs` per
@@ -206,21 +206,5 @@ where
                 .zip(signs)
                 .map(|(o, sign)| search_value(bounded, sign * (scale * o[0] - shift))),
         );
-    }
-}
-
-trait SignumOrZero {
-    fn signum_or_zero(self) -> f32;
-}
-
-impl SignumOrZero for f64 {
-    fn signum_or_zero(self) -> f32 {
-        if self > 0.0 {
-            1.0
-        } else if self < 0.0 {
-            -1.0
-        } else {
-            0.0
-        }
     }
 }

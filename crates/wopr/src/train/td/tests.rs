@@ -329,3 +329,34 @@ fn random_openings_of_every_length_in_the_range() {
     let e = TdLearner::new(TicTacToe, "raw", Activation::Linear, options).err();
     assert!(e.is_some_and(|e| e.to_string().contains("(3) must not exceed the most (2)")));
 }
+
+#[test]
+fn a_margin_reward_is_the_result_where_the_scale_is_one_box() {
+    // Dots-and-Boxes 2x1: the final margin is −2, 0 (a tie) or +2, so
+    // `margin:1` clamps every final margin to the result's +1 / 0 / −1 and
+    // must learn the same weights bit for bit (the draw's 0 included);
+    // `margin:4` makes a win worth 0.5 and must not. Both target rules,
+    // 300 games each.
+    use crate::games::dots_and_boxes::DotsAndBoxes;
+    let run = |reward, farl| {
+        let options = TdOptions {
+            alpha: 0.05,
+            lambda: 0.5,
+            epsilon: 0.2,
+            farl,
+            reward,
+            ..TdOptions::default()
+        };
+        let game = DotsAndBoxes::new(2, 1).unwrap();
+        let mut l = TdLearner::new(game, "blocks", Activation::Tanh, options).unwrap();
+        for i in 0..300 {
+            l.learn_game(i);
+        }
+        l.weights().to_vec()
+    };
+    for farl in [false, true] {
+        let result = run(Reward::Result, farl);
+        assert_eq!(result, run(Reward::Margin { scale: 1.0 }, farl));
+        assert_ne!(result, run(Reward::Margin { scale: 4.0 }, farl));
+    }
+}
