@@ -175,6 +175,25 @@ fn bad_settings_are_one_line_errors() {
         "margin needs a game that keeps score; tictactoe does not",
     );
     fails_with(
+        &wopr(&[
+            "td",
+            "--game",
+            "tictactoe",
+            "--encoding",
+            "raw",
+            "--output",
+            "linear",
+            "--alpha",
+            "1000000",
+            "--games",
+            "3000",
+            "--out",
+            s(&dir.join("diverges")),
+            "-q",
+        ]),
+        "TD diverged: the values stopped being finite in game",
+    );
+    fails_with(
         &td(&out, "10", &["--reward", "margin"]),
         "accepted: result, margin:S",
     );

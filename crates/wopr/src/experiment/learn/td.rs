@@ -233,8 +233,16 @@ impl<G: Encodable> Learner for TdRun<G> {
             return Ok(Vec::new());
         }
         let (mut error, mut first, mut plies, mut own) = (0.0, 0.0, 0usize, None);
-        for i in self.done..until {
+        let start = self.done;
+        for i in start..until {
             let g = self.learner.learn_game(i);
+            if !g.mean_abs_error.is_finite() {
+                return Err(RunError(format!(
+                    "TD diverged: the values stopped being finite in game {} (the last checkpoint, at {} games, is kept); lower learner.alpha, or use output = \"tanh\"",
+                    i + 1,
+                    start
+                )));
+            }
             error += g.mean_abs_error;
             first += (g.first_return + 1.0) / 2.0;
             plies += g.plies;
