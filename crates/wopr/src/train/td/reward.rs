@@ -115,9 +115,8 @@ mod tests {
 
     #[test]
     fn a_draw_is_worth_nothing() {
-        // X: a1 b2 c2 a3 b1 (wait: played in turn below), a full board
-        // with no line: X a1, O b2, X c3, O b1, X b3, O a3, X c1, O c2,
-        // X a2.
+        // A full board with no line: X a1, O b2, X c3, O b1, X b3, O a3,
+        // X c1, O c2, X a2.
         let game = TicTacToe;
         let mut s = game.initial_state();
         for m in ["a1", "b2", "c3", "b1", "b3", "a3", "c1", "c2", "a2"] {
