@@ -194,9 +194,9 @@ pub fn net_game(path: &Path) -> Option<String> {
     }
     use std::io::{BufRead, BufReader};
     let mut file = BufReader::new(std::fs::File::open(path).ok()?);
-    // A net file is JSON, or JSON compressed with gzip (told by its first
-    // bytes, as `NetFile::load` tells it).
-    let gzip = file.fill_buf().ok()?.starts_with(&[0x1f, 0x8b]);
+    // A net file is JSON, or JSON compressed with gzip (told as
+    // `NetFile::load` tells it).
+    let gzip = wopr::nn::is_gzip(file.fill_buf().ok()?);
     let header: Header = if gzip {
         serde_json::from_reader(BufReader::new(flate2::read::GzDecoder::new(file))).ok()?
     } else {

@@ -502,7 +502,7 @@ impl NetFile {
         let path = path.as_ref();
         let cannot = |e: std::io::Error| NetError(format!("cannot read {}: {e}", path.display()));
         let bytes = std::fs::read(path).map_err(cannot)?;
-        let text = if bytes.starts_with(&[0x1f, 0x8b]) {
+        let text = if is_gzip(&bytes) {
             let mut text = String::new();
             flate2::read::GzDecoder::new(&bytes[..])
                 .read_to_string(&mut text)
@@ -523,6 +523,13 @@ impl NetFile {
         };
         NetFile::from_json(&text).map_err(|e| NetError(format!("{}: {e}", path.display())))
     }
+}
+
+/// Whether a file starting with `bytes` is gzip-compressed (its two magic
+/// bytes): how [`NetFile::load`] tells a compressed net file, whatever its
+/// name.
+pub fn is_gzip(bytes: &[u8]) -> bool {
+    bytes.starts_with(&[0x1f, 0x8b])
 }
 
 /// One value as compact JSON.

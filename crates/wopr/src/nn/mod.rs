@@ -40,7 +40,7 @@ use rand::RngExt;
 
 pub use activation::Activation;
 pub use complete::CompleteNet;
-pub use file::{sparse_sum, AnyNet, Architecture, NetFile};
+pub use file::{is_gzip, sparse_sum, AnyNet, Architecture, NetFile};
 pub use mlp::Mlp;
 pub use scratch::Scratch;
 pub use simd::{SimdLevel, LANES};

@@ -137,18 +137,14 @@ impl BlockTuples {
                 }
             }
         }
+        let chains = (variant == Blocks::Chains).then_some(tables);
         BlockTuples {
             boxes,
             bases,
             edges,
             lengths,
-            chains: (variant == Blocks::Chains).then_some(tables),
-            size: tables
-                + if variant == Blocks::Chains {
-                    CHAIN_INPUTS
-                } else {
-                    0
-                },
+            chains,
+            size: tables + chains.map_or(0, |_| CHAIN_INPUTS),
             variant,
         }
     }
