@@ -55,6 +55,10 @@ pub struct BenchArgs {
     /// Connect-4).
     #[arg(long, default_value_t = wopr::train::td::TRACE_FLOOR, requires = "td")]
     trace_cut: f32,
+    /// With --td: learn with TCL at this β (α raised to 0.01, as the
+    /// Connect-4 ablation's TCL runs; `docs/results/connect4-td.md`).
+    #[arg(long, value_name = "BETA", requires = "td")]
+    tcl_beta: Option<f32>,
     /// With --generation: how many times to run it (the median is
     /// reported).
     #[arg(long, default_value_t = 3, requires = "generation")]
@@ -253,7 +257,7 @@ fn td(args: &BenchArgs, encoding: &str) -> anyhow::Result<()> {
     let budget = Duration::from_secs_f64(args.seconds);
     for spec in specs {
         let game = super::parse_game(&spec)?;
-        let (games, plies, updates, secs) = with_board_game!(&game, g => measure_td(g, encoding, args.trace_cut, budget)?,
+        let (games, plies, updates, secs) = with_board_game!(&game, g => measure_td(g, encoding, args.trace_cut, args.tcl_beta, budget)?,
             anyhow::bail!("TD learns board games; {spec} is not one"));
         let rate = |n: u64| n as f64 / secs;
         if args.json {
@@ -281,15 +285,17 @@ fn measure_td<G: Encodable>(
     game: &G,
     encoding: &str,
     trace_cut: f32,
+    tcl: Option<f32>,
     budget: Duration,
 ) -> anyhow::Result<(u64, u64, u64, f64)> {
     use wopr::nn::Activation;
     use wopr::train::td::{TdLearner, TdOptions};
     let options = TdOptions {
-        alpha: 0.001,
+        alpha: if tcl.is_some() { 0.01 } else { 0.001 },
         lambda: 0.5,
         epsilon: 0.1,
         trace_cut,
+        tcl,
         ..TdOptions::default()
     };
     let mut learner = TdLearner::new(game.clone(), encoding, Activation::Tanh, options)

@@ -309,6 +309,9 @@ pub struct TdLearner<G: Encodable> {
     /// (empty without TCL).
     tcl_sum: Vec<f32>,
     tcl_size: Vec<f32>,
+    /// TCL's scratch: one update's summed change per weight, all zero
+    /// between updates (empty without TCL).
+    tcl_change: Vec<f32>,
 }
 
 impl<G: Encodable> TdLearner<G> {
@@ -368,6 +371,7 @@ impl<G: Encodable> TdLearner<G> {
             epsilon,
             tcl_sum: vec![0.0; tcl],
             tcl_size: vec![0.0; tcl],
+            tcl_change: vec![0.0; tcl],
         })
     }
 
@@ -633,30 +637,34 @@ impl<G: Encodable> TdLearner<G> {
             return delta;
         }
         // TCL weighs each weight's whole recommended change, summed over
-        // the trace's positions, so gather it first.
+        // the trace's positions, so gather it first: summed in place per
+        // weight, with the weights touched listed once each (a weight whose
+        // running sum returns to zero may be listed again; its second
+        // visit finds nothing left to apply).
         let trace = std::mem::take(&mut self.trace);
-        let mut changes = std::mem::take(&mut self.inputs);
-        changes.clear();
+        let mut touched = std::mem::take(&mut self.inputs);
+        touched.clear();
         let mut bias_change = 0.0;
         for (factor, bias_slope, gradient) in &trace {
             let step = step * factor;
-            changes.extend(gradient.iter().map(|&(i, g)| (i, step * g)));
+            for &(i, g) in gradient {
+                let change = &mut self.tcl_change[i as usize];
+                if *change == 0.0 {
+                    touched.push((i, 0.0));
+                }
+                *change += step * g;
+            }
             bias_change += step * bias_slope;
         }
-        changes.sort_unstable_by_key(|&(i, _)| i);
-        let mut k = 0;
-        while k < changes.len() {
-            let (i, mut r) = changes[k];
-            k += 1;
-            while k < changes.len() && changes[k].0 == i {
-                r += changes[k].1;
-                k += 1;
+        for &(i, _) in &touched {
+            let r = std::mem::take(&mut self.tcl_change[i as usize]);
+            if r != 0.0 {
+                self.nudge(i as usize, r);
             }
-            self.nudge(i as usize, r);
         }
         self.nudge(bias, bias_change);
         self.trace = trace;
-        self.inputs = changes;
+        self.inputs = touched;
         delta
     }
 

@@ -10,6 +10,41 @@ fn learner(options: TdOptions) -> TdLearner<TicTacToe> {
 }
 
 #[test]
+fn tcl_weighs_a_weights_change_summed_over_the_trace() {
+    // TD(0.5), linear output, α 0.1. Update 1 on s1 (X played b2, O to
+    // move; `raw`: −1 on b2, input 4) towards 1: δ = 1, so b2's weight
+    // moves by −0.1 and the bias (weight 9) by +0.1. Update 2 on s2 (O
+    // then played a1, X to move: +1 on b2, −1 on a1, input 0) towards 1:
+    // V = −0.1 + 0.1 = 0, δ = 1; b2's weight is recommended 0.5·(−0.1)
+    // from s1's decayed trace entry and +0.1 from s2's, one change of
+    // +0.05 (rate 1: its sums so far agree in sign). TCL's size sum then
+    // grows by 0.05 (to 0.15), not by 0.05 + 0.1 as two separate changes
+    // would make it.
+    let options = TdOptions {
+        alpha: 0.1,
+        lambda: 0.5,
+        epsilon: 0.0,
+        tcl: Some(2.7),
+        ..TdOptions::default()
+    };
+    let mut tcl = TdLearner::new(TicTacToe, "raw", Activation::Linear, options).unwrap();
+    let mut s1 = TicTacToe.initial_state();
+    s1.apply(s1.parse_action("b2").unwrap());
+    let mut s2 = s1.clone();
+    s2.apply(s2.parse_action("a1").unwrap());
+    tcl.update(&s1, 1.0, 0.0, false);
+    assert!((tcl.update(&s2, 1.0, 1.0, false) - 1.0).abs() < 1e-6);
+    let w = tcl.weights();
+    assert!((w[4] + 0.05).abs() < 1e-6, "b2: {}", w[4]);
+    assert!((w[0] + 0.1).abs() < 1e-6, "a1: {}", w[0]);
+    assert!((w[9] - 0.25).abs() < 1e-6, "bias: {}", w[9]);
+    let (sum, size) = tcl.tcl_sums();
+    assert!((sum[4] + 0.05).abs() < 1e-6 && (size[4] - 0.15).abs() < 1e-6);
+    // The per-update scratch is left empty for the next update.
+    assert!(tcl.tcl_change.iter().all(|&c| c == 0.0));
+}
+
+#[test]
 fn tcl_slows_a_weight_whose_recommendations_flip() {
     // TD(0) with a linear output on one position, three times: towards
     // +1, then twice towards 0. The rate of a step is g(|N|/A) from the
