@@ -53,7 +53,9 @@ pub struct EvalArgs {
     /// Instead of games: the player's move on N positions from random play
     /// (random vs random from `--seed`, each distinct position once, the
     /// start included), each solved exactly; reports how often the move
-    /// keeps the solver's value (games with a solver only).
+    /// is one of the solver's best (exact score: the fastest win, the best
+    /// margin) and how often it keeps the win/draw/loss value (games with
+    /// a solver only).
     #[arg(long, value_name = "N", conflicts_with_all = ["against", "exhaustive", "sprt"])]
     optimal_moves: Option<usize>,
     /// Also play this player (e.g. `perfect`) against each opponent through

@@ -11,6 +11,18 @@
 //! keep the position's value. A uniformly random legal move's rate on the
 //! same positions is printed beside it: the mean share of optimal moves
 //! among the legal ones.
+//!
+//! Two readings of "optimal" are measured, each with its random baseline:
+//! - **exact**: the move is among the solver's best moves, which keep the
+//!   position's exact score: on Connect-4 the fastest win or the slowest
+//!   loss (the solver's distance-aware score), on games that keep score
+//!   (Dots-and-Boxes, Reversi) the best final margin; this is the `rate`
+//!   wopr has always printed and what issue goals name;
+//! - **value**: the move keeps the position's game-theoretic value (a won
+//!   position stays won, a drawn one drawn; every move of a lost position
+//!   keeps it), however fast or by how much. A learner that values only
+//!   the result (TD without discounting) cannot tell a fast win from a
+//!   slow one, so it is judged on both.
 
 use std::collections::HashSet;
 
@@ -55,9 +67,7 @@ pub fn run<G: Roster>(
         ProgressStyle::with_template("solving {pos}/{len} {bar:30} {elapsed}")
             .expect("a valid template"),
     );
-    // Per position: (the player's move is optimal, share of optimal moves
-    // among the legal ones).
-    let judged: Vec<anyhow::Result<(bool, f64)>> = positions
+    let judged: Vec<anyhow::Result<Judged>> = positions
         .par_iter()
         .enumerate()
         .map_init(
@@ -77,40 +87,134 @@ pub fn run<G: Roster>(
                 let mut rng = stream(seed, &[0x4F50_544D, i as u64]);
                 let chosen = p.choose(&state.view(seat), &legal, &mut rng);
                 bar.inc(1);
-                let share = solution.best.len() as f64 / legal.len() as f64;
-                Ok((solution.best.contains(&chosen), share))
+                let n = legal.len() as f64;
+                let exact = solution.best.contains(&chosen);
+                let mut keeps = |a| -> anyhow::Result<bool> {
+                    // A lost position is kept by any move; a best move keeps
+                    // every position's value.
+                    if solution.value < 0 || solution.best.contains(&a) {
+                        return Ok(true);
+                    }
+                    Ok(value_after(solver.as_mut(), state, a, seat)? == solution.value)
+                };
+                let mut kept = 0usize;
+                for &a in legal.iter() {
+                    kept += usize::from(keeps(a)?);
+                }
+                Ok(Judged {
+                    exact,
+                    value: keeps(chosen)?,
+                    exact_share: solution.best.len() as f64 / n,
+                    value_share: kept as f64 / n,
+                })
             },
         )
         .collect();
     bar.finish_and_clear();
-    let mut optimal = 0u64;
-    let mut baseline = 0.0;
-    for r in judged {
-        let (hit, share) = r?;
-        optimal += u64::from(hit);
-        baseline += share;
-    }
     let total = positions.len() as u64;
-    let rate = optimal as f64 / total as f64;
-    let (lo, hi) = wilson(optimal, total, 1.96);
-    let random = baseline / total as f64;
+    let mut exact = Measure::default();
+    let mut value = Measure::default();
+    for r in judged {
+        let j = r?;
+        exact.add(j.exact, j.exact_share);
+        value.add(j.value, j.value_share);
+    }
     if json {
+        let (lo, hi) = exact.interval(total);
+        let (vlo, vhi) = value.interval(total);
         println!(
             "{}",
-            json!({"player": player, "positions": total, "optimal": optimal, "rate": rate,
-                   "rate_ci95": [lo, hi], "random_rate": random, "seed": seed})
+            json!({"player": player, "positions": total, "optimal": exact.hits,
+                   "rate": exact.rate(total), "rate_ci95": [lo, hi],
+                   "random_rate": exact.random(total),
+                   "value_kept": value.hits, "value_rate": value.rate(total),
+                   "value_rate_ci95": [vlo, vhi], "random_value_rate": value.random(total),
+                   "seed": seed})
         );
     } else {
         println!(
-            "{player}: optimal move on {optimal} of {total} positions from random play \
-             ({:.1}% [{:.1}, {:.1}]); a random legal move: {:.1}% (seed {seed})",
-            100.0 * rate,
-            100.0 * lo,
-            100.0 * hi,
-            100.0 * random
+            "{player}: optimal move on {} of {total} positions from random play \
+             ({}); a random legal move: {:.1}% (seed {seed})",
+            exact.hits,
+            exact.describe(total),
+            100.0 * exact.random(total)
+        );
+        println!(
+            "  keeps the win/draw/loss value (any win, however slow or narrow) on {} of {total} \
+             ({}); a random legal move: {:.1}%",
+            value.hits,
+            value.describe(total),
+            100.0 * value.random(total)
         );
     }
     Ok(())
+}
+
+/// One position judged: whether the player's move is among the exact best
+/// and whether it keeps the value, and the shares of legal moves that do.
+struct Judged {
+    exact: bool,
+    value: bool,
+    exact_share: f64,
+    value_share: f64,
+}
+
+/// Hits and the summed random baseline of one reading of "optimal".
+#[derive(Default)]
+struct Measure {
+    hits: u64,
+    baseline: f64,
+}
+
+impl Measure {
+    fn add(&mut self, hit: bool, share: f64) {
+        self.hits += u64::from(hit);
+        self.baseline += share;
+    }
+
+    fn rate(&self, total: u64) -> f64 {
+        self.hits as f64 / total as f64
+    }
+
+    fn interval(&self, total: u64) -> (f64, f64) {
+        wilson(self.hits, total, 1.96)
+    }
+
+    fn random(&self, total: u64) -> f64 {
+        self.baseline / total as f64
+    }
+
+    /// "r% [lo, hi]".
+    fn describe(&self, total: u64) -> String {
+        let (lo, hi) = self.interval(total);
+        format!(
+            "{:.1}% [{:.1}, {:.1}]",
+            100.0 * self.rate(total),
+            100.0 * lo,
+            100.0 * hi
+        )
+    }
+}
+
+/// The game-theoretic value for `seat` (+1, 0, −1) of `state` after
+/// `action`: the result if that ends the game, else the solver's value, from
+/// `seat`'s side whoever moves next (a Dots-and-Boxes box keeps the turn).
+fn value_after<G: Roster>(
+    solver: &mut dyn wopr::game::solver::Solver<G>,
+    state: &G::State,
+    action: wopr::game::Action,
+    seat: usize,
+) -> anyhow::Result<i32> {
+    let mut child = state.clone();
+    child.apply(action);
+    if child.is_terminal() {
+        return Ok(wopr::game::result_sign(child.returns(seat)) as i32);
+    }
+    let v = solver.solve(&child)?.value;
+    Ok(match child.turn() {
+        Turn::Player(p) if p == seat => v,
+        _ => -v,
+    })
 }
 
 /// `n` distinct positions with one player to move and a real choice, from

@@ -85,6 +85,10 @@ pub struct Args {
     /// score margin over S, e.g. margin:9 on 3x3 Dots-and-Boxes).
     #[arg(long, default_value = "result")]
     reward: String,
+    /// The discount per ply (absent: 1, none): below 1, a win k plies
+    /// away is worth about gamma^k, so faster wins are preferred.
+    #[arg(long)]
+    gamma: Option<f32>,
     /// Start from this net file's weights (a linear net over the encoding)
     /// instead of zeros.
     #[arg(long)]
@@ -137,6 +141,7 @@ impl Args {
                 farl: self.farl,
                 trace_cut: self.trace_cut,
                 reward: self.reward.clone(),
+                gamma: self.gamma,
             },
             stop: TdStop { games: self.games },
             yardsticks: YardsticksConfig {

@@ -153,6 +153,12 @@ pub struct TdOptions {
     /// What a finished game is worth: its result (the default) or its
     /// score margin, scaled.
     pub reward: Reward,
+    /// The discount γ per ply (1: none, the default): a position's target
+    /// is γ times the next position's value, and the trace decays by γλ,
+    /// so a win `k` plies away is worth about γᵏ and the greedy policy
+    /// prefers the faster win and the slower loss, as a distance-aware
+    /// solver scores them. Not with FARL.
+    pub gamma: f32,
 }
 
 impl Default for TdOptions {
@@ -173,6 +179,7 @@ impl Default for TdOptions {
             trace_cut: TRACE_FLOOR,
             farl: false,
             reward: Reward::Result,
+            gamma: 1.0,
         }
     }
 }
@@ -249,6 +256,17 @@ impl TdOptions {
                 "the trace cut must be in (0, 1), got {}",
                 self.trace_cut
             )));
+        }
+        if !(self.gamma > 0.0 && self.gamma <= 1.0) {
+            return Err(TrainError(format!(
+                "gamma (the discount) must be in (0, 1], got {}",
+                self.gamma
+            )));
+        }
+        if self.gamma < 1.0 && self.farl {
+            return Err(TrainError(
+                "gamma below 1 is not implemented with farl (same-player targets); use one or the other".into(),
+            ));
         }
         if let Some(b) = self.tcl {
             if !(b >= 0.0 && b.is_finite()) {
@@ -472,7 +490,7 @@ impl<G: Encodable> TdLearner<G> {
             Turn::Terminal => self.options.reward.worth(child, me),
             _ => {
                 let sign = if mover(child) == Some(me) { 1.0 } else { -1.0 };
-                sign * self.value(child)
+                sign * self.options.gamma * self.value(child)
             }
         }
     }
@@ -607,7 +625,7 @@ impl<G: Encodable> TdLearner<G> {
             self.nudge(bias, step * slope);
             return delta;
         }
-        let decay = sign * self.options.lambda;
+        let decay = sign * self.options.gamma * self.options.lambda;
         if decay == 0.0 {
             self.clear_trace();
         }

@@ -22,6 +22,7 @@
 //! farl = false            # same-player targets, final adaptation (GBG)
 //! trace_cut = 1e-6        # trace horizon cut (GBG: 0.01 on Connect-4)
 //! reward = "result"       # or "margin:S": the final score margin over S
+//! gamma = 1.0             # discount per ply (below 1: faster wins preferred)
 //!
 //! [stop]
 //! games = 15000000
@@ -140,6 +141,10 @@ pub struct TdSettings {
     /// `margin:S` (the score margin over S, clamped to [−1, 1]).
     #[serde(default = "result", skip_serializing_if = "is_result")]
     pub reward: String,
+    /// The discount per ply (absent: 1, none); below 1 a faster win is
+    /// worth more than a slower one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gamma: Option<f32>,
 }
 
 fn result() -> String {
@@ -390,6 +395,7 @@ where
         farl: l.farl,
         trace_cut: l.trace_cut.unwrap_or(crate::train::td::TRACE_FLOOR),
         reward: Reward::parse(&l.reward).map_err(err)?,
+        gamma: l.gamma.unwrap_or(1.0),
     };
     let yardsticks = GameYardsticks::new(game, &config.yardsticks, config.seed)?;
     let opponents = l

@@ -295,6 +295,58 @@ fn bad_settings_are_refused_with_what_is_accepted() {
 }
 
 #[test]
+fn a_discount_scales_the_next_positions_value_and_the_trace() {
+    // TD(0.5), linear output, α 0.1, γ 0.5; s1 (X played b2, O to move;
+    // `raw`: −1 on b2, input 4), s2 (O then played a1: +1 on b2, −1 on
+    // a1, input 0). Update 1 on s1 towards 1 moves b2's weight by −0.1 and
+    // the bias (weight 9) by +0.1; then V(s2) = −0.1 + 0.1 = 0 and update
+    // 2 towards 1 has δ = 1 with s1's trace entry decayed by −γλ = −0.25
+    // (alternate movers): b2's weight changes by 0.1·(−0.25·(−1) + 1) =
+    // +0.125, to +0.025 (without the discount, decayed by −0.5: +0.05);
+    // the bias by 0.1·(−0.25 + 1) = +0.075, to 0.175.
+    let options = TdOptions {
+        alpha: 0.1,
+        lambda: 0.5,
+        epsilon: 0.0,
+        gamma: 0.5,
+        ..TdOptions::default()
+    };
+    let mut td = TdLearner::new(TicTacToe, "raw", Activation::Linear, options).unwrap();
+    let mut s1 = TicTacToe.initial_state();
+    s1.apply(s1.parse_action("b2").unwrap());
+    let mut s2 = s1.clone();
+    s2.apply(s2.parse_action("a1").unwrap());
+    td.update(&s1, 1.0, 0.0, false);
+    td.update(&s2, 1.0, -1.0, false);
+    let w = td.weights();
+    assert!((w[4] - 0.025).abs() < 1e-6, "b2: {}", w[4]);
+    assert!((w[9] - 0.175).abs() < 1e-6, "bias: {}", w[9]);
+    // A move's target is γ times the next position's value, from the
+    // mover's side (O's move a1 leads to X to move), and a finished game's
+    // result undiscounted.
+    let v = td.value(&s2);
+    assert!(v.abs() > 0.01);
+    assert!((td.value_for(&s2, 1) + 0.5 * v).abs() < 1e-6);
+    let mut won = TicTacToe.initial_state();
+    for m in ["a1", "b1", "a2", "b2", "a3"] {
+        won.apply(won.parse_action(m).unwrap());
+    }
+    assert_eq!(td.value_for(&won, 0), 1.0);
+    // γ outside (0, 1], or below 1 with FARL, is refused.
+    for (gamma, farl, says) in [(0.0, false, "(0, 1]"), (0.9, true, "farl")] {
+        let bad = TdOptions {
+            gamma,
+            farl,
+            ..TdOptions::default()
+        };
+        let e = TdLearner::new(TicTacToe, "raw", Activation::Tanh, bad)
+            .err()
+            .unwrap();
+        assert!(e.0.contains(says), "{e}");
+    }
+}
+
+#[test]
 fn farl_teaches_the_loser_its_loss_too() {
     // From zero weights every value is 0, so a game's moves are its
     // tie-breaks alone, the same with and without FARL, and every target
