@@ -30,7 +30,7 @@ fn tcl_weighs_a_weights_change_summed_over_the_trace() {
     let mut tcl = TdLearner::new(TicTacToe, "raw", Activation::Linear, options).unwrap();
     let mut s1 = TicTacToe.initial_state();
     s1.apply(s1.parse_action("b2").unwrap());
-    let mut s2 = s1.clone();
+    let mut s2 = s1;
     s2.apply(s2.parse_action("a1").unwrap());
     tcl.update(&s1, 1.0, 0.0, false);
     assert!((tcl.update(&s2, 1.0, 1.0, false) - 1.0).abs() < 1e-6);
@@ -314,7 +314,7 @@ fn a_discount_scales_the_next_positions_value_and_the_trace() {
     let mut td = TdLearner::new(TicTacToe, "raw", Activation::Linear, options).unwrap();
     let mut s1 = TicTacToe.initial_state();
     s1.apply(s1.parse_action("b2").unwrap());
-    let mut s2 = s1.clone();
+    let mut s2 = s1;
     s2.apply(s2.parse_action("a1").unwrap());
     td.update(&s1, 1.0, 0.0, false);
     td.update(&s2, 1.0, -1.0, false);
