@@ -9,6 +9,23 @@ fn learner(options: TdOptions) -> TdLearner<TicTacToe> {
     TdLearner::new(TicTacToe, "raw", Activation::Tanh, options).unwrap()
 }
 
+/// A linear `raw` learner with `options`, and two positions: X played b2
+/// (O to move), then O played a1 (X to move).
+fn linear_after_b2_a1(
+    options: TdOptions,
+) -> (
+    TdLearner<TicTacToe>,
+    <TicTacToe as Game>::State,
+    <TicTacToe as Game>::State,
+) {
+    let td = TdLearner::new(TicTacToe, "raw", Activation::Linear, options).unwrap();
+    let mut s1 = TicTacToe.initial_state();
+    s1.apply(s1.parse_action("b2").unwrap());
+    let mut s2 = s1;
+    s2.apply(s2.parse_action("a1").unwrap());
+    (td, s1, s2)
+}
+
 #[test]
 fn tcl_weighs_a_weights_change_summed_over_the_trace() {
     // TD(0.5), linear output, α 0.1. Update 1 on s1 (X played b2, O to
@@ -16,7 +33,7 @@ fn tcl_weighs_a_weights_change_summed_over_the_trace() {
     // moves by −0.1 and the bias (weight 9) by +0.1. Update 2 on s2 (O
     // then played a1, X to move: +1 on b2, −1 on a1, input 0) towards 1:
     // V = −0.1 + 0.1 = 0, δ = 1; b2's weight is recommended 0.5·(−0.1)
-    // from s1's decayed trace entry and +0.1 from s2's, one change of
+    // from s1's trace entry (decayed by +λ: the sign passed is +1) and +0.1 from s2's, one change of
     // +0.05 (rate 1: its sums so far agree in sign). TCL's size sum then
     // grows by 0.05 (to 0.15), not by 0.05 + 0.1 as two separate changes
     // would make it.
@@ -27,11 +44,7 @@ fn tcl_weighs_a_weights_change_summed_over_the_trace() {
         tcl: Some(2.7),
         ..TdOptions::default()
     };
-    let mut tcl = TdLearner::new(TicTacToe, "raw", Activation::Linear, options).unwrap();
-    let mut s1 = TicTacToe.initial_state();
-    s1.apply(s1.parse_action("b2").unwrap());
-    let mut s2 = s1;
-    s2.apply(s2.parse_action("a1").unwrap());
+    let (mut tcl, s1, s2) = linear_after_b2_a1(options);
     tcl.update(&s1, 1.0, 0.0, false);
     assert!((tcl.update(&s2, 1.0, 1.0, false) - 1.0).abs() < 1e-6);
     let w = tcl.weights();
@@ -311,11 +324,7 @@ fn a_discount_scales_the_next_positions_value_and_the_trace() {
         gamma: 0.5,
         ..TdOptions::default()
     };
-    let mut td = TdLearner::new(TicTacToe, "raw", Activation::Linear, options).unwrap();
-    let mut s1 = TicTacToe.initial_state();
-    s1.apply(s1.parse_action("b2").unwrap());
-    let mut s2 = s1;
-    s2.apply(s2.parse_action("a1").unwrap());
+    let (mut td, s1, s2) = linear_after_b2_a1(options);
     td.update(&s1, 1.0, 0.0, false);
     td.update(&s2, 1.0, -1.0, false);
     let w = td.weights();
