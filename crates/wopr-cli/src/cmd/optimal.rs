@@ -16,8 +16,8 @@
 //! - **exact**: the move is among the solver's best moves, which keep the
 //!   position's exact score: on Connect-4 the fastest win or the slowest
 //!   loss (the solver's distance-aware score), on games that keep score
-//!   (Dots-and-Boxes, Reversi) the best final margin; this is the `rate`
-//!   wopr has always printed and what issue goals name;
+//!   (Dots-and-Boxes, Reversi) the best final margin; printed first, and
+//!   the JSON's `rate` (what wopr measured before the second reading);
 //! - **value**: the move keeps the position's game-theoretic value (a won
 //!   position stays won, a drawn one drawn; every move of a lost position
 //!   keeps it), however fast or by how much. A learner that values only
@@ -97,13 +97,15 @@ pub fn run<G: Roster>(
                     }
                     Ok(value_after(solver.as_mut(), state, a, seat)? == solution.value)
                 };
-                let mut kept = 0usize;
+                let (mut kept, mut value) = (0usize, false);
                 for &a in legal.iter() {
-                    kept += usize::from(keeps(a)?);
+                    let k = keeps(a)?;
+                    kept += usize::from(k);
+                    value |= k && a == chosen;
                 }
                 Ok(Judged {
                     exact,
-                    value: keeps(chosen)?,
+                    value,
                     exact_share: solution.best.len() as f64 / n,
                     value_share: kept as f64 / n,
                 })
