@@ -90,12 +90,15 @@ pub fn run<G: Roster>(
                 let n = legal.len() as f64;
                 let exact = solution.best.contains(&chosen);
                 let mut keeps = |a| -> anyhow::Result<bool> {
-                    // A lost position is kept by any move; a best move keeps
-                    // every position's value.
-                    if solution.value < 0 || solution.best.contains(&a) {
-                        return Ok(true);
-                    }
-                    Ok(value_after(solver.as_mut(), state, a, seat)? == solution.value)
+                    // Any move keeps a lost position's value; in a drawn one
+                    // the best moves (exact score 0) are the drawing ones;
+                    // only a won position's other moves need solving.
+                    let best = solution.best.contains(&a);
+                    Ok(match solution.value {
+                        v if v < 0 => true,
+                        0 => best,
+                        v => best || value_after(solver.as_mut(), state, a, seat)? == v,
+                    })
                 };
                 let (mut kept, mut value) = (0usize, false);
                 for &a in legal.iter() {

@@ -329,8 +329,9 @@ pub struct TdLearner<G: Encodable> {
     tcl_sum: Vec<f32>,
     tcl_size: Vec<f32>,
     /// TCL's scratch: one update's summed change per weight, all zero
-    /// between updates (empty without TCL).
+    /// between updates (empty without TCL), and the weights it touched.
     tcl_change: Vec<f32>,
+    tcl_touched: Vec<u32>,
 }
 
 impl<G: Encodable> TdLearner<G> {
@@ -391,6 +392,7 @@ impl<G: Encodable> TdLearner<G> {
             tcl_sum: vec![0.0; tcl],
             tcl_size: vec![0.0; tcl],
             tcl_change: vec![0.0; tcl],
+            tcl_touched: Vec::new(),
         })
     }
 

@@ -83,7 +83,7 @@ impl<G: Encodable> TdLearner<G> {
         // running sum returns to zero may be listed again; its second
         // visit finds nothing left to apply).
         let trace = std::mem::take(&mut self.trace);
-        let mut touched = std::mem::take(&mut self.inputs);
+        let mut touched = std::mem::take(&mut self.tcl_touched);
         touched.clear();
         let mut bias_change = 0.0;
         for (factor, bias_slope, gradient) in &trace {
@@ -91,13 +91,13 @@ impl<G: Encodable> TdLearner<G> {
             for &(i, g) in gradient {
                 let change = &mut self.tcl_change[i as usize];
                 if *change == 0.0 {
-                    touched.push((i, 0.0));
+                    touched.push(i);
                 }
                 *change += step * g;
             }
             bias_change += step * bias_slope;
         }
-        for &(i, _) in &touched {
+        for &i in &touched {
             let r = std::mem::take(&mut self.tcl_change[i as usize]);
             if r != 0.0 {
                 self.nudge(i as usize, r);
@@ -105,7 +105,7 @@ impl<G: Encodable> TdLearner<G> {
         }
         self.nudge(bias, bias_change);
         self.trace = trace;
-        self.inputs = touched;
+        self.tcl_touched = touched;
         delta
     }
 
