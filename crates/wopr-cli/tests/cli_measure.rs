@@ -417,6 +417,27 @@ fn optimal_move_rate_against_the_solver() {
         value >= rate && value_base > base + 0.05,
         "{value_base} vs {base}"
     );
+    // Broken down by the position's value: the classes hold every
+    // position; every move of a lost position keeps its value; the perfect
+    // player's move is best in each class. Tic-Tac-Toe's solver scores no
+    // single moves, so there are no gaps to count.
+    let class = |r: &serde_json::Value, c: &str, k: &str| r["by_value"][c][k].as_u64().unwrap();
+    let classes = ["won", "drawn", "lost"];
+    for r in [&perfect, &random] {
+        let total: u64 = classes.iter().map(|c| class(r, c, "positions")).sum();
+        assert_eq!(total, 500);
+        assert_eq!(
+            class(r, "lost", "value_kept"),
+            class(r, "lost", "positions")
+        );
+        assert!(r["value_kept_misses_by_gap"].is_null());
+    }
+    for c in classes {
+        assert_eq!(
+            class(&perfect, c, "optimal"),
+            class(&perfect, c, "positions")
+        );
+    }
     for (game, n, says) in [
         ("tictactoe", "5000", "distinct positions"),
         ("pig", "5", "no exact solver"),
@@ -578,4 +599,44 @@ fn one_seat_and_the_games_that_reach_the_reference() {
         ),
         "--seat",
     );
+}
+
+/// On Connect-4, whose solver scores every move by distance, the misses
+/// that keep the value are counted by how far their score falls short of
+/// the best: each such miss is counted once, so the counts sum to the
+/// value kept less the optimal moves; the perfect player has none.
+#[test]
+fn optimal_move_misses_by_distance_on_connect4() {
+    let run = |player: &str| {
+        json(&wopr(
+            &[
+                "eval",
+                "--game",
+                "connect4:5x4",
+                "--player",
+                player,
+                "--optimal-moves",
+                "60",
+                "--seed",
+                "3",
+                "--json",
+            ],
+            "2",
+        ))
+    };
+    let gaps = |r: &serde_json::Value| -> u64 {
+        ["1", "2", "3+"]
+            .iter()
+            .map(|k| r["value_kept_misses_by_gap"][k].as_u64().unwrap())
+            .sum()
+    };
+    let perfect = run("perfect");
+    assert_eq!((perfect["optimal"].as_u64(), gaps(&perfect)), (Some(60), 0));
+    let random = run("random");
+    let (kept, optimal) = (
+        random["value_kept"].as_u64().unwrap(),
+        random["optimal"].as_u64().unwrap(),
+    );
+    assert!(kept > optimal, "{random}");
+    assert_eq!(gaps(&random), kept - optimal);
 }

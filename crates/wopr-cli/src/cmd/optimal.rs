@@ -106,7 +106,19 @@ pub fn run<G: Roster>(
                     kept += usize::from(k);
                     value |= k && a == chosen;
                 }
+                // How far a miss that keeps the value falls short of the
+                // best exact score, where the solver scores moves finely.
+                let gap = match (exact, value) {
+                    (false, true) => solver.move_scores(state).transpose()?.and_then(|scores| {
+                        let best = scores.iter().map(|&(_, s)| s).max()?;
+                        let mine = scores.iter().find(|&&(a, _)| a == chosen)?.1;
+                        Some(best - mine)
+                    }),
+                    _ => None,
+                };
                 Ok(Judged {
+                    class: class(solution.value),
+                    gap,
                     exact,
                     value,
                     exact_share: solution.best.len() as f64 / n,
@@ -119,11 +131,25 @@ pub fn run<G: Roster>(
     let total = positions.len() as u64;
     let mut exact = Measure::default();
     let mut value = Measure::default();
+    let mut classes = [Class::default(); 3];
+    // Misses that keep the value, by their gap: 1, 2, 3 or more (where the
+    // solver scores moves).
+    let scored = game.solver().is_some_and(|s| s.scores_moves());
+    let mut gaps = scored.then_some([0u64; 3]);
     for r in judged {
         let j = r?;
+        if let (Some(g), Some(counts)) = (j.gap, gaps.as_mut()) {
+            counts[(g.clamp(1, 3) - 1) as usize] += 1;
+        }
         exact.add(j.exact, j.exact_share);
         value.add(j.value, j.value_share);
+        let c = &mut classes[j.class];
+        c.positions += 1;
+        c.exact += u64::from(j.exact);
+        c.value += u64::from(j.value);
     }
+    let by_value =
+        |c: &Class| json!({"positions": c.positions, "optimal": c.exact, "value_kept": c.value});
     if json {
         let (lo, hi) = exact.interval(total);
         let (vlo, vhi) = value.interval(total);
@@ -134,6 +160,9 @@ pub fn run<G: Roster>(
                    "random_rate": exact.random(total),
                    "value_kept": value.hits, "value_rate": value.rate(total),
                    "value_rate_ci95": [vlo, vhi], "random_value_rate": value.random(total),
+                   "by_value": {"won": by_value(&classes[0]), "drawn": by_value(&classes[1]),
+                                "lost": by_value(&classes[2])},
+                   "value_kept_misses_by_gap": gaps.map(|g| json!({"1": g[0], "2": g[1], "3+": g[2]})),
                    "seed": seed})
         );
     } else {
@@ -151,13 +180,52 @@ pub fn run<G: Roster>(
             value.describe(total),
             100.0 * value.random(total)
         );
+        for (name, c) in ["won", "drawn", "lost"].iter().zip(&classes) {
+            if c.positions > 0 {
+                println!(
+                    "  {name} positions: {} ({} optimal, {} keep the value)",
+                    c.positions, c.exact, c.value
+                );
+            }
+        }
+        if let Some([one, two, more]) = gaps {
+            println!(
+                "  the misses that keep the value fall short of the best exact score by 1: {one}, \
+                 2: {two}, 3 or more: {more} (Connect-4: a unit is one of the winner's discs, \
+                 two plies)"
+            );
+        }
     }
     Ok(())
+}
+
+/// Index of a position's value class: 0 won, 1 drawn, 2 lost (for the
+/// player to move).
+fn class(value: i32) -> usize {
+    match value.signum() {
+        1 => 0,
+        0 => 1,
+        _ => 2,
+    }
+}
+
+/// Positions of one value class and the player's hits on them.
+#[derive(Clone, Copy, Default)]
+struct Class {
+    positions: u64,
+    exact: u64,
+    value: u64,
 }
 
 /// One position judged: whether the player's move is among the exact best
 /// and whether it keeps the value, and the shares of legal moves that do.
 struct Judged {
+    /// The position's value class ([`class`]).
+    class: usize,
+    /// For a miss that keeps the value, how far the move's exact score
+    /// falls short of the best, where the solver scores moves
+    /// ([`wopr::game::solver::Solver::move_scores`]).
+    gap: Option<i32>,
     exact: bool,
     value: bool,
     exact_share: f64,

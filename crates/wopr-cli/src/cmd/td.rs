@@ -81,8 +81,10 @@ pub struct Args {
     /// 10⁻⁶.
     #[arg(long)]
     trace_cut: Option<f32>,
-    /// What a finished game is worth: result (+1/0/−1) or margin:S (the
-    /// score margin over S, e.g. margin:9 on 3x3 Dots-and-Boxes).
+    /// What a finished game is worth: result (+1/0/−1), margin:S (the
+    /// score margin over S, e.g. margin:9 on 3x3 Dots-and-Boxes) or
+    /// speed:N (a win after p plies worth 1 − p/2N, N the longest game,
+    /// e.g. speed:36 on 6x6 Connect-4).
     #[arg(long, default_value = "result")]
     reward: String,
     /// The discount per ply (absent: 1, none): below 1, a win k plies

@@ -55,4 +55,20 @@ pub trait Solver<G: Game>: Send {
         let _ = state;
         true
     }
+
+    /// Whether [`Solver::move_scores`] gives scores (this default: no).
+    fn scores_moves(&self) -> bool {
+        false
+    }
+
+    /// Every legal move's exact score for the player to move, on a scale
+    /// finer than the value where the solver has one (Connect-4: the
+    /// distance-aware score, one unit a disc of the winner's), in
+    /// increasing action order; `None` where the solver has no such scale
+    /// (this default, and wherever [`Solver::scores_moves`] is false).
+    /// Costs a solve per move.
+    fn move_scores(&mut self, state: &G::State) -> Option<Result<Vec<(Action, i32)>, SolveError>> {
+        let _ = state;
+        None
+    }
 }

@@ -151,8 +151,8 @@ pub struct TdOptions {
     /// [`farl`](self#same-player-targets-and-final-adaptation)) instead of
     /// the chosen move's value.
     pub farl: bool,
-    /// What a finished game is worth: its result (the default) or its
-    /// score margin, scaled.
+    /// What a finished game is worth: its result (the default), its
+    /// score margin, scaled, or its result weighed by how soon it came.
     pub reward: Reward,
     /// The discount γ per ply (1: none, the default): a position's target
     /// is γ times the next position's value, and the trace decays by γλ,
@@ -487,10 +487,11 @@ impl<G: Encodable> TdLearner<G> {
             .apply(sparse_sum(&self.weights, &self.candidate))
     }
 
-    /// The value for `me` of the position a move leads to.
-    fn value_for(&mut self, child: &G::State, me: usize) -> f32 {
+    /// The value for `me` of the position a move leads to, reached after
+    /// `plies` plies of the game.
+    fn value_for(&mut self, child: &G::State, me: usize, plies: usize) -> f32 {
         match child.turn() {
-            Turn::Terminal => self.options.reward.worth(child, me),
+            Turn::Terminal => self.options.reward.worth(child, me, plies),
             _ => {
                 let sign = if mover(child) == Some(me) { 1.0 } else { -1.0 };
                 sign * self.options.gamma * self.value(child)
@@ -536,7 +537,7 @@ impl<G: Encodable> TdLearner<G> {
                     }
                     let mut child = game.state.clone();
                     child.apply(action);
-                    Some(self.value_for(&child, me))
+                    Some(self.value_for(&child, me, game.plies + 1))
                 }
             };
             match target {
@@ -558,11 +559,13 @@ impl<G: Encodable> TdLearner<G> {
         game.summary(updates, error)
     }
 
-    /// The greedy move for `me` and its value, ties broken at random.
+    /// The greedy move for `me` and its value, ties broken at random
+    /// (`plies`: the plies the game will have had after the move).
     fn best_move(
         &mut self,
         state: &G::State,
         me: usize,
+        plies: usize,
         legal: &ActionList,
         rng: &mut WoprRng,
     ) -> (crate::game::Action, f32) {
@@ -570,7 +573,7 @@ impl<G: Encodable> TdLearner<G> {
         for &a in legal.iter() {
             let mut child = state.clone();
             child.apply(a);
-            let v = self.value_for(&child, me);
+            let v = self.value_for(&child, me, plies);
             let take = if v > best_value {
                 ties = 1;
                 true

@@ -21,7 +21,8 @@
 //! tcl_beta = 2.7          # temporal coherence learning (absent: off)
 //! farl = false            # same-player targets, final adaptation (GBG)
 //! trace_cut = 1e-6        # trace horizon cut (GBG: 0.01 on Connect-4)
-//! reward = "result"       # or "margin:S": the final score margin over S
+//! reward = "result"       # or "margin:S": the final score margin over S;
+//!                         # "speed:N": a win after p plies worth 1 − p/2N
 //! gamma = 1.0             # discount per ply (below 1: faster wins preferred)
 //!
 //! [stop]
@@ -137,8 +138,9 @@ pub struct TdSettings {
     /// absent: 10⁻⁶.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace_cut: Option<f32>,
-    /// What a finished game is worth: `result` (+1/0/−1, the default) or
-    /// `margin:S` (the score margin over S, clamped to [−1, 1]).
+    /// What a finished game is worth: `result` (+1/0/−1, the default),
+    /// `margin:S` (the score margin over S, clamped to [−1, 1]) or
+    /// `speed:N` (a win after p plies worth 1 − p/2N, N the longest game).
     #[serde(default = "result", skip_serializing_if = "is_result")]
     pub reward: String,
     /// The discount per ply (absent: 1, none); below 1 a faster win is

@@ -8,7 +8,8 @@
 //! next (70 · 4⁶ = 286,720 inputs); `walk8r`, 70 walks of 8 cells with
 //! those four states (70 · 4⁸ = 4,587,520 inputs), and `walk8rp`, the same
 //! with separate tables for each player to move (9,175,040 inputs: Thill,
-//! Koch & Konen's and GBG's network). The walks are drawn from a fixed
+//! Koch & Konen's and GBG's network); `walk8rp140` is that network with
+//! twice the walks (140, 18,350,080 inputs). The walks are drawn from a fixed
 //! seed, so a name always means the same tuples on a board size (`walk8`,
 //! `walk8r` and `walk8rp` the same 70 walks).
 
@@ -26,8 +27,17 @@ const WALK_SEED: u64 = 2012;
 impl Encodable for Connect4 {
     fn encoding_names(&self) -> &'static [&'static str] {
         &[
-            "raw", "planes", "ntuple1", "ntuple2", "ntuple3", "ntuple4", "walk8", "walk6r",
-            "walk8r", "walk8rp",
+            "raw",
+            "planes",
+            "ntuple1",
+            "ntuple2",
+            "ntuple3",
+            "ntuple4",
+            "walk8",
+            "walk6r",
+            "walk8r",
+            "walk8rp",
+            "walk8rp140",
         ]
     }
     fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError> {
@@ -61,6 +71,12 @@ impl Encodable for Connect4 {
             }
             "walk8rp" => {
                 let tuples = walks("walk8rp", 8)
+                    .with_reachable(Connect4State::playable_cells)
+                    .per_player();
+                return Ok(Box::new(tuples));
+            }
+            "walk8rp140" => {
+                let tuples = NTuples::walks("walk8rp140", (8, 2 * WALKS, WALK_SEED), &board)
                     .with_reachable(Connect4State::playable_cells)
                     .per_player();
                 return Ok(Box::new(tuples));
@@ -121,6 +137,15 @@ mod tests {
             assert_eq!(b, shifted, "mover {mover}");
             s.apply(3);
         }
+        // `walk8rp140`: twice the walks (every one a class of its own), so
+        // twice the inputs, and more of them read on a board.
+        let wide = game.encoding("walk8rp140").unwrap();
+        assert_eq!(wide.size(), 2 * rp.size());
+        let s = game.initial_state();
+        let (mut narrow_in, mut wide_in) = (Vec::new(), Vec::new());
+        rp.encode_sparse(&s, &mut narrow_in);
+        wide.encode_sparse(&s, &mut wide_in);
+        assert!(wide_in.len() > narrow_in.len());
     }
 
     /// On the empty board only the bottom row is playable: `walk6r` reads

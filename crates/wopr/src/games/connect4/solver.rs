@@ -590,6 +590,17 @@ impl Solver<Connect4> for Connect4Solver {
         self.time_limit = limit;
     }
 
+    fn scores_moves(&self) -> bool {
+        true
+    }
+
+    fn move_scores(
+        &mut self,
+        state: &Connect4State,
+    ) -> Option<Result<Vec<(Action, i32)>, SolveError>> {
+        Some(Connect4Solver::move_scores(self, state))
+    }
+
     fn solve(&mut self, state: &Connect4State) -> Result<Solution, SolveError> {
         let (cur, mask, plies) = self.prepare(state)?;
         let g = self.geo;

@@ -43,3 +43,21 @@ fn node_limit_gives_up() {
     let err = solver.solve(&game.initial_state()).unwrap_err();
     assert!(matches!(err, SolveError::TooLarge(_)));
 }
+
+/// The solver's move scores through the [`Solver`] trait: offered
+/// (`scores_moves`), and the moves of the top score are exactly the
+/// solution's best moves, the top score the position's.
+#[test]
+fn trait_move_scores_agree_with_the_solution() {
+    let game = Connect4::new(5, 4).unwrap();
+    let mut solver = Connect4Solver::with_table_entries(&game, 1 << 12);
+    assert!(Solver::scores_moves(&solver));
+    for moves in ["", "3", "334", "1212", "55432"] {
+        let s = game.state_from_moves(moves).unwrap();
+        let scores = Solver::move_scores(&mut solver, &s).unwrap().unwrap();
+        let top = scores.iter().map(|&(_, v)| v).max().unwrap();
+        let at_top: Vec<Action> = scores.iter().filter(|m| m.1 == top).map(|m| m.0).collect();
+        assert_eq!(top, solver.score(&s).unwrap(), "{moves}");
+        assert_eq!(at_top, solver.solve(&s).unwrap().best, "{moves}");
+    }
+}

@@ -49,7 +49,7 @@ impl<G: Encodable> TdLearner<G> {
         // Final adaptation: each seat's last position learns its result.
         for (seat, p) in pending.iter().enumerate() {
             if let Some(p) = p {
-                let target = self.options.reward.worth(&game.state, seat);
+                let target = self.options.reward.worth(&game.state, seat, game.plies);
                 error += self.learn_as(seat, p, target).abs() as f64;
                 updates += 1;
             }

@@ -107,7 +107,7 @@ impl<G: Encodable> TdLearner<G> {
                 (legal[rng.random_range(0..legal.len())], Chosen::Explored)
             }
             _ => {
-                let (a, v) = self.best_move(&game.state, me, legal, rng);
+                let (a, v) = self.best_move(&game.state, me, game.plies + 1, legal, rng);
                 (a, Chosen::Greedy(v))
             }
         }

@@ -1,5 +1,6 @@
-//! What a finished learning game is worth to a seat: its result, or its
-//! score margin scaled into [−1, 1].
+//! What a finished learning game is worth to a seat: its result, its
+//! score margin scaled into [−1, 1], or its result weighed by how soon it
+//! came.
 
 use super::super::TrainError;
 use crate::game::{result_sign, State};
@@ -22,22 +23,42 @@ pub enum Reward {
         /// The margin that is worth 1.
         scale: f32,
     },
+    /// The result weighed by the game's length: a win after `p` plies is
+    /// worth `1 − p / (2·plies)`, a loss the negative, a draw 0, so a win
+    /// in the longest game (`plies`, e.g. 36 on 6x6 Connect-4) is worth
+    /// one half and a win is always worth more than a draw. The target is
+    /// then an exact solver's distance-aware score (Connect-4's, scaled),
+    /// and the greedy net prefers the faster win and the slower loss,
+    /// where a discount (γ) would shrink a far win toward a draw.
+    Speed {
+        /// The longest game in plies.
+        plies: f32,
+    },
 }
 
 impl Reward {
-    /// Reads `result` or `margin:S` (S > 0: the margin worth 1).
+    /// Reads `result`, `margin:S` (S > 0: the margin worth 1) or
+    /// `speed:N` (N > 0: the longest game in plies).
     pub fn parse(text: &str) -> Result<Reward, TrainError> {
         let bad = || {
             TrainError(format!(
-                "reward = \"{text}\" is not known (accepted: result, margin:S with S > 0 the margin worth 1, e.g. margin:9)"
+                "reward = \"{text}\" is not known (accepted: result, margin:S with S > 0 the margin worth 1, e.g. margin:9, speed:N with N > 0 the longest game in plies, e.g. speed:36)"
             ))
+        };
+        let positive = |s: &str| {
+            s.trim()
+                .parse::<f32>()
+                .ok()
+                .filter(|v| *v > 0.0 && v.is_finite())
         };
         match text.split_once(':') {
             None if text == "result" => Ok(Reward::Result),
-            Some(("margin", s)) => match s.trim().parse::<f32>() {
-                Ok(scale) if scale > 0.0 && scale.is_finite() => Ok(Reward::Margin { scale }),
-                _ => Err(bad()),
-            },
+            Some(("margin", s)) => positive(s)
+                .map(|scale| Reward::Margin { scale })
+                .ok_or_else(bad),
+            Some(("speed", s)) => positive(s)
+                .map(|plies| Reward::Speed { plies })
+                .ok_or_else(bad),
             _ => Err(bad()),
         }
     }
@@ -47,6 +68,7 @@ impl Reward {
         match self {
             Reward::Result => "result".into(),
             Reward::Margin { scale } => format!("margin:{scale}"),
+            Reward::Speed { plies } => format!("speed:{plies}"),
         }
     }
 
@@ -61,10 +83,15 @@ impl Reward {
         }
     }
 
-    /// What the finished `state` is worth to `seat`.
-    pub fn worth<S: State>(&self, state: &S, seat: usize) -> f32 {
+    /// What the finished `state`, reached after `plies` plies, is worth to
+    /// `seat`.
+    pub fn worth<S: State>(&self, state: &S, seat: usize, plies: usize) -> f32 {
         match self {
             Reward::Result => result_sign(state.returns(seat)),
+            Reward::Speed { plies: longest } => {
+                let soon = (1.0 - plies as f32 / (2.0 * longest)).clamp(0.5, 1.0);
+                result_sign(state.returns(seat)) * soon
+            }
             Reward::Margin { scale } => match state.score(seat) {
                 Some(margin) => (margin as f32 / scale).clamp(-1.0, 1.0),
                 None => result_sign(state.returns(seat)),
@@ -106,11 +133,11 @@ mod tests {
         let winner = (0..2).find(|&p| s.returns(p) > 0.0).unwrap();
         let m = Reward::Margin { scale: 4.0 };
         // One box to none: a margin of 1, worth 1/4 to the winner.
-        assert_eq!(m.worth(&s, winner), 0.25);
-        assert_eq!(m.worth(&s, 1 - winner), -0.25);
-        assert_eq!(Reward::Result.worth(&s, winner), 1.0);
+        assert_eq!(m.worth(&s, winner, 4), 0.25);
+        assert_eq!(m.worth(&s, 1 - winner, 4), -0.25);
+        assert_eq!(Reward::Result.worth(&s, winner, 4), 1.0);
         // A scale below the margin clamps.
-        assert_eq!(Reward::Margin { scale: 0.5 }.worth(&s, winner), 1.0);
+        assert_eq!(Reward::Margin { scale: 0.5 }.worth(&s, winner, 4), 1.0);
     }
 
     #[test]
@@ -124,7 +151,35 @@ mod tests {
         }
         assert!(s.is_terminal() && s.returns(0) == 0.0);
         for seat in 0..2 {
-            assert_eq!(Reward::Result.worth(&s, seat), 0.0);
+            assert_eq!(Reward::Result.worth(&s, seat, 9), 0.0);
+            assert_eq!(Reward::Speed { plies: 9.0 }.worth(&s, seat, 9), 0.0);
+        }
+    }
+
+    /// A speed reward: X wins Tic-Tac-Toe on the top row after 5 plies
+    /// (X a1, O b1, X a2, O b2, X a3): with the longest game 9 plies the win
+    /// is worth 1 − 5/18 = 13/18 to X and −13/18 to O; a win after the
+    /// longest game would be worth 1/2, and the worth never falls below it.
+    #[test]
+    fn a_speed_reward_weighs_the_result_by_the_plies() {
+        let game = TicTacToe;
+        let mut s = game.initial_state();
+        for m in ["a1", "b1", "a2", "b2", "a3"] {
+            s.apply(s.parse_action(m).unwrap());
+        }
+        assert!(s.is_terminal() && s.returns(0) > 0.0);
+        let r = Reward::parse("speed:9").unwrap();
+        assert_eq!(r, Reward::Speed { plies: 9.0 });
+        assert_eq!(Reward::parse(&r.name()).unwrap(), r);
+        assert!((r.worth(&s, 0, 5) - 13.0 / 18.0).abs() < 1e-6);
+        assert!((r.worth(&s, 1, 5) + 13.0 / 18.0).abs() < 1e-6);
+        assert_eq!(r.worth(&s, 0, 9), 0.5);
+        assert_eq!(r.worth(&s, 0, 30), 0.5);
+        for bad in ["speed", "speed:0", "speed:-1", "speed:x"] {
+            assert!(
+                Reward::parse(bad).unwrap_err().0.contains("speed:N"),
+                "{bad}"
+            );
         }
     }
 

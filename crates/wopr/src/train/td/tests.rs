@@ -162,7 +162,7 @@ fn a_win_in_one_pulls_the_value_of_its_position_up() {
     let mut legal = ActionList::new();
     s.legal_actions(&mut legal);
     let mut rng = stream(1, &[0]);
-    let (a, v) = l.best_move(&s, 0, &legal, &mut rng);
+    let (a, v) = l.best_move(&s, 0, 5, &legal, &mut rng);
     assert_eq!((s.action_to_string(a).as_str(), v), ("c1", 1.0));
     let delta = l.update(&s, v, 0.0, false);
     assert_eq!(delta, 1.0);
@@ -335,12 +335,12 @@ fn a_discount_scales_the_next_positions_value_and_the_trace() {
     // result undiscounted.
     let v = td.value(&s2);
     assert!(v.abs() > 0.01);
-    assert!((td.value_for(&s2, 1) + 0.5 * v).abs() < 1e-6);
+    assert!((td.value_for(&s2, 1, 2) + 0.5 * v).abs() < 1e-6);
     let mut won = TicTacToe.initial_state();
     for m in ["a1", "b1", "a2", "b2", "a3"] {
         won.apply(won.parse_action(m).unwrap());
     }
-    assert_eq!(td.value_for(&won, 0), 1.0);
+    assert_eq!(td.value_for(&won, 0, 5), 1.0);
     // γ outside (0, 1], or below 1 with FARL, is refused.
     for (gamma, farl, says) in [(0.0, false, "(0, 1]"), (0.9, true, "farl")] {
         let bad = TdOptions {
