@@ -296,6 +296,26 @@ fn bad_configs_and_resumes_are_one_line_errors() {
         ]),
         "takes only stop.games=N",
     );
+    // While another process holds a folder's lock (here this test, as a
+    // running `wopr run` would), neither a resume nor a new run writes
+    // there; once it lets go, the resume goes on.
+    let lock = std::fs::File::open(run.join(".lock")).unwrap();
+    lock.try_lock().unwrap();
+    fails_with(
+        &wopr(&["run", "--resume", s(&run), "--set", "stop.games=20", "-q"]),
+        "another wopr process is running in",
+    );
+    let fresh = dir.join("fresh");
+    std::fs::create_dir(&fresh).unwrap();
+    let lock_fresh = std::fs::File::create(fresh.join(".lock")).unwrap();
+    lock_fresh.try_lock().unwrap();
+    fails_with(
+        &wopr(&["run", s(&dir.join("ok.toml")), "--out", s(&fresh), "-q"]),
+        "another wopr process is running in",
+    );
+    assert!(!fresh.join("state.json").exists());
+    drop((lock, lock_fresh));
+    ok(&wopr(&["run", "--resume", s(&run), "--set", "stop.games=20", "-q"]));
 }
 
 #[test]

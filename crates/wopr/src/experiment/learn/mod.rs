@@ -253,7 +253,9 @@ fn read_checkpoint(dir: &Path) -> Result<Checkpoint, RunError> {
 /// the folder's checkpoint, checkpointing every `plan.every` units and
 /// measuring with `yardsticks` every `plan.measure_every`, and both when
 /// the run ends. A caller resumes a folder with the config it holds
-/// (`config.toml`), its stop count aside.
+/// (`config.toml`), its stop count aside. One process at a time drives a
+/// folder: a second one, started or resumed on it while the first runs,
+/// is refused ([`lock_folder`]).
 pub fn drive(
     learner: &mut dyn Learner,
     plan: &RunPlan,
@@ -277,10 +279,15 @@ pub fn drive(
             crate::dist::rank()
         )));
     }
-    if crate::dist::is_leader() {
+    // The lock is held while this call runs and let go when the process
+    // ends, however it ends: a killed run leaves nothing to clear.
+    let _lock = if crate::dist::is_leader() {
         std::fs::create_dir_all(dir)
             .map_err(|e| RunError(format!("cannot create {}: {e}", dir.display())))?;
-    }
+        Some(lock_folder(dir)?)
+    } else {
+        None
+    };
     let unit = learner.unit();
     let log = learner.log_name();
     let offset = u64::from(learner.labels_from_zero());
@@ -498,4 +505,28 @@ fn trim_log(path: &Path, done: u64, offset: u64) -> Result<(), RunError> {
         write_atomic(path, &kept)?;
     }
     Ok(())
+}
+
+/// Takes the run folder's lock (`DIR/.lock`, an advisory lock the
+/// operating system lets go when the process ends), or says which run
+/// holds it.
+fn lock_folder(dir: &Path) -> Result<std::fs::File, RunError> {
+    let path = dir.join(".lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| RunError(format!("cannot open {}: {e}", path.display())))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(RunError(format!(
+            "another wopr process is running in {} (it holds {}); wait for it to end or give another --out",
+            dir.display(),
+            path.display()
+        ))),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(RunError(format!("cannot lock {}: {e}", path.display())))
+        }
+    }
 }
