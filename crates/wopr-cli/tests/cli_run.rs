@@ -315,7 +315,14 @@ fn bad_configs_and_resumes_are_one_line_errors() {
     );
     assert!(!fresh.join("state.json").exists());
     drop((lock, lock_fresh));
-    ok(&wopr(&["run", "--resume", s(&run), "--set", "stop.games=20", "-q"]));
+    ok(&wopr(&[
+        "run",
+        "--resume",
+        s(&run),
+        "--set",
+        "stop.games=20",
+        "-q",
+    ]));
 }
 
 #[test]
