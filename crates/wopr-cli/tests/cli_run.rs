@@ -267,6 +267,13 @@ fn bad_configs_and_resumes_are_one_line_errors() {
             ),
             "random_plies_min = 3 is above learner.random_plies = 2",
         ),
+        (
+            write(
+                "starts.toml",
+                &td.replace("kind = \"td\"", "kind = \"td\"\nstarts = [\"1 2\", \"9\"]"),
+            ),
+            "learner.starts '9': move '9' at ply 1",
+        ),
     ];
     for (path, says) in &cases {
         let out = dir.join("out");

@@ -63,6 +63,11 @@ pub struct Args {
     /// instead of by self-play (separated by commas).
     #[arg(long, value_delimiter = ',')]
     opponents: Vec<String>,
+    /// Start learning games after these moves (in the game's notation;
+    /// give it again for more lines: game i starts after the (i mod k)-th),
+    /// then the random plies; absent: from the start position.
+    #[arg(long = "start")]
+    starts: Vec<String>,
     /// What an exploratory move teaches: skip, learn, or learn-reset
     /// (learned from, the eligibility trace restarted).
     #[arg(long, default_value = "skip")]
@@ -138,6 +143,7 @@ impl Args {
                 random_plies: self.random_plies,
                 random_plies_min: self.random_plies_min,
                 opponents: self.opponents.clone(),
+                starts: self.starts.clone(),
                 explore: self.explore.clone(),
                 tcl_beta: self.tcl_beta,
                 farl: self.farl,

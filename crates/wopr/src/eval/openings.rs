@@ -87,6 +87,15 @@ impl Openings {
         Ok(Openings::Lines(vec![Openings::line(game, moves)?]))
     }
 
+    /// Each of `lines` (moves in notation) as actions, checked as
+    /// [`Openings::start`] checks one.
+    pub fn lines<G: Game>(game: &G, lines: &[String]) -> Result<Vec<Vec<Action>>, String> {
+        lines
+            .iter()
+            .map(|l| Openings::line(game, l).map_err(|e| format!("'{l}': {e}")))
+            .collect()
+    }
+
     /// Moves in notation to actions, checked: legal, and the game not over.
     fn line<G: Game>(game: &G, moves: &str) -> Result<Vec<Action>, String> {
         let mut state = game.initial_state();

@@ -324,6 +324,9 @@ pub struct TdLearner<G: Encodable> {
     epsilon: f64,
     /// The opponents games are played against (none: self-play).
     opponents: Vec<Box<dyn Player<G>>>,
+    /// Where learning games start (game `i` after `starts[i mod k]`, then
+    /// the random plies); empty: the start position.
+    starts: Vec<Vec<crate::game::Action>>,
     /// TCL's sums per weight: the recommended changes, and their sizes
     /// (empty without TCL).
     tcl_sum: Vec<f32>,
@@ -387,6 +390,7 @@ impl<G: Encodable> TdLearner<G> {
             other_trace: std::collections::VecDeque::new(),
             spare: Vec::new(),
             opponents: Vec::new(),
+            starts: Vec::new(),
             alpha,
             epsilon,
             tcl_sum: vec![0.0; tcl],
@@ -449,6 +453,15 @@ impl<G: Encodable> TdLearner<G> {
     /// against itself (see [`TdLearner::learn_game`]).
     pub fn with_opponents(mut self, opponents: Vec<Box<dyn Player<G>>>) -> Self {
         self.opponents = opponents;
+        self
+    }
+
+    /// Starts learning game `i` after the moves `starts[i mod k]` (then the
+    /// random plies), instead of from the start position; each line must
+    /// be legal and leave the game unfinished
+    /// ([`crate::eval::openings::Openings::lines`] reads them from notation).
+    pub fn with_starts(mut self, starts: Vec<Vec<crate::game::Action>>) -> Self {
+        self.starts = starts;
         self
     }
 

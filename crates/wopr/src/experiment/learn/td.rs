@@ -17,6 +17,7 @@
 //! random_plies = 0        # random plies at the start of each game
 //! random_plies_min = 0    # (if set: uniform in random_plies_min..=random_plies)
 //! opponents = []          # learn against these instead of self-play
+//! starts = []             # move lists game i starts after (i mod k), e.g. ["2", "6"]
 //! explore = "skip"        # or "learn", "learn-reset": what a random move teaches
 //! tcl_beta = 2.7          # temporal coherence learning (absent: off)
 //! farl = false            # same-player targets, final adaptation (GBG)
@@ -122,6 +123,11 @@ pub struct TdSettings {
     /// Learn against these players in turn instead of by self-play.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub opponents: Vec<String>,
+    /// Where learning games start: move lists in the game's notation,
+    /// game `i` after `starts[i mod k]` (then the random plies); empty:
+    /// the start position.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub starts: Vec<String>,
     /// What an exploratory move teaches: `skip` (the default), `learn`, or
     /// `learn-reset` (learned from, the trace restarted).
     #[serde(default = "skip", skip_serializing_if = "is_skip")]
@@ -409,9 +415,12 @@ where
                 .map_err(|e| RunError(format!("learner.opponents '{o}': {e}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let starts = crate::eval::openings::Openings::lines(game, &l.starts)
+        .map_err(|e| RunError(format!("learner.starts {e}")))?;
     let mut learner = TdLearner::new(game.clone(), &l.encoding, output, options)
         .map_err(err)?
-        .with_opponents(opponents);
+        .with_opponents(opponents)
+        .with_starts(starts);
     if let Some(init) = &config.init {
         let file = NetFile::load(&init.net).map_err(err)?;
         learner = learner.with_net(&file.net).map_err(err)?;

@@ -56,6 +56,13 @@ impl<G: Encodable> TdLearner<G> {
         (self.alpha, self.epsilon) = self.options.schedule(index);
         let mut state = self.game.initial_state();
         let mut plies = 0;
+        if !self.starts.is_empty() {
+            let line = &self.starts[(index % self.starts.len() as u64) as usize];
+            for &a in line {
+                state.apply(a);
+            }
+            plies = line.len();
+        }
         let openings = match self.options.openings_min {
             // `check` made sure that lo <= openings.
             Some(lo) => rng.random_range(lo..=self.options.openings),

@@ -456,3 +456,28 @@ fn a_margin_reward_is_the_result_where_the_scale_is_one_box() {
         assert_ne!(result, run(Reward::Margin { scale: 4.0 }, farl));
     }
 }
+
+/// Learning games start after the given lines, in turn: after X a1, O b1,
+/// X a2, O b2 the greedy X takes the win a3 (a finished game is worth its
+/// result, 1, more than any position the tanh net values), so game 0 ends
+/// at ply 5 won by X; game 1 starts after X c1, O c2 more and ends with the
+/// same win at ply 7; game 2 starts after the first line again.
+#[test]
+fn learning_games_start_after_the_given_lines_in_turn() {
+    let options = TdOptions {
+        epsilon: 0.0,
+        ..TdOptions::default()
+    };
+    let lines = crate::eval::openings::Openings::lines(
+        &TicTacToe,
+        &["a1 b1 a2 b2".to_string(), "a1 b1 a2 b2 c1 c2".to_string()],
+    )
+    .unwrap();
+    let mut l = learner(options).with_starts(lines);
+    let ends = |g: TdGame| (g.plies, g.first_return);
+    assert_eq!(ends(l.learn_game(0)), (5, 1.0));
+    assert_eq!(ends(l.learn_game(1)), (7, 1.0));
+    assert_eq!(ends(l.learn_game(2)), (5, 1.0));
+    let bad = crate::eval::openings::Openings::lines(&TicTacToe, &["a1 a1".to_string()]);
+    assert!(bad.unwrap_err().contains("'a1 a1'"));
+}
