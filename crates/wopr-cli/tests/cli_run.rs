@@ -175,9 +175,18 @@ fn a_td_config_learns_what_wopr_td_learns_and_resumes() {
         "20",
         "--seed",
         "3",
+        "--learn-from",
+        "2",
+        "--learn-from",
+        "1 4",
     ];
     let a = dir.join("td");
     let path = flags_then_config(&dir, "td", &flags, &a);
+    let config = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        config.contains("starts = [") && config.contains("\"1 4\""),
+        "{config}"
+    );
     let b = dir.join("run");
     ok(&wopr(&["run", s(&path), "--out", s(&b), "-q"]));
     // Stopped at 2,000 games and extended to 3,000.

@@ -65,8 +65,9 @@ pub struct Args {
     opponents: Vec<String>,
     /// Start learning games after these moves (in the game's notation;
     /// give it again for more lines: game i starts after the (i mod k)-th),
-    /// then the random plies; absent: from the start position.
-    #[arg(long = "start")]
+    /// then the random plies; absent: from the start position. (`--start`
+    /// is where the yardstick games start.)
+    #[arg(long = "learn-from")]
     starts: Vec<String>,
     /// What an exploratory move teaches: skip, learn, or learn-reset
     /// (learned from, the eligibility trace restarted).
