@@ -140,15 +140,20 @@ mod tests {
         assert_eq!(Reward::Margin { scale: 0.5 }.worth(&s, winner, 4), 1.0);
     }
 
+    /// The Tic-Tac-Toe position after `moves`.
+    fn tictactoe_after(moves: &[&str]) -> <TicTacToe as Game>::State {
+        let mut s = TicTacToe.initial_state();
+        for m in moves {
+            s.apply(s.parse_action(m).unwrap());
+        }
+        s
+    }
+
     #[test]
     fn a_draw_is_worth_nothing() {
         // A full board with no line: X a1, O b2, X c3, O b1, X b3, O a3,
         // X c1, O c2, X a2.
-        let game = TicTacToe;
-        let mut s = game.initial_state();
-        for m in ["a1", "b2", "c3", "b1", "b3", "a3", "c1", "c2", "a2"] {
-            s.apply(s.parse_action(m).unwrap());
-        }
+        let s = tictactoe_after(&["a1", "b2", "c3", "b1", "b3", "a3", "c1", "c2", "a2"]);
         assert!(s.is_terminal() && s.returns(0) == 0.0);
         for seat in 0..2 {
             assert_eq!(Reward::Result.worth(&s, seat, 9), 0.0);
@@ -156,17 +161,13 @@ mod tests {
         }
     }
 
-    /// A speed reward: X wins Tic-Tac-Toe on the top row after 5 plies
-    /// (X a1, O b1, X a2, O b2, X a3): with the longest game 9 plies the win
+    /// A speed reward: X wins Tic-Tac-Toe with the line a1, a2, a3 after 5
+    /// plies (X a1, O b1, X a2, O b2, X a3): with the longest game 9 plies the win
     /// is worth 1 − 5/18 = 13/18 to X and −13/18 to O; a win after the
     /// longest game would be worth 1/2, and the worth never falls below it.
     #[test]
     fn a_speed_reward_weighs_the_result_by_the_plies() {
-        let game = TicTacToe;
-        let mut s = game.initial_state();
-        for m in ["a1", "b1", "a2", "b2", "a3"] {
-            s.apply(s.parse_action(m).unwrap());
-        }
+        let s = tictactoe_after(&["a1", "b1", "a2", "b2", "a3"]);
         assert!(s.is_terminal() && s.returns(0) > 0.0);
         let r = Reward::parse("speed:9").unwrap();
         assert_eq!(r, Reward::Speed { plies: 9.0 });
