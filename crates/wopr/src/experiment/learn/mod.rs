@@ -509,7 +509,7 @@ fn trim_log(path: &Path, done: u64, offset: u64) -> Result<(), RunError> {
 
 /// Takes the run folder's lock (`DIR/.lock`, an advisory lock the
 /// operating system lets go when the process ends), or says which run
-/// holds it.
+/// holds it; where the file system has no locks, warns and goes on.
 fn lock_folder(dir: &Path) -> Result<std::fs::File, RunError> {
     let path = dir.join(".lock");
     let file = std::fs::OpenOptions::new()
@@ -525,8 +525,14 @@ fn lock_folder(dir: &Path) -> Result<std::fs::File, RunError> {
             dir.display(),
             path.display()
         ))),
+        // A file system without locks (some network ones) must not stop a
+        // run: say so and go on unguarded.
         Err(std::fs::TryLockError::Error(e)) => {
-            Err(RunError(format!("cannot lock {}: {e}", path.display())))
+            eprintln!(
+                "warning: cannot lock {} ({e}); going on without the lock",
+                path.display()
+            );
+            Ok(file)
         }
     }
 }
