@@ -50,12 +50,15 @@ pub fn run<G: Roster>(
     if n == 0 {
         anyhow::bail!("--optimal-moves must be at least 1");
     }
-    if game.solver().is_none() {
+    let Some(probe) = game.solver() else {
         anyhow::bail!(
             "{} has no exact solver (solvers: tictactoe, connect4, dots-and-boxes, reversi endgames)",
             game.spec()
         );
-    }
+    };
+    // Whether the misses that keep the value can be measured by their gap.
+    let scored = probe.scores_moves();
+    drop(probe);
     parse_player(game, player).map_err(|e| anyhow::anyhow!("bad --player '{player}': {e}"))?;
     let positions = positions(game, n, seed)?;
     let bar = if json {
@@ -134,7 +137,6 @@ pub fn run<G: Roster>(
     let mut classes = [Class::default(); 3];
     // Misses that keep the value, by their gap: 1, 2, 3 or more (where the
     // solver scores moves).
-    let scored = game.solver().is_some_and(|s| s.scores_moves());
     let mut gaps = scored.then_some([0u64; 3]);
     for r in judged {
         let j = r?;

@@ -58,29 +58,26 @@ impl Encodable for Connect4 {
         if let Some(n) = ntuple_length(name) {
             return Ok(Box::new(NTuples::new(NTUPLE_NAMES[n - 1], n, &board)));
         }
-        let walks = |name, n| NTuples::walks(name, (n, WALKS, WALK_SEED), &board);
+        let walks = |name, n, count| NTuples::walks(name, (n, count, WALK_SEED), &board);
+        let per_player = |name, count| {
+            walks(name, 8, count)
+                .with_reachable(Connect4State::playable_cells)
+                .per_player()
+        };
         match name {
-            "walk8" => return Ok(Box::new(walks("walk8", 8))),
+            "walk8" => return Ok(Box::new(walks("walk8", 8, WALKS))),
             "walk6r" => {
-                let tuples = walks("walk6r", 6).with_reachable(Connect4State::playable_cells);
+                let tuples =
+                    walks("walk6r", 6, WALKS).with_reachable(Connect4State::playable_cells);
                 return Ok(Box::new(tuples));
             }
             "walk8r" => {
-                let tuples = walks("walk8r", 8).with_reachable(Connect4State::playable_cells);
+                let tuples =
+                    walks("walk8r", 8, WALKS).with_reachable(Connect4State::playable_cells);
                 return Ok(Box::new(tuples));
             }
-            "walk8rp" => {
-                let tuples = walks("walk8rp", 8)
-                    .with_reachable(Connect4State::playable_cells)
-                    .per_player();
-                return Ok(Box::new(tuples));
-            }
-            "walk8rp140" => {
-                let tuples = NTuples::walks("walk8rp140", (8, 2 * WALKS, WALK_SEED), &board)
-                    .with_reachable(Connect4State::playable_cells)
-                    .per_player();
-                return Ok(Box::new(tuples));
-            }
+            "walk8rp" => return Ok(Box::new(per_player("walk8rp", WALKS))),
+            "walk8rp140" => return Ok(Box::new(per_player("walk8rp140", 2 * WALKS))),
             _ => {}
         }
         bit_grid(name, index, Connect4State::seat_bitboards, mover)
