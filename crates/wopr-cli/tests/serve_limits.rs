@@ -285,7 +285,7 @@ async fn engine_moves_at_the_largest_settings_keep_the_deadline() {
         ("connect4:7x6", "alphabeta"),
         ("connect4:7x6", "mcts:sims=200000"),
         ("connect4:7x6", "perfect"),
-        ("connect4:6x6", "net:connect4-6x6,mode=alphabeta,ply=10"),
+        ("connect4:6x6", "net:connect4-6x6-walk8,mode=alphabeta,ply=10"),
         ("reversi:8x8", "standard:depth=10"),
         ("reversi:8x8", "alphabeta:depth=10"),
         ("virus", "ai:1,depth=6"),

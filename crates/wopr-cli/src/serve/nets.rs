@@ -2,7 +2,7 @@
 //! named by their stem (`connect4-6x6`), the champions of run folders as
 //! `run:NAME`. A `net:` value in a player spec (the player itself or an
 //! MCTS rollout) must be an offered name or an offered file's exact path as
-//! the server lists it (`champions/connect4-6x6.json`); it is resolved here,
+//! the server lists it (`champions/connect4-6x6.json.gz`); it is resolved here,
 //! against the list, without touching the disk. Anything else is refused.
 //!
 //! The list is read from the folders at most every [`REFRESH`]; only plain
