@@ -3,6 +3,12 @@
 //! Against each opponent, N games are played, half with the player moving
 //! first, in parallel; game `i` against opponent `j` draws its randomness from
 //! the stream (seed, j, i), so the numbers do not depend on the thread count.
+//!
+//! Before the results, each player is printed as it is played: the spec its
+//! built player gives back ([`resolve`]), where a net file's own `player`
+//! line is resolved (`net:FILE` that searches 4 plies prints
+//! `net:FILE,mode=alphabeta,ply=4`); `--json` rows carry it as
+//! `player_resolved` and `opponent_resolved`.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -11,7 +17,7 @@ use wopr::eval::{exhaustive_limited, match_stats, MatchStats};
 use wopr::eval::{Pentanomial, Sprt, SprtStatus};
 use wopr::game::driver::seats_swapped;
 use wopr::game::rng::stream;
-use wopr::players::parse_player;
+use wopr::players::{parse_player, PlayerSpec};
 use wopr::{with_board_game, with_game, Roster};
 
 /// Arguments of `wopr eval`.
@@ -116,6 +122,32 @@ pub fn split_specs(list: &str) -> Vec<String> {
     out
 }
 
+/// The spec `spec` is played as, every setting named: for a `net:`
+/// player its built player's `spec()` (the net file's own `player` line
+/// resolved), for any other the canonical text of its typed spec (which
+/// keeps what a built player's `spec()` may leave out, such as
+/// `perfect`'s book). The player is built, so an error (one line, naming
+/// `what`: `--player`, `--against 'X'`) comes before any game.
+pub fn resolve<G: Roster>(game: &G, spec: &str, what: &str) -> anyhow::Result<String> {
+    let bad = |e: wopr::game::SpecError| anyhow::anyhow!("bad {what}: {e}");
+    let typed = PlayerSpec::parse(game, spec).map_err(bad)?;
+    let built = typed.build(game).map_err(bad)?;
+    Ok(match typed {
+        PlayerSpec::Net(_) => built.spec(),
+        _ => typed.to_string(),
+    })
+}
+
+/// Prints `ROLE RESOLVED`, with `(given as SPEC)` where the spec given
+/// differs from the spec played.
+pub fn print_resolved(role: &str, given: &str, resolved: &str) {
+    if given.trim() == resolved {
+        println!("{role:<10} {resolved}");
+    } else {
+        println!("{role:<10} {resolved}  (given as {})", given.trim());
+    }
+}
+
 /// Runs the evaluation and prints a table (or JSON).
 pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
     let game = super::parse_match_game(&args.game)?;
@@ -144,17 +176,18 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
 }
 
 fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> anyhow::Result<()> {
-    parse_player(game, &args.player).map_err(|e| anyhow::anyhow!("bad --player: {e}"))?;
-    if let Some(r) = &args.reference {
-        parse_player(game, r).map_err(|e| anyhow::anyhow!("bad --reference: {e}"))?;
-    }
     // The player, then the reference through the same games' seeds.
     let players: Vec<&String> = std::iter::once(&args.player)
         .chain(args.reference.as_ref())
         .collect();
-    for o in opponents {
-        parse_player(game, o).map_err(|e| anyhow::anyhow!("bad --against '{o}': {e}"))?;
+    let mut played = vec![resolve(game, &args.player, "--player")?];
+    if let Some(r) = &args.reference {
+        played.push(resolve(game, r, "--reference")?);
     }
+    let opponents_played = opponents
+        .iter()
+        .map(|o| resolve(game, o, &format!("--against '{o}'")))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let total = args.games * opponents.len() * players.len();
     let bar = if total >= 20 {
         let b = ProgressBar::new(total as u64);
@@ -216,6 +249,8 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
     if args.json {
         for (k, s) in all.iter().enumerate() {
             let mut v = serde_json::to_value(s)?;
+            v["player_resolved"] = json!(played[k % players.len()]);
+            v["opponent_resolved"] = json!(opponents_played[k / players.len()]);
             if let Some((m, n)) = matched
                 .get(k / players.len())
                 .filter(|_| k % players.len() == 0)
@@ -234,6 +269,13 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
         "{} vs each opponent, {} games each ({seats}), seed {}",
         args.player, args.games, args.seed
     );
+    print_resolved("player", &args.player, &played[0]);
+    if let Some(r) = &args.reference {
+        print_resolved("reference", r, &played[1]);
+    }
+    for (o, p) in opponents.iter().zip(&opponents_played) {
+        print_resolved("opponent", o, p);
+    }
     if let Some(r) = &args.reference {
         println!("rows marked [{r}]: the reference through the same openings and seeds");
     }
@@ -297,8 +339,8 @@ fn run_sprt<G: Roster>(
     opponent: &str,
     sprt: &Sprt,
 ) -> anyhow::Result<()> {
-    parse_player(game, &args.player).map_err(|e| anyhow::anyhow!("bad --player: {e}"))?;
-    parse_player(game, opponent).map_err(|e| anyhow::anyhow!("bad --against '{opponent}': {e}"))?;
+    let player_played = resolve(game, &args.player, "--player")?;
+    let opponent_played = resolve(game, opponent, &format!("--against '{opponent}'"))?;
     let openings = args.openings.resolve(game)?;
     let mine = || parse_player(game, &args.player).map_err(|e| e.to_string());
     let theirs = || parse_player(game, opponent).map_err(|e| e.to_string());
@@ -367,6 +409,7 @@ fn run_sprt<G: Roster>(
             "{}",
             json!({
                 "player": args.player, "opponent": opponent,
+                "player_resolved": player_played, "opponent_resolved": opponent_played,
                 "elo0": sprt.elo0(), "elo1": sprt.elo1(), "alpha": sprt.alpha(), "beta": sprt.beta(),
                 "games": played, "wins": wdl.wins, "draws": wdl.draws, "losses": wdl.losses,
                 "pentanomial": pairs.counts, "llr": llr, "lower": sprt.lower(), "upper": sprt.upper(),
@@ -375,6 +418,8 @@ fn run_sprt<G: Roster>(
             })
         );
     } else {
+        print_resolved("player", &args.player, &player_played);
+        print_resolved("opponent", opponent, &opponent_played);
         println!(
             "SPRT {} vs {}: elo0={} elo1={} alpha={} beta={}",
             args.player,
@@ -403,6 +448,7 @@ where
     G: Roster,
     G::State: wopr::State<View = G::State>,
 {
+    let played = resolve(game, &args.player, "--player")?;
     let mut results = Vec::new();
     for seat in 0..2 {
         let mut p =
@@ -426,7 +472,7 @@ where
         println!(
             "{}",
             json!({
-                "game": game.spec(), "player": args.player,
+                "game": game.spec(), "player": args.player, "player_resolved": played,
                 "losses_as_x": a.results.losses, "losses_as_o": b.results.losses,
                 "wins_as_x": a.results.wins, "wins_as_o": b.results.wins,
                 "draws_as_x": a.results.draws, "draws_as_o": b.results.draws,
@@ -434,6 +480,7 @@ where
             })
         );
     } else {
+        print_resolved("player", &args.player, &played);
         println!(
             "{} against every line of the opponent in {}:",
             args.player,

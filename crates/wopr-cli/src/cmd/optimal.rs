@@ -59,7 +59,7 @@ pub fn run<G: Roster>(
     // Whether the misses that keep the value can be measured by their gap.
     let scored = probe.scores_moves();
     drop(probe);
-    parse_player(game, player).map_err(|e| anyhow::anyhow!("bad --player '{player}': {e}"))?;
+    let played = super::eval::resolve(game, player, &format!("--player '{player}'"))?;
     let positions = positions(game, n, seed)?;
     let bar = if json {
         ProgressBar::hidden()
@@ -157,7 +157,8 @@ pub fn run<G: Roster>(
         let (vlo, vhi) = value.interval(total);
         println!(
             "{}",
-            json!({"player": player, "positions": total, "optimal": exact.hits,
+            json!({"player": player, "player_resolved": played,
+                   "positions": total, "optimal": exact.hits,
                    "rate": exact.rate(total), "rate_ci95": [lo, hi],
                    "random_rate": exact.random(total),
                    "value_kept": value.hits, "value_rate": value.rate(total),
@@ -168,6 +169,7 @@ pub fn run<G: Roster>(
                    "seed": seed})
         );
     } else {
+        super::eval::print_resolved("player", player, &played);
         println!(
             "{player}: optimal move on {} of {total} positions from random play \
              ({}); a random legal move: {:.1}% (seed {seed})",

@@ -16,10 +16,14 @@ pub struct SolveArgs {
     /// Moves to play first, in notation, separated by spaces.
     #[arg(long)]
     moves: Option<String>,
-    /// A book of solved positions to look the position up in first, and to
-    /// write it to when its search is long (made if missing; Connect-4).
+    /// A book of solved positions to look the position up in first, read
+    /// only: it must exist and is never written (Connect-4).
     #[arg(long, value_name = "FILE")]
     book: Option<String>,
+    /// A book to look the position up in and to grow: a long search is
+    /// appended to it (made if missing; Connect-4).
+    #[arg(long, value_name = "OUT")]
+    learn: Option<String>,
     /// Print `{"value", "score", "best", "nodes", "ms"}`.
     #[arg(long)]
     json: bool,
@@ -32,11 +36,16 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
 }
 
 fn solve<G: Roster>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
-    let mut solver = match &args.book {
-        Some(path) => game.book_solver(path)?,
-        None => game
+    let files = wopr::players::BookFiles {
+        read: args.book.clone(),
+        learn: args.learn.clone(),
+    };
+    let mut solver = if files != wopr::players::BookFiles::default() {
+        game.book_solver(&files)?
+    } else {
+        game
             .solver()
-            .ok_or_else(|| anyhow::anyhow!("{} has no exact solver (solvers: tictactoe, connect4, dots-and-boxes, reversi endgames)", game.spec()))?,
+            .ok_or_else(|| anyhow::anyhow!("{} has no exact solver (solvers: tictactoe, connect4, dots-and-boxes, reversi endgames)", game.spec()))?
     };
     let mut state = game.initial_state();
     if let Some(m) = &args.moves {

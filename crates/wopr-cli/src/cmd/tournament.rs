@@ -1,13 +1,18 @@
 //! `wopr tournament`: a round robin (or a gauntlet) among player specs, with
 //! a cross table and ratings with 95% intervals fitted to all results at
 //! once.
+//!
+//! Each player is printed first as it is played: the spec its built
+//! player gives back (`eval::resolve`: a net file's own `player` line
+//! resolved); `--json` carries these as `resolved`, in the order of
+//! `players`.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use wopr::eval::rating::Ratings;
 use wopr::eval::tournament::{play_tournament, ranked, Format, Ranked, Tournament};
 use wopr::{with_game, Roster};
 
-use super::eval::split_specs;
+use super::eval::{print_resolved, resolve, split_specs};
 
 /// Arguments of `wopr tournament`.
 #[derive(clap::Args, Debug)]
@@ -86,6 +91,10 @@ fn go<G: Roster>(
     format: Format,
     anchor: usize,
 ) -> anyhow::Result<()> {
+    let resolved = players
+        .iter()
+        .map(|p| resolve(game, p, &format!("player '{p}'")))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let openings = args.openings.resolve(game)?;
     let n = players.len();
     let pairings = match format {
@@ -112,7 +121,9 @@ fn go<G: Roster>(
         .ratings(anchor, args.anchor_elo)
         .map_err(|e| anyhow::anyhow!(e))?;
     if args.json {
-        println!("{}", t.to_json(&game.spec(), &ratings));
+        let mut v = t.to_json(&game.spec(), &ratings);
+        v["resolved"] = serde_json::json!(resolved);
+        println!("{v}");
     } else if args.csv {
         println!("rank,player,elo,elo_low,elo_high,games,score,los_next");
         for (
@@ -139,6 +150,10 @@ fn go<G: Roster>(
             );
         }
     } else {
+        for (i, (p, r)) in players.iter().zip(&resolved).enumerate() {
+            print_resolved(&format!("#{}", i + 1), p, r);
+        }
+        println!();
         print_text(&game.spec(), args, &t, &ratings);
     }
     Ok(())

@@ -35,7 +35,7 @@ pub use perfect::{perfect_player, perfect_player_with, PerfectPlayer};
 pub use roster::{
     board_build, board_parse, ms_arg, parse_player, player_names, Roster, GENERIC_PLAYERS,
 };
-pub use spec::{Caps, Cost, OwnSpec, PlayerSpec};
+pub use spec::{BookFiles, Caps, Cost, OwnSpec, PlayerSpec};
 
 /// Picks uniformly among the legal actions.
 #[derive(Clone, Debug, Default)]

@@ -8,7 +8,7 @@
 //! defaults (only `random` and `first`). A spec is read in two steps: parsed
 //! into a typed [`PlayerSpec`] (nothing opened), then built.
 
-use super::spec::PlayerSpec;
+use super::spec::{BookFiles, PlayerSpec};
 use super::{alphabeta, mcts, net, perfect};
 use crate::game::encode::Encodable;
 use crate::game::solver::Solver;
@@ -44,10 +44,11 @@ pub trait Roster: Game {
         None
     }
 
-    /// The exact solver reading and growing a book of solved positions at
-    /// `path` (made if missing), where the game keeps books (Connect-4).
-    fn book_solver(&self, path: &str) -> Result<Box<dyn Solver<Self>>, SpecError> {
-        let _ = path;
+    /// The exact solver reading a book of solved positions first (`book`:
+    /// the file read only, the file grown), where the game keeps books
+    /// (Connect-4).
+    fn book_solver(&self, book: &BookFiles) -> Result<Box<dyn Solver<Self>>, SpecError> {
+        let _ = book;
         Err(SpecError(format!(
             "{} keeps no book of solved positions (books: connect4)",
             self.spec()

@@ -37,20 +37,44 @@ pub enum PlayerSpec {
     },
     /// `net:PATH[,…]`.
     Net(NetSettings),
-    /// `perfect[:empties=E][,book=FILE][,ms=T]`: the game's exact solver.
+    /// `perfect[:empties=E][,book=FILE][,learn=OUT][,ms=T]`: the game's
+    /// exact solver.
     Perfect {
         /// Empty squares from which Reversi's player solves (only Reversi
         /// takes it).
         empties: Option<u32>,
-        /// A book of solved positions the solver reads and grows (only
-        /// Connect-4 takes it).
-        book: Option<String>,
+        /// The book of solved positions the solver reads first, and the
+        /// file it grows (only Connect-4 takes them).
+        book: Option<BookFiles>,
         /// The solver's wall-clock budget per move, where it honours one.
         time: Option<Duration>,
     },
     /// One of the game's own players (`level1`, `standard:depth=D`,
     /// `ai:K`, …).
     Own(OwnSpec),
+}
+
+/// The files of a book of solved positions (Connect-4's `perfect`): the
+/// one named by `book=`, read only (it must exist, and it is never
+/// written: measuring with a shipped book leaves it as it was), and the
+/// one named by `learn=`, read where it exists and grown with every long
+/// search. Positions solved with no `learn=` file are kept in memory.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BookFiles {
+    /// `book=FILE`: read, never written.
+    pub read: Option<String>,
+    /// `learn=OUT`: read where it exists, and appended to.
+    pub learn: Option<String>,
+}
+
+impl fmt::Display for BookFiles {
+    /// `book=FILE,learn=OUT`, each part where it is set.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = (self.read.iter().map(|b| format!("book={b}")))
+            .chain(self.learn.iter().map(|l| format!("learn={l}")))
+            .collect();
+        f.write_str(&parts.join(","))
+    }
 }
 
 /// One of a game's own players: its spec (without `ms`) and the costs the
@@ -98,8 +122,9 @@ pub struct Cost {
     pub empties: Option<u32>,
     /// Net files read (the player's own, an MCTS rollout's).
     pub nets: Vec<String>,
-    /// A book file read and written (Connect-4's `perfect:book=FILE`).
-    pub book: Option<String>,
+    /// The book files read and grown (Connect-4's `perfect:book=FILE`,
+    /// `learn=OUT`).
+    pub book: Option<BookFiles>,
 }
 
 /// Limits a server puts on the players it builds for strangers.
@@ -244,7 +269,7 @@ impl PlayerSpec {
         }
         if book.is_some() {
             return Err(SpecError(format!(
-                "'{self}': this server opens no book files named in requests (leave out book=)"
+                "'{self}': this server opens no book files named in requests (leave out book= and learn=)"
             )));
         }
         self.limit_time(caps.time);
@@ -292,7 +317,7 @@ impl fmt::Display for PlayerSpec {
                 empties
                     .map(|e| format!("empties={e}"))
                     .into_iter()
-                    .chain(book.as_ref().map(|b| format!("book={b}")))
+                    .chain(book.as_ref().map(|b| b.to_string()))
                     .chain(ms(time))
                     .collect(),
             ),

@@ -8,6 +8,17 @@
 //! search visited at least [`RECORD_NODES`] positions, so the book grows as
 //! positions are solved and a later game, run or process finds them at once.
 //!
+//! **Which file grows.** A book reads up to two files and writes at most
+//! one, the one named to learn (`perfect:book=FILE,learn=OUT`, `wopr solve
+//! --book FILE --learn OUT`):
+//!
+//! - `book=FILE` is read only: it must exist, and it is never written, so
+//!   measuring with a shipped book leaves its bytes as they were. What the
+//!   solver adds is kept in memory, for the process.
+//! - `learn=OUT` is read where it exists (made where it does not), and every
+//!   new long search is appended to it. To grow a book in place, name it
+//!   to learn (`perfect:learn=FILE`; `book=FILE,learn=FILE` is the same).
+//!
 //! **File format** (text, append-only, one position per line after a header
 //! naming the board):
 //!
@@ -27,8 +38,9 @@
 //! again (and cut off before the next line is written). A key met twice keeps its first line (the solver is exact: both
 //! lines say the same).
 //!
-//! Within one process, every solver opening the same path shares one book,
-//! so parallel games see each other's positions.
+//! Within one process, every solver opening the same files shares one book,
+//! so parallel games see each other's positions (and a read-only book's
+//! additions in memory).
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -56,20 +68,26 @@ pub struct BookEntry {
 /// A book of solved positions of one board size (see the module docs).
 #[derive(Debug)]
 pub struct Book {
-    path: PathBuf,
+    /// The file new positions are appended to (`learn=`); `None`: they
+    /// are kept in memory only.
+    learn: Option<PathBuf>,
     columns: u32,
     rows: u32,
     entries: HashMap<u64, BookEntry>,
-    /// The file, opened for appending on the first new line.
+    /// The learning file, opened for appending on the first new line.
     file: Option<File>,
 }
 
 /// A book shared by the solvers of one process.
 pub type SharedBook = Arc<Mutex<Book>>;
 
-/// The books this process has open, by path (kept while some solver holds
-/// them).
-type OpenBooks = Mutex<Vec<(PathBuf, Weak<Mutex<Book>>)>>;
+/// The files of a book, as absolute paths: the one read only, the one
+/// read and grown.
+type BookKey = (Option<PathBuf>, Option<PathBuf>);
+
+/// The books this process has open, by their files (kept while some
+/// solver holds them).
+type OpenBooks = Mutex<Vec<(BookKey, Weak<Mutex<Book>>)>>;
 
 /// The books this process has open.
 fn open_books() -> &'static OpenBooks {
@@ -78,28 +96,63 @@ fn open_books() -> &'static OpenBooks {
 }
 
 impl Book {
-    /// Opens the book at `path` for a `columns`×`rows` board, creating it
-    /// (with its header) where there is none; a book this process already
-    /// has open is shared. Errors name the file and what is wrong: another
-    /// board size, a line that is not `KEY SCORE COLUMNS`.
+    /// Opens the book at `path` for a `columns`×`rows` board to read and
+    /// grow (`learn=`): read where it exists, created (with its header) on
+    /// the first new line where it does not.
     pub fn open(path: &Path, columns: usize, rows: usize) -> Result<SharedBook, String> {
-        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        Book::open_files(None, Some(path), columns, rows)
+    }
+
+    /// Opens the book at `path` to read only (`book=`): it must exist; what
+    /// the solver adds is kept in memory.
+    pub fn open_read_only(path: &Path, columns: usize, rows: usize) -> Result<SharedBook, String> {
+        Book::open_files(Some(path), None, columns, rows)
+    }
+
+    /// Opens a book of the file `read` (read only; it must exist) and the
+    /// file `learn` (read where it exists, and grown), either or both, for
+    /// a `columns`×`rows` board; a book of the same files this process
+    /// already has open is shared. Errors name the file and what is
+    /// wrong: missing (`read`), another board size, a line that is not
+    /// `KEY SCORE COLUMNS`.
+    pub fn open_files(
+        read: Option<&Path>,
+        learn: Option<&Path>,
+        columns: usize,
+        rows: usize,
+    ) -> Result<SharedBook, String> {
+        let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let key: BookKey = (read.map(absolute), learn.map(absolute));
         let mut open = open_books().lock().unwrap_or_else(|e| e.into_inner());
         open.retain(|(_, w)| w.strong_count() > 0);
         if let Some(book) = open
             .iter()
-            .find(|(p, _)| *p == absolute)
+            .find(|(k, _)| *k == key)
             .and_then(|(_, w)| w.upgrade())
         {
             let b = book.lock().unwrap_or_else(|e| e.into_inner());
             if (b.columns, b.rows) != (columns as u32, rows as u32) {
+                let path = read.or(learn).unwrap_or(Path::new(""));
                 return Err(Book::size_error(path, b.columns, b.rows, columns, rows));
             }
             drop(b);
             return Ok(book);
         }
-        let book = Arc::new(Mutex::new(Book::read(path, columns, rows)?));
-        open.push((absolute, Arc::downgrade(&book)));
+        let mut book = Book {
+            learn: learn.map(Path::to_path_buf),
+            columns: columns as u32,
+            rows: rows as u32,
+            entries: HashMap::new(),
+            file: None,
+        };
+        if let Some(path) = read {
+            book.load(path, true)?;
+        }
+        if let Some(path) = learn.filter(|_| key.0 != key.1) {
+            book.load(path, false)?;
+        }
+        let book = Arc::new(Mutex::new(book));
+        open.push((key, Arc::downgrade(&book)));
         Ok(book)
     }
 
@@ -115,18 +168,35 @@ impl Book {
         format!("# wopr connect4 book {columns}x{rows}")
     }
 
-    /// Reads the book at `path` (an empty book where the file is missing).
+    /// Reads the book at `path` to grow it (an empty book where the file
+    /// is missing).
+    #[cfg(test)]
     fn read(path: &Path, columns: usize, rows: usize) -> Result<Book, String> {
         let mut book = Book {
-            path: path.to_path_buf(),
+            learn: Some(path.to_path_buf()),
             columns: columns as u32,
             rows: rows as u32,
             entries: HashMap::new(),
             file: None,
         };
+        book.load(path, false)?;
+        Ok(book)
+    }
+
+    /// Adds the positions of the file at `path` (a key already held keeps
+    /// its entry); a missing file is an error where it `must_exist`, and
+    /// adds nothing otherwise.
+    fn load(&mut self, path: &Path, must_exist: bool) -> Result<(), String> {
+        let (columns, rows) = (self.columns as usize, self.rows as usize);
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(book),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !must_exist => return Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(format!(
+                    "book {}: no such file (book= is read only; learn=FILE makes and grows a book)",
+                    path.display()
+                ))
+            }
             Err(e) => return Err(format!("book {}: cannot read it ({e})", path.display())),
         };
         let mut lines = text.lines().enumerate().peekable();
@@ -162,9 +232,9 @@ impl Book {
             if torn_tail && lines.peek().is_none() {
                 break;
             }
-            match book.parse_line(line) {
+            match self.parse_line(line) {
                 Some((key, entry)) => {
-                    book.entries.entry(key).or_insert(entry);
+                    self.entries.entry(key).or_insert(entry);
                 }
                 None => {
                     return Err(format!(
@@ -175,7 +245,7 @@ impl Book {
                 }
             }
         }
-        Ok(book)
+        Ok(())
     }
 
     /// Reads `KEY SCORE COLUMNS`, checking the columns against the board.
@@ -206,9 +276,10 @@ impl Book {
         self.entries.is_empty()
     }
 
-    /// The path the book reads and appends to.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// The file the book appends to (`learn=`); `None` where new
+    /// positions stay in memory.
+    pub fn learn_path(&self) -> Option<&Path> {
+        self.learn.as_deref()
     }
 
     /// The board size, columns × rows.
@@ -230,8 +301,9 @@ impl Book {
     }
 
     /// Writes down a solved position (stored under the smaller of `key` and
-    /// its mirror image's key `mirrored`); a position already in the book is
-    /// left as it is. Errors name the file.
+    /// its mirror image's key `mirrored`): in memory, and appended to the
+    /// learning file where the book has one; a position already in the
+    /// book is left as it is. Errors name the file.
     pub fn insert(&mut self, key: u64, mirrored: u64, entry: BookEntry) -> Result<(), String> {
         let (key, entry) = if mirrored < key {
             let best = self.mirror_columns(entry.best);
@@ -242,21 +314,26 @@ impl Book {
         if self.entries.contains_key(&key) {
             return Ok(());
         }
+        let Some(path) = self.learn.clone() else {
+            self.entries.insert(key, entry);
+            return Ok(());
+        };
         let mut line = String::new();
         if self.file.is_none() {
-            let old = std::fs::read(&self.path).unwrap_or_default();
-            if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).map_err(|e| self.write_error(e))?;
+            let old = std::fs::read(&path).unwrap_or_default();
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|e| Book::write_error(&path, e))?;
             }
             let file = OpenOptions::new()
                 .create(true)
                 .append(true)
-                .open(&self.path)
-                .map_err(|e| self.write_error(e))?;
+                .open(&path)
+                .map_err(|e| Book::write_error(&path, e))?;
             // A torn last line is cut off before appending.
             let keep = old.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
             if keep < old.len() {
-                file.set_len(keep as u64).map_err(|e| self.write_error(e))?;
+                file.set_len(keep as u64)
+                    .map_err(|e| Book::write_error(&path, e))?;
             }
             if keep == 0 {
                 line = Book::header(self.columns as usize, self.rows as usize) + "\n";
@@ -270,13 +347,13 @@ impl Book {
         line += &format!("{key:x} {} {columns}\n", entry.score);
         let file = self.file.as_mut().expect("opened above");
         file.write_all(line.as_bytes())
-            .map_err(|e| format!("book {}: cannot append to it ({e})", self.path.display()))?;
+            .map_err(|e| format!("book {}: cannot append to it ({e})", path.display()))?;
         self.entries.insert(key, entry);
         Ok(())
     }
 
-    fn write_error(&self, e: std::io::Error) -> String {
-        format!("book {}: cannot write it ({e})", self.path.display())
+    fn write_error(path: &Path, e: std::io::Error) -> String {
+        format!("book {}: cannot write it ({e})", path.display())
     }
 
     /// `best` with the columns in reverse order.
@@ -390,5 +467,72 @@ mod tests {
         assert_eq!(text, "# wopr connect4 book 7x6\n3 1 4\n8 2 1\n");
         assert_eq!(Book::read(&path, 7, 6).unwrap().len(), 2);
         let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn a_read_only_book_keeps_its_bytes_and_learns_in_memory() {
+        use super::super::solver::Connect4Solver;
+        use super::super::Connect4;
+        use crate::game::solver::Solver;
+        use crate::game::{ActionList, Game, State};
+        let g = Connect4::new(5, 4).unwrap();
+        let start = g.initial_state();
+        let mut after_one = Vec::new();
+        let mut legal = ActionList::new();
+        start.legal_actions(&mut legal);
+        for &a in &legal {
+            let mut s = start;
+            s.apply(a);
+            after_one.push(s);
+        }
+        // A book grown by learning: the empty board only.
+        let path = temp("read-only");
+        let _ = std::fs::remove_file(&path);
+        {
+            let book = Book::open(&path, 5, 4).unwrap();
+            let mut solver = Connect4Solver::new(&g).with_book(book).recording_from(0);
+            solver.solve(&start).unwrap();
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(bytes.len() > 30, "{}", String::from_utf8_lossy(&bytes));
+        // Read only: every position solved is remembered, none written.
+        let book = Book::open_read_only(&path, 5, 4).unwrap();
+        let held = book.lock().unwrap().len();
+        assert_eq!(book.lock().unwrap().learn_path(), None);
+        let mut solver = Connect4Solver::new(&g)
+            .with_book(book.clone())
+            .recording_from(0);
+        for s in &after_one {
+            solver.solve(s).unwrap();
+        }
+        assert!(book.lock().unwrap().len() > held);
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            bytes,
+            "a book= file was written"
+        );
+        // ... and answered from memory by a solver sharing the book.
+        let mut again =
+            Connect4Solver::new(&g).with_book(Book::open_read_only(&path, 5, 4).unwrap());
+        assert_eq!(again.solve(&after_one[2]).unwrap().nodes, 0);
+        // With learn=OUT the new positions go to OUT, the book stays.
+        let out = temp("learned");
+        let _ = std::fs::remove_file(&out);
+        let both = Book::open_files(Some(&path), Some(&out), 5, 4).unwrap();
+        let mut learner = Connect4Solver::new(&g).with_book(both).recording_from(0);
+        learner.solve(&after_one[0]).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        let learned = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            learned.starts_with("# wopr connect4 book 5x4\n") && learned.lines().count() == 2,
+            "{learned}"
+        );
+        // A read-only book that is not there is an error, and not made.
+        let missing = temp("missing");
+        let e = Book::open_read_only(&missing, 5, 4).unwrap_err();
+        assert!(e.contains("no such file") && e.contains("learn="), "{e}");
+        assert!(!missing.exists());
+        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(&out);
     }
 }

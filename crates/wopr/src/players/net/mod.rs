@@ -2,7 +2,13 @@
 //!
 //! Spec: `net:PATH[,mode=M][,ply=N][,temp=T][,reduce=R][,finished=F]`. The
 //! net file says which encoding the net reads (`raw` if it does not say) and
-//! may name a default mode. Modes:
+//! may name a default mode in its `player` line (`greedy`, or
+//! `mode=alphabeta,ply=4`). The spec's own keys win: a `mode=` in the spec
+//! replaces the file's mode together with its options, so
+//! `net:FILE,mode=greedy` is the net alone whatever the file's line says,
+//! while `net:FILE,ply=2` keeps the file's mode at 2 plies. A built
+//! player's `spec()` is the spec as played, the file's line resolved
+//! (`net:FILE,mode=alphabeta,ply=4`). Modes:
 //!
 //! - `greedy` — a value net (one output: the value of a position for its
 //!   player to move) scores every successor and the best is played (the
@@ -247,7 +253,10 @@ where
 
     /// Loads the net of `settings.path` for `game`. The file's `player` field
     /// gives defaults (a mode name, `greedy`, or mode arguments,
-    /// `mode=alphabeta,ply=3`); the settings win.
+    /// `mode=alphabeta,ply=3`); the settings win, a `mode=` in them with
+    /// its options ([`NetSettings::over`]). The player's
+    /// [`Player::spec`] is the resolved spec, every setting it plays with
+    /// named ([`NetSettings::played`]).
     pub fn from_settings(game: &G, settings: &NetSettings) -> Result<Self, SpecError> {
         let path = &settings.path;
         let file = NetFile::load(path).map_err(|e| SpecError(e.to_string()))?;
@@ -287,15 +296,15 @@ where
         };
         let merged = settings.over(&defaults);
         let mode = merged.mode(default_mode)?;
-        Ok(NetPlayer::new(
-            game,
-            Arc::new(file.net),
-            encoding,
-            mode,
-            settings.to_string(),
-        )?
-        .with_finished(merged.finished.unwrap_or_default())
-        .with_time_limit(merged.time))
+        let finished = merged.finished.unwrap_or_default();
+        // What records show: the settings as played, the file's line
+        // resolved, so that `net:FILE` says how many plies it searches.
+        let played = NetSettings::played(&settings.path, mode, finished, merged.time);
+        Ok(
+            NetPlayer::new(game, Arc::new(file.net), encoding, mode, played.to_string())?
+                .with_finished(finished)
+                .with_time_limit(merged.time),
+        )
     }
 
     /// Whether a successor `c` is left to the rules rather than the net.

@@ -172,16 +172,51 @@ impl NetSettings {
         })
     }
 
-    /// These settings, with `defaults` filling what they leave unset.
+    /// These settings, with `defaults` (a net file's `player` line)
+    /// filling what they leave unset. Where these settings name a mode,
+    /// the mode and its options (`ply`, `temp`, `reduce`) are theirs
+    /// alone: `mode=greedy` is the net alone even where the file's line
+    /// says `mode=alphabeta,ply=4` (the user's explicit keys win; without
+    /// `mode=`, a `ply=` or `temp=` still tunes the file's mode).
     pub fn over(&self, defaults: &NetSettings) -> NetSettings {
+        let mine = self.mode.is_some();
         NetSettings {
             path: self.path.clone(),
             mode: self.mode.clone().or_else(|| defaults.mode.clone()),
-            ply: self.ply.or(defaults.ply),
-            temp: self.temp.or(defaults.temp),
-            reduce: self.reduce.or(defaults.reduce),
+            ply: self.ply.or(defaults.ply.filter(|_| !mine)),
+            temp: self.temp.or(defaults.temp.filter(|_| !mine)),
+            reduce: self.reduce.or(defaults.reduce.filter(|_| !mine)),
             finished: self.finished.or(defaults.finished),
             time: self.time.or(defaults.time),
+        }
+    }
+
+    /// The settings that name `mode` and its options explicitly, with
+    /// `path`, and `finished` and `time` where they change the play (the
+    /// rules scoring finished positions is the default, left out): the
+    /// spec a built player is played as, which parses back to the same
+    /// player whatever the file's `player` line says.
+    pub fn played(
+        path: &str,
+        mode: NetMode,
+        finished: Finished,
+        time: Option<Duration>,
+    ) -> NetSettings {
+        let (name, ply, temp, reduce) = match mode {
+            NetMode::Greedy => ("greedy", None, None, None),
+            NetMode::Policy => ("policy", None, None, None),
+            NetMode::Minimax2 { reduce } => ("minimax2", None, None, Some(reduce)),
+            NetMode::AlphaBeta { ply } => ("alphabeta", Some(ply), None, None),
+            NetMode::Softmax { temperature } => ("softmax", None, Some(temperature), None),
+        };
+        NetSettings {
+            path: path.to_string(),
+            mode: Some(name.to_string()),
+            ply,
+            temp,
+            reduce,
+            finished: (finished == Finished::Net).then_some(Finished::Net),
+            time,
         }
     }
 
