@@ -1,5 +1,8 @@
 //! `wopr bench`: random playouts per second per game, on one thread; or,
-//! with `--generation CONFIG`, the time of one generation of an evolution.
+//! with `--generation CONFIG`, the time of one generation of an evolution;
+//! with `--td`, TD learning speed; with `--mcts`, MCTS simulations per
+//! second from the start position (`mcts:sims=1` and `sims=10000`, the
+//! defaults and plain UCT).
 //!
 //! The loop is the library's `random_playout`, statically dispatched: no
 //! allocation, no hashing and no trait objects inside a playout. The time
@@ -17,7 +20,8 @@ use wopr::experiment::{start, Evolution, EvolveConfig, GenerationRow};
 use wopr::game::driver::{random_playout, random_playout_listed};
 use wopr::game::encode::Encodable;
 use wopr::game::rng::{stream, WoprRng};
-use wopr::{with_board_game, with_game, Game, Roster, Searchable};
+use wopr::players::PlayerSpec;
+use wopr::{with_board_game, with_game, ActionList, Game, Roster, Searchable, State};
 
 /// Arguments of `wopr bench`.
 #[derive(clap::Args, Debug)]
@@ -59,6 +63,14 @@ pub struct BenchArgs {
     /// Connect-4 ablation's TCL runs; `docs/results/connect4-td.md`).
     #[arg(long, value_name = "BETA", requires = "td")]
     tcl_beta: Option<f32>,
+    /// Instead: MCTS simulations per second on each `--game` (default
+    /// connect4:7x6) from the start position, on one thread: a new game
+    /// and one move of `mcts:sims=1` (what a move costs beyond its
+    /// iterations), of `mcts:sims=10000` (the defaults: solver, kept tree,
+    /// the game's `c`) and of `mcts:sims=10000,solve=off,reuse=off` (plain
+    /// UCT), repeated for `--seconds` each.
+    #[arg(long, conflicts_with_all = ["generation", "td"])]
+    mcts: bool,
     /// With --generation: how many times to run it (the median is
     /// reported).
     #[arg(long, default_value_t = 3, requires = "generation")]
@@ -88,6 +100,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     }
     if let Some(encoding) = &args.td {
         return td(args, encoding);
+    }
+    if args.mcts {
+        return mcts(args);
     }
     let specs: Vec<String> = if args.games.is_empty() {
         DEFAULT_GAMES.iter().map(|s| s.to_string()).collect()
@@ -309,4 +324,75 @@ fn measure_td<G: Encodable>(
         updates += g.updates as u64;
     }
     Ok((games, plies, updates, t.elapsed().as_secs_f64()))
+}
+
+/// The specs `wopr bench --mcts` times, with their iterations per move.
+const MCTS_SPECS: &[(&str, u64)] = &[
+    ("mcts:sims=1", 1),
+    ("mcts:sims=10000", 10_000),
+    ("mcts:sims=10000,solve=off,reuse=off", 10_000),
+];
+
+/// `wopr bench --mcts`: MCTS simulations per second on each `--game`.
+fn mcts(args: &BenchArgs) -> anyhow::Result<()> {
+    let specs = if args.games.is_empty() {
+        vec!["connect4:7x6".to_string()]
+    } else {
+        args.games.clone()
+    };
+    if !args.json {
+        println!(
+            "{:<16} {:<40} {:>10} {:>14}",
+            "game", "player", "moves/s", "simulations/s"
+        );
+    }
+    let budget = Duration::from_secs_f64(args.seconds);
+    for spec in specs {
+        let game = super::parse_game(&spec)?;
+        for &(player, sims) in MCTS_SPECS {
+            let (moves, secs, shown) = with_board_game!(&game, g => measure_mcts(g, player, budget)?,
+                anyhow::bail!("mcts benches board games; {spec} is not one"));
+            let rate = moves as f64 / secs;
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::json!({"game": game.spec(), "player": shown, "moves_per_s": rate, "simulations_per_s": rate * sims as f64, "seconds": secs})
+                );
+            } else {
+                println!(
+                    "{:<16} {:<40} {:>10.1} {:>14.0}",
+                    game.spec(),
+                    shown,
+                    rate,
+                    rate * sims as f64
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Plays the first move of a new game with `spec` until `budget` has
+/// passed: (moves, seconds, the player's spec as it prints itself). Every
+/// move starts from a cleared tree, so none reuses another's iterations.
+fn measure_mcts<G: Roster>(
+    game: &G,
+    spec: &str,
+    budget: Duration,
+) -> anyhow::Result<(u64, f64, String)>
+where
+    G::State: Searchable,
+{
+    let mut player = PlayerSpec::parse(game, spec)?.build(game)?;
+    let start = game.initial_state();
+    let mut legal = ActionList::new();
+    start.legal_actions(&mut legal);
+    let t = Instant::now();
+    let mut moves = 0u64;
+    while moves == 0 || t.elapsed() < budget {
+        player.new_game();
+        black_box(player.choose(&start, &legal, &mut stream(moves, &[1])));
+        moves += 1;
+    }
+    Ok((moves, t.elapsed().as_secs_f64(), player.spec()))
 }

@@ -39,6 +39,13 @@ pub trait Roster: Game {
         &[]
     }
 
+    /// The UCT exploration constant of a plain `mcts` spec for this game
+    /// (one that names no `c`): [`mcts::DEFAULT_C`] (√2) unless the game
+    /// chose its own by a tournament (`docs/results/mcts.md`).
+    fn mcts_c(&self) -> f64 {
+        mcts::DEFAULT_C
+    }
+
     /// An exact solver for this game's positions, where one exists.
     fn solver(&self) -> Option<Box<dyn Solver<Self>>> {
         None
@@ -92,7 +99,7 @@ pub fn board_parse<G: Roster>(game: &G, spec: &GameSpec) -> Result<Option<Player
         }
         "alphabeta" => PlayerSpec::AlphaBeta(alphabeta::parse_limits(spec)?),
         "mcts" => {
-            let (config, rollout) = mcts::parse_config(spec)?;
+            let (config, rollout) = mcts::parse_config_for(spec, game.mcts_c())?;
             PlayerSpec::Mcts { config, rollout }
         }
         "net" => PlayerSpec::Net(net::NetSettings::parse(spec)?),

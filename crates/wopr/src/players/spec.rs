@@ -28,7 +28,7 @@ pub enum PlayerSpec {
     First,
     /// `alphabeta[:depth=D][,ms=T]`.
     AlphaBeta(Limits),
-    /// `mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE]`.
+    /// `mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE][,select=uct|puct][,solve=on|off][,reuse=on|off]`.
     Mcts {
         /// The search settings.
         config: MctsConfig,
@@ -305,6 +305,7 @@ impl fmt::Display for PlayerSpec {
                 if let Some(p) = rollout {
                     parts.push(format!("rollout=net:{p}"));
                 }
+                parts.extend(config.switches());
                 join("mcts", parts)
             }
             PlayerSpec::Net(s) => s.to_string(),
