@@ -591,12 +591,20 @@ fn a_book_answers_what_the_search_answered_and_survives_the_process() {
 fn perfect_takes_a_book_where_a_file_is_named() {
     let g = game(5, 4);
     let path = std::env::temp_dir().join(format!("wopr-c4-book-spec-{}.txt", std::process::id()));
-    let spec = format!("perfect:book={}", path.display());
+    // A book to grow (`learn=`) is made on the first long search only; a
+    // 5x4 board has none.
+    let spec = format!("perfect:learn={}", path.display());
     assert!(parse_player(&g, &spec).is_ok());
-    // The book is made on the first long search only; a 5x4 board has none.
+    assert!(!path.exists());
+    // A book to read (`book=`) must be there: it is never made.
+    let spec = format!("perfect:book={}", path.display());
+    let e = parse_player(&g, &spec).err().unwrap().to_string();
+    assert!(e.contains("no such file") && e.contains("learn="), "{e}");
     assert!(!path.exists());
     let e = parse_player(&g, "perfect:book=").err().unwrap().to_string();
     assert!(e.contains("book= needs a file"), "{e}");
+    let e = parse_player(&g, "perfect:learn=").err().unwrap().to_string();
+    assert!(e.contains("learn= needs a file"), "{e}");
     let e = parse_player(&g, "perfect:depth=3")
         .err()
         .unwrap()

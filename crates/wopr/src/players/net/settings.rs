@@ -318,3 +318,62 @@ impl Finished {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The settings of `net:TEXT`'s options.
+    fn options(text: &str) -> NetSettings {
+        NetSettings::options(&GameSpec::parse(&format!("net:{text}")).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_specs_mode_wins_over_the_files_line_with_its_options() {
+        let line = options("mode=alphabeta,ply=4");
+        let mode = |spec: &str| options(spec).over(&line).mode("greedy").unwrap();
+        assert_eq!(mode("x.json"), NetMode::AlphaBeta { ply: 4 });
+        assert_eq!(mode("x.json,mode=greedy"), NetMode::Greedy);
+        assert_eq!(mode("x.json,ply=2"), NetMode::AlphaBeta { ply: 2 });
+        assert_eq!(
+            mode("x.json,mode=greedy,ply=3"),
+            NetMode::AlphaBeta { ply: 3 }
+        );
+        let line = options("mode=softmax,temp=0.5,finished=net");
+        let s = options("x.json,mode=softmax").over(&line);
+        assert_eq!(
+            s.mode("greedy").unwrap(),
+            NetMode::Softmax { temperature: 0.1 }
+        );
+        assert_eq!(s.finished, Some(Finished::Net));
+    }
+
+    #[test]
+    fn the_played_spec_parses_back_to_the_same_mode() {
+        for mode in [
+            NetMode::Greedy,
+            NetMode::Policy,
+            NetMode::Minimax2 {
+                reduce: Reduce::Mean,
+            },
+            NetMode::AlphaBeta { ply: 4 },
+            NetMode::Softmax { temperature: 0.25 },
+        ] {
+            let played = NetSettings::played("f.json", mode, Finished::Net, None);
+            let text = played.to_string();
+            let back = NetSettings::parse(&GameSpec::parse(&text).unwrap()).unwrap();
+            assert_eq!(back, played, "{text}");
+            // Over any file line, the played spec plays the same mode.
+            let line = options("mode=alphabeta,ply=7,temp=2,reduce=max");
+            assert_eq!(back.over(&line).mode("policy").unwrap(), mode, "{text}");
+        }
+        let text = NetSettings::played(
+            "f.json",
+            NetMode::AlphaBeta { ply: 4 },
+            Finished::Rules,
+            None,
+        )
+        .to_string();
+        assert_eq!(text, "net:f.json,mode=alphabeta,ply=4");
+    }
+}
