@@ -263,7 +263,11 @@ fn same_seed_same_games_at_any_thread_count() {
         .unwrap()
         .install(run);
     assert_eq!(a, b);
-    assert_eq!(a[0].players, vec!["mcts:sims=50", "mcts:sims=20,c=0.7"]);
+    // Connect-4's own exploration constant is shown (Roster::mcts_c).
+    assert_eq!(
+        a[0].players,
+        vec!["mcts:sims=50,c=0.5", "mcts:sims=20,c=0.7"]
+    );
     let c = play_match(&game, "mcts:sims=50", "mcts:sims=20,c=0.7", 4, 12, &|| {}).unwrap();
     assert_ne!(a, c, "another seed, other games");
 }
@@ -306,6 +310,45 @@ fn value_net_leaves_and_bad_specs() {
         parse_player(&TicTacToe, "mcts").unwrap().spec(),
         "mcts:sims=1000"
     );
+
+    // PUCT over the net file: the priors and first values come from the
+    // (flat) net, finished children are exact, so it still takes a mate in
+    // one and blocks one, with the solver or without.
+    for extra in ["", ",solve=off,reuse=off"] {
+        let spec = format!("mcts:sims=300,c=1,rollout=net:{good},select=puct{extra}");
+        let mut p = parse_player(&TicTacToe, &spec).unwrap();
+        assert_eq!(p.spec(), spec);
+        assert_eq!(choice(p.as_mut(), &s, 1), s.parse_action("c1").unwrap());
+        assert_eq!(choice(p.as_mut(), &t, 1), t.parse_action("b3").unwrap());
+    }
+    // PUCT's own default constant, and a Connect-4 net played by PUCT.
+    assert_eq!(
+        parse_player(
+            &TicTacToe,
+            &format!("mcts:sims=5,rollout=net:{good},select=puct")
+        )
+        .unwrap()
+        .spec(),
+        format!("mcts:sims=5,c=1,rollout=net:{good},select=puct")
+    );
+    let c4 = Connect4::new(6, 6).unwrap();
+    let arch = Architecture::Mlp {
+        layers: vec![c4.encoding("raw").unwrap().size(), 4, 1],
+    };
+    let mut file = NetFile::new(AnyNet::new(&arch, &[Activation::Tanh, Activation::Tanh]).unwrap());
+    file.game = Some("connect4:6x6".into());
+    file.encoding = Some("raw".into());
+    let c4_net = dir.join("c4-value.json");
+    file.save(&c4_net).unwrap();
+    let c4_net = c4_net.to_string_lossy();
+    let mut p = parse_player(
+        &c4,
+        &format!("mcts:sims=200,rollout=net:{c4_net},select=puct"),
+    )
+    .unwrap();
+    let start = c4.initial_state();
+    let a = choice(p.as_mut(), &start, 2);
+    assert!(legal(&start).contains(&a));
     assert_eq!(
         parse_player(&TicTacToe, "mcts:c=0.5,sims=7")
             .unwrap()
@@ -327,6 +370,11 @@ fn value_net_leaves_and_bad_specs() {
             "accepted: sims=…, c=…, ms=…, rollout=…",
         ),
         ("mcts:rollout=heavy".into(), "accepted: random, net:FILE"),
+        (
+            "mcts:select=puct".into(),
+            "select=puct needs rollout=net:FILE",
+        ),
+        ("mcts:solve=yes".into(), "accepted: solve=on, solve=off"),
         ("mcts:rollout=net:".into(), "accepted: random, net:FILE"),
         (
             "mcts:rollout=net:/nonexistent/net.json".into(),

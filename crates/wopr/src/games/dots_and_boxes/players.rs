@@ -129,7 +129,7 @@ impl Roster for DotsAndBoxes {
     fn bot_names(&self) -> &'static [&'static str] {
         &[
             "alphabeta[:depth=D][,ms=T]",
-            "mcts[:sims=N][,c=C][,rollout=random|net:FILE]",
+            crate::players::mcts::MCTS_SYNTAX,
             "net:PATH[,mode=M][,ply=N][,temp=T]",
             "level0",
             "level1",

@@ -362,7 +362,7 @@ impl Roster for Pig {
     }
 
     fn bot_names(&self) -> &'static [&'static str] {
-        &["mcts[:sims=N][,c=C][,ms=T]"]
+        &["mcts[:sims=N][,c=C][,ms=T][,solve=on|off][,reuse=on|off]"]
     }
 }
 

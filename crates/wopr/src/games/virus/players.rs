@@ -568,7 +568,7 @@ impl Roster for Virus {
     fn bot_names(&self) -> &'static [&'static str] {
         &[
             "alphabeta[:depth=D][,ms=T]",
-            "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE]",
+            crate::players::mcts::MCTS_SYNTAX,
             "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
             "ai:K[,depth=D][,ties=random|first][,ms=T] (K = 1..20)",
         ]

@@ -372,11 +372,7 @@ where
             if owner == NO_PLAYER {
                 return;
             }
-            self.nodes[parent_at].proof = if owner == mover {
-                value
-            } else {
-                negate(value)
-            };
+            self.nodes[parent_at].proof = if owner == mover { value } else { negate(value) };
             k -= 1;
         }
     }
@@ -438,7 +434,13 @@ where
             });
         }
         let block = &mut self.priors[start..];
-        let logit = |p: &Prior| if p.value.is_nan() { 0.0 } else { 2.0 * p.value - 1.0 };
+        let logit = |p: &Prior| {
+            if p.value.is_nan() {
+                0.0
+            } else {
+                2.0 * p.value - 1.0
+            }
+        };
         let top = block.iter().map(logit).fold(f32::NEG_INFINITY, f32::max);
         let mut sum = 0.0;
         for p in block.iter_mut() {

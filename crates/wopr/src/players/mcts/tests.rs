@@ -89,7 +89,11 @@ fn solver_proves_a_mate_in_three() {
         let mut p = player(sims(10_000));
         let a = p.search(&s, &mut stream(seed, &[]));
         assert!(forks.contains(&a), "seed {seed}: played {a}");
-        let c = p.root_children().into_iter().find(|c| c.action == a).unwrap();
+        let c = p
+            .root_children()
+            .into_iter()
+            .find(|c| c.action == a)
+            .unwrap();
         assert_eq!(c.proven, Some(Proven::Win), "seed {seed}");
         assert!(p.root_visits() < 2_000, "{} iterations", p.root_visits());
     }
@@ -144,7 +148,11 @@ fn a_kept_tree_is_rooted_at_the_position_reached() {
     assert_eq!(p.root_visits(), reply.visits);
     assert_eq!(p.nodes[0].player, 1 - mine.player);
     let kept: u32 = p.root_children().iter().map(|c| c.visits).sum();
-    assert_eq!(kept + 1, reply.visits, "its children's visits, plus its own first");
+    assert_eq!(
+        kept + 1,
+        reply.visits,
+        "its children's visits, plus its own first"
+    );
     // The next move searches on from there.
     let mut q = MctsPlayer::new(&game, sims(3_000), Leaf::Random).unwrap();
     let _ = q.choose(&s0, &legal(&s0), &mut stream(3, &[]));
@@ -249,8 +257,14 @@ fn puct_over_a_flat_value_finds_wins_and_blocks() {
     for solve in [true, false] {
         let config = MctsConfig { solve, ..config };
         let mut p = MctsPlayer::new(&TicTacToe, config, flat()).unwrap();
-        assert_eq!(p.search(&s, &mut stream(0, &[])), s.parse_action("c1").unwrap());
-        assert_eq!(p.search(&t, &mut stream(0, &[])), t.parse_action("b3").unwrap());
+        assert_eq!(
+            p.search(&s, &mut stream(0, &[])),
+            s.parse_action("c1").unwrap()
+        );
+        assert_eq!(
+            p.search(&t, &mut stream(0, &[])),
+            t.parse_action("b3").unwrap()
+        );
         assert_eq!(p.priors.len(), p.nodes.len());
     }
     let p = MctsPlayer::new(&TicTacToe, config, flat()).unwrap();

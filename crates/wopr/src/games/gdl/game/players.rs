@@ -111,13 +111,13 @@ impl Roster for Gdl {
         if self.rules.alternating {
             &[
                 "alphabeta[:depth=D][,ms=T]",
-                "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE]",
+                crate::players::mcts::MCTS_SYNTAX,
                 "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
             ]
         } else if self.rules.simultaneous {
             &[]
         } else {
-            &["mcts[:sims=N][,c=C][,ms=T]"]
+            &["mcts[:sims=N][,c=C][,ms=T][,solve=on|off][,reuse=on|off]"]
         }
     }
 }
