@@ -302,7 +302,7 @@ impl Roster for Reversi {
     fn bot_names(&self) -> &'static [&'static str] {
         &[
             "alphabeta[:depth=D][,ms=T]",
-            "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE]",
+            crate::players::mcts::MCTS_SYNTAX,
             "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
             "standard[:depth=D][,ms=T]",
             "perfect[:empties=E][,ms=T]",

@@ -17,7 +17,7 @@ impl Roster for TicTacToe {
     fn bot_names(&self) -> &'static [&'static str] {
         &[
             "alphabeta[:depth=D][,ms=T]",
-            "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE]",
+            crate::players::mcts::MCTS_SYNTAX,
             "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
             "perfect[:ms=T]",
         ]
