@@ -68,6 +68,9 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Check a GDL rule sheet, or write it as Prolog.
     Gdl(cmd::gdl::Args),
+    /// Speak the Go Text Protocol on stdin/stdout as an engine playing a
+    /// player (for GUIs and other programs).
+    Gtp(cmd::gtp::GtpArgs),
 }
 
 /// A failure with the exit code it should produce; anything else exits 1.
@@ -125,6 +128,7 @@ fn main() -> ExitCode {
         Command::Average(a) => cmd::average::run(a),
         Command::Music(a) => cmd::music::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::Gtp(a) => cmd::gtp::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

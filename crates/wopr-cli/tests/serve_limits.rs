@@ -152,6 +152,18 @@ async fn crafted_specs_are_refused_before_any_file_or_search() {
         // Not a player at all.
         (c4, "mcts:rollout=mcts".into(), "rollout"),
         (c4, "alphabeta:depth=3,ms=0".into(), "ms"),
+        // An outside engine: no request starts a program (issue 43), in
+        // any case of the kind, the marker file never made.
+        (
+            "reversi:8x8",
+            "gtp:/usr/bin/touch /tmp/wopr-serve-gtp-ran".into(),
+            "starts no programs",
+        ),
+        (
+            "reversi:8x8",
+            "GTP:/usr/games/gtp-rhino -l 1,ms=100".into(),
+            "starts no programs",
+        ),
         // GDL sheets other than the server's own gdl/NAME.kif, in any case.
         (
             "gdl:/etc/passwd",
@@ -184,6 +196,7 @@ async fn crafted_specs_are_refused_before_any_file_or_search() {
             "only the GDL sheets it offers",
         ),
     ];
+    let _ = std::fs::remove_file("/tmp/wopr-serve-gtp-ran");
     for (game, spec, says) in &crafted {
         let (s, e) = new_game(&http, &base, game, ["human", spec]).await;
         let reason = e["error"].as_str().unwrap_or_default();
@@ -193,6 +206,10 @@ async fn crafted_specs_are_refused_before_any_file_or_search() {
             "{spec} on {game}: {reason:?} should say {says:?}"
         );
     }
+    assert!(
+        !std::path::Path::new("/tmp/wopr-serve-gtp-ran").exists(),
+        "a gtp: spec in a request started a program"
+    );
 
     // The offered net, by name and by its listed path, in any case of the
     // kind; an `ms` above the deadline is lowered to it.
@@ -285,7 +302,10 @@ async fn engine_moves_at_the_largest_settings_keep_the_deadline() {
         ("connect4:7x6", "alphabeta"),
         ("connect4:7x6", "mcts:sims=200000"),
         ("connect4:7x6", "perfect"),
-        ("connect4:6x6", "net:connect4-6x6-walk8,mode=alphabeta,ply=10"),
+        (
+            "connect4:6x6",
+            "net:connect4-6x6-walk8,mode=alphabeta,ply=10",
+        ),
         ("reversi:8x8", "standard:depth=10"),
         ("reversi:8x8", "alphabeta:depth=10"),
         ("virus", "ai:1,depth=6"),

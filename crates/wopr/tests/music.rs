@@ -303,6 +303,7 @@ fn random_tictactoe_record(seed: u64) -> GameRecord {
         returns: Some(vec![s.returns(0), s.returns(1)]),
         score: None,
         opening: 0,
+        forfeit: None,
     }
 }
 

@@ -227,6 +227,7 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
                 &|| bar.inc(1),
             )
             .map_err(|e| anyhow::anyhow!(e))?;
+            super::report_forfeits(&records);
             returns.push(
                 records
                     .iter()
@@ -367,6 +368,7 @@ fn run_sprt<G: Roster>(
             &|| bar.inc(1),
         )
         .map_err(|e| anyhow::anyhow!(e))?;
+        super::report_forfeits(&records);
         // The player's return in each game (seat 1 in odd games).
         let mine_of = |k: usize| {
             let i = played + k;

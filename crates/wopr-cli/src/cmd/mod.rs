@@ -8,6 +8,7 @@ pub mod evolve;
 pub mod games;
 pub mod gdl;
 pub mod grid;
+pub mod gtp;
 pub mod learn;
 pub mod music;
 pub mod optimal;
@@ -79,6 +80,16 @@ impl OpeningArgs {
                 Openings::start(game, moves).map_err(|e| anyhow::anyhow!("bad --start: {e}"))
             }
             (None, None) => Ok(Openings::None),
+        }
+    }
+}
+
+/// Prints on stderr, one line each, why games were forfeited (an outside
+/// engine out of time): such a game counts as a loss for the engine.
+pub fn report_forfeits(records: &[wopr::game::GameRecord]) {
+    for (i, r) in records.iter().enumerate() {
+        if let Some(why) = &r.forfeit {
+            eprintln!("game {}: {why}", i + 1);
         }
     }
 }

@@ -115,6 +115,7 @@ fn play<G: Roster>(game: &G, args: &PlayArgs) -> anyhow::Result<()> {
         bar.finish_and_clear();
         records
     };
+    super::report_forfeits(&records);
     report(game, args, &records)?;
     Ok(())
 }

@@ -12,7 +12,7 @@ use std::ops::ControlFlow;
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
-use super::player::Player;
+use super::player::{Failure, Player};
 use super::rng::WoprRng;
 use super::{Action, ActionList, Game, State, Turn};
 
@@ -39,6 +39,11 @@ pub struct GameRecord {
     /// start position.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub opening: usize,
+    /// Why the game ended early where a player forfeited it (an outside
+    /// engine out of time): a one-line message naming the player; its
+    /// seat's return is −1, the others share +1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<String>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -78,6 +83,46 @@ pub enum PlayError {
     /// turn, which they do not play.
     #[error("a simultaneous turn cannot be played in lockstep")]
     Simultaneous,
+    /// A player forfeited the game ([`Failure::Forfeit`]); only
+    /// [`play_out`], which returns a position, reports it as an error (a
+    /// record holds it in `forfeit`).
+    #[error("{message}")]
+    Forfeit {
+        /// The seat that forfeited.
+        seat: usize,
+        /// The player's one-line message.
+        message: String,
+    },
+    /// A player could not go on ([`Failure::Fatal`]): the match ends.
+    #[error("{message}")]
+    Failed {
+        /// The seat that failed.
+        seat: usize,
+        /// The player's one-line message.
+        message: String,
+    },
+}
+
+/// The returns of a game that seat `seat` of `players` forfeited: −1 for
+/// it, the +1 shared by the others.
+pub fn forfeit_returns(seat: usize, players: usize) -> Vec<f64> {
+    let share = 1.0 / (players.max(2) - 1) as f64;
+    (0..players)
+        .map(|p| if p == seat { -1.0 } else { share })
+        .collect()
+}
+
+/// Ends the drive where a player failed: `Ok(Some(..))` for a forfeit,
+/// an error for a fatal failure, `Ok(None)` when it did not fail.
+fn check_failure<G: Game>(
+    player: &mut dyn Player<G>,
+    seat: usize,
+) -> Result<Option<(usize, String)>, PlayError> {
+    match player.failure() {
+        None => Ok(None),
+        Some(Failure::Forfeit(message)) => Ok(Some((seat, message))),
+        Some(Failure::Fatal(message)) => Err(PlayError::Failed { seat, message }),
+    }
 }
 
 /// Samples a chance outcome of `state` by its probability, with `rng`.
@@ -99,6 +144,8 @@ pub fn sample_chance<S: State>(state: &S, rng: &mut WoprRng) -> Action {
 struct Ending<S> {
     state: S,
     abandoned: bool,
+    /// The seat that forfeited and its message.
+    forfeit: Option<(usize, String)>,
 }
 
 /// The driver's loop: plays `game` from its start with `players[s]` in seat
@@ -161,6 +208,7 @@ fn drive<G: Game>(
             return Ok(Ending {
                 state,
                 abandoned: true,
+                forfeit: None,
             });
         }
         log(&state, next);
@@ -183,6 +231,14 @@ fn drive<G: Game>(
                 legal.clear();
                 state.legal_actions(&mut legal);
                 joint.push(players[seat].choose(&state.view(seat), &legal, rng));
+                if let Some(forfeit) = check_failure(&mut *players[seat], seat)? {
+                    let _ = on_move(&state, &[]);
+                    return Ok(Ending {
+                        state,
+                        abandoned: false,
+                        forfeit: Some(forfeit),
+                    });
+                }
                 if !legal.contains(&joint[0]) {
                     return Err(PlayError::Illegal {
                         seat,
@@ -197,6 +253,14 @@ fn drive<G: Game>(
                     legal.clear();
                     state.legal_actions_of(seat, &mut legal);
                     let a = player.choose(&state.view(seat), &legal, rng);
+                    if let Some(forfeit) = check_failure(&mut **player, seat)? {
+                        let _ = on_move(&state, &[]);
+                        return Ok(Ending {
+                            state,
+                            abandoned: false,
+                            forfeit: Some(forfeit),
+                        });
+                    }
                     if !legal.contains(&a) {
                         return Err(PlayError::Illegal {
                             seat,
@@ -213,6 +277,7 @@ fn drive<G: Game>(
             return Ok(Ending {
                 state,
                 abandoned: true,
+                forfeit: None,
             });
         }
         log(&state, &joint);
@@ -227,6 +292,7 @@ fn drive<G: Game>(
     Ok(Ending {
         state,
         abandoned: false,
+        forfeit: None,
     })
 }
 
@@ -264,13 +330,17 @@ pub fn play_game_from<G: Game>(
         returns: None,
         score: None,
         opening: opening.len(),
+        forfeit: None,
     };
     let ending = drive(game, opening, players, rng, on_move, |state, joint| {
         let notation: Vec<String> = joint.iter().map(|&a| state.action_to_string(a)).collect();
         record.moves.push(notation.join("/"));
         record.actions.extend_from_slice(joint);
     })?;
-    if !ending.abandoned {
+    if let Some((seat, message)) = ending.forfeit {
+        record.returns = Some(forfeit_returns(seat, game.num_players()));
+        record.forfeit = Some(message);
+    } else if !ending.abandoned {
         let state = ending.state;
         record.returns = Some((0..game.num_players()).map(|p| state.returns(p)).collect());
         if state.score(0).is_some() {
@@ -311,7 +381,10 @@ pub fn play_out<G: Game>(
         |_, _| ControlFlow::Continue(()),
         |_, _| {},
     )
-    .map(|ending| ending.state)
+    .and_then(|ending| match ending.forfeit {
+        Some((seat, message)) => Err(PlayError::Forfeit { seat, message }),
+        None => Ok(ending.state),
+    })
 }
 
 /// Which player sits in seat 0 of game `index` of a match: the first named

@@ -46,7 +46,7 @@ use std::fmt::{Debug, Display};
 
 pub use driver::{play_game, GameRecord};
 pub use info::{GameInfo, ParamInfo};
-pub use player::{Player, ValuePlayer, ViewOf};
+pub use player::{Failure, Player, ValuePlayer, ViewOf};
 pub use spec::{GameSpec, SpecError};
 
 /// An action index: a number in `0..game.num_actions()`. Its meaning is fixed

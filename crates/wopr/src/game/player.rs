@@ -20,6 +20,25 @@ pub trait Player<G: Game>: Send {
 
     /// Called before each new game.
     fn new_game(&mut self) {}
+
+    /// Why the player could not give a move, asked by the driver after
+    /// every [`Player::choose`] (and taken: the next call says `None`
+    /// until something fails again). Players that cannot fail (all but
+    /// outside engines) keep the default, `None`.
+    fn failure(&mut self) -> Option<Failure> {
+        None
+    }
+}
+
+/// How a player failed to give a move (an outside engine: `players::gtp`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The player loses this game (it ran out of time); the match goes on.
+    /// The text is a one-line message naming the player.
+    Forfeit(String),
+    /// The match cannot go on (the engine exited, answered an error or
+    /// played an illegal move); a one-line message naming the player.
+    Fatal(String),
 }
 
 /// A player whose every choice comes in two steps: a value for each legal

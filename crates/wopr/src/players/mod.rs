@@ -7,7 +7,8 @@
 //! - `alphabeta` search ([`alphabeta`]), Monte-Carlo tree search
 //!   (`mcts`, [`mcts`]), `net:` players ([`net`]) and `perfect` ([`perfect`],
 //!   where the game has an exact solver) for the perfect-information board
-//!   games;
+//!   games, and outside engines spoken to in GTP (`gtp:`, [`gtp`]) for
+//!   those whose moves are GTP vertices;
 //! - [`Roster`]: each game's list of the players it accepts, implemented in
 //!   the game's folder (its heuristic opponents first, then
 //!   [`board_parse`]/[`board_build`]); [`PlayerSpec`] is a spec in typed
@@ -17,6 +18,7 @@
 //! Terminal play (`human`) belongs to the command line, not to this library.
 
 pub mod alphabeta;
+pub mod gtp;
 pub mod mcts;
 pub mod net;
 pub mod perfect;

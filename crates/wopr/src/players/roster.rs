@@ -9,7 +9,7 @@
 //! into a typed [`PlayerSpec`] (nothing opened), then built.
 
 use super::spec::{BookFiles, PlayerSpec};
-use super::{alphabeta, mcts, net, perfect};
+use super::{alphabeta, gtp, mcts, net, perfect};
 use crate::game::encode::Encodable;
 use crate::game::solver::Solver;
 use crate::game::{Game, GameSpec, Player, Searchable, SpecError};
@@ -37,6 +37,14 @@ pub trait Roster: Game {
     /// The spec syntaxes [`Roster::parse_bot`] accepts, for help and errors.
     fn bot_names(&self) -> &'static [&'static str] {
         &[]
+    }
+
+    /// The side of the square board whose GTP vertices are this game's
+    /// moves (its notation writes squares `a1`…, and `pass` where the game
+    /// passes), for the `gtp:` player and `wopr gtp`; `None` (the default)
+    /// where moves are not GTP vertices.
+    fn gtp_board(&self) -> Option<usize> {
+        None
     }
 
     /// The UCT exploration constant of a plain `mcts` spec for this game
@@ -77,6 +85,9 @@ pub fn parse_player<G: Roster>(game: &G, spec: &str) -> Result<Box<dyn Player<G>
 pub fn player_names<G: Roster>(game: &G) -> Vec<&'static str> {
     let mut names = GENERIC_PLAYERS.to_vec();
     names.extend_from_slice(game.bot_names());
+    if game.gtp_board().is_some() {
+        names.push(gtp::GTP_PLAYER);
+    }
     names
 }
 
@@ -121,6 +132,7 @@ where
         }
         PlayerSpec::Mcts { config, rollout } => mcts::build(game, *config, rollout.as_deref()),
         PlayerSpec::Net(settings) => Ok(Box::new(net::NetPlayer::from_settings(game, settings)?)),
+        PlayerSpec::Gtp(g) => gtp::build(game, g),
         other => Err(SpecError(format!(
             "{} has no player '{other}' (accepted: {})",
             game.spec(),

@@ -13,6 +13,7 @@
 use std::fmt;
 use std::time::Duration;
 
+use super::gtp::GtpSpec;
 use super::mcts::MctsConfig;
 use super::net::NetSettings;
 use super::{FirstPlayer, RandomPlayer, Roster};
@@ -52,6 +53,9 @@ pub enum PlayerSpec {
     /// One of the game's own players (`level1`, `standard:depth=D`,
     /// `ai:K`, …).
     Own(OwnSpec),
+    /// `gtp:COMMAND [ARGS…][,ms=T]`: an outside engine spoken to in GTP
+    /// (see [`super::gtp`]).
+    Gtp(GtpSpec),
 }
 
 /// The files of a book of solved positions (Connect-4's `perfect`): the
@@ -125,6 +129,8 @@ pub struct Cost {
     /// The book files read and grown (Connect-4's `perfect:book=FILE`,
     /// `learn=OUT`).
     pub book: Option<BookFiles>,
+    /// A program started as a child process (`gtp:COMMAND`).
+    pub process: Option<String>,
 }
 
 /// Limits a server puts on the players it builds for strangers.
@@ -145,6 +151,13 @@ impl PlayerSpec {
     /// Parses `text` as a player of `game`, checking every key and value;
     /// opens no file and builds nothing.
     pub fn parse<G: Roster>(game: &G, text: &str) -> Result<PlayerSpec, SpecError> {
+        // A GTP command line keeps its spaces, colons and case: it is read
+        // before the `name:key=value` grammar.
+        let trimmed = text.trim_start();
+        if trimmed.get(..4).is_some_and(|k| k.eq_ignore_ascii_case("gtp:")) {
+            super::gtp::check_game(game)?;
+            return Ok(PlayerSpec::Gtp(GtpSpec::parse(&trimmed[4..])?));
+        }
         let parsed = GameSpec::parse(text)?;
         match parsed.name.as_str() {
             "random" => {
@@ -211,6 +224,11 @@ impl PlayerSpec {
                 time: o.time,
                 ..Cost::default()
             },
+            PlayerSpec::Gtp(g) => Cost {
+                time: Some(g.move_time),
+                process: Some(g.command.join(" ")),
+                ..Cost::default()
+            },
         }
     }
 
@@ -238,6 +256,7 @@ impl PlayerSpec {
             PlayerSpec::Perfect { time, .. } => clamp(time),
             PlayerSpec::Own(o) if o.timed => clamp(&mut o.time),
             PlayerSpec::Own(_) => {}
+            PlayerSpec::Gtp(g) => g.move_time = g.move_time.min(limit),
         }
     }
 
@@ -252,6 +271,7 @@ impl PlayerSpec {
             empties,
             nets: _,
             book,
+            process,
         } = self.cost();
         let over = |what: &str, v: u32, max: u32| {
             SpecError(format!(
@@ -266,6 +286,12 @@ impl PlayerSpec {
         }
         if let Some(e) = empties.filter(|&e| e > caps.empties) {
             return Err(over("empties", e, caps.empties));
+        }
+        if process.is_some() {
+            return Err(SpecError(format!(
+                "'{self}': this server starts no programs named in requests \
+                 (gtp: engines are for the command line)"
+            )));
         }
         if book.is_some() {
             return Err(SpecError(format!(
@@ -330,6 +356,7 @@ impl fmt::Display for PlayerSpec {
                 }
                 text
             }
+            PlayerSpec::Gtp(g) => g.to_string(),
         };
         f.write_str(&text)
     }

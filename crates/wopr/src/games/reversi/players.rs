@@ -344,6 +344,11 @@ impl Roster for Reversi {
         }
     }
 
+    /// Squares `a1`… (`a1` top left) and `pass` are GTP vertices.
+    fn gtp_board(&self) -> Option<usize> {
+        Some(self.size())
+    }
+
     fn solver(&self) -> Option<Box<dyn Solver<Reversi>>> {
         Some(Box::new(ReversiSolver::for_game(self)))
     }

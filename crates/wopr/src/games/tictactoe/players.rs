@@ -11,6 +11,11 @@ impl Roster for TicTacToe {
     fn parse_bot(&self, spec: &GameSpec) -> Result<Option<PlayerSpec>, SpecError> {
         board_parse(self, spec)
     }
+    /// Squares `a1`… (`a1` top left) and `pass` are GTP vertices.
+    fn gtp_board(&self) -> Option<usize> {
+        Some(3)
+    }
+
     fn build_bot(&self, spec: &PlayerSpec) -> Result<Box<dyn Player<Self>>, SpecError> {
         board_build(self, spec)
     }
