@@ -227,7 +227,7 @@ impl<G: Roster> Session<'_, G> {
 
     /// Plays the pass the side to move must make when `seat` is asked to
     /// move out of turn; an error where it is not a pass position.
-    fn to_move(&mut self, seat: usize) -> Result<ActionList, String> {
+    fn turn_of(&mut self, seat: usize) -> Result<ActionList, String> {
         for _ in 0..2 {
             let mut legal = ActionList::new();
             match self.state.turn() {
@@ -250,7 +250,7 @@ impl<G: Roster> Session<'_, G> {
     }
 
     fn play(&mut self, seat: usize, vertex: &str) -> Result<(), String> {
-        let legal = self.to_move(seat)?;
+        let legal = self.turn_of(seat)?;
         let action = if vertex.starts_with('#') {
             None
         } else {
@@ -266,7 +266,7 @@ impl<G: Roster> Session<'_, G> {
     }
 
     fn genmove(&mut self, seat: usize) -> Answer {
-        let legal = self.to_move(seat)?;
+        let legal = self.turn_of(seat)?;
         let mut rng = stream(self.seed, &[self.games, self.history.len() as u64]);
         let view = self.state.view(seat);
         let a = self.player.choose(&view, &legal, &mut rng);

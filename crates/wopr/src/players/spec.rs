@@ -154,7 +154,10 @@ impl PlayerSpec {
         // A GTP command line keeps its spaces, colons and case: it is read
         // before the `name:key=value` grammar.
         let trimmed = text.trim_start();
-        if trimmed.get(..4).is_some_and(|k| k.eq_ignore_ascii_case("gtp:")) {
+        if trimmed
+            .get(..4)
+            .is_some_and(|k| k.eq_ignore_ascii_case("gtp:"))
+        {
             super::gtp::check_game(game)?;
             return Ok(PlayerSpec::Gtp(GtpSpec::parse(&trimmed[4..])?));
         }
