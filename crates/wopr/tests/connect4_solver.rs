@@ -603,8 +603,29 @@ fn perfect_takes_a_book_where_a_file_is_named() {
     assert!(!path.exists());
     let e = parse_player(&g, "perfect:book=").err().unwrap().to_string();
     assert!(e.contains("book= needs a file"), "{e}");
-    let e = parse_player(&g, "perfect:learn=").err().unwrap().to_string();
+    let e = parse_player(&g, "perfect:learn=")
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("learn= needs a file"), "{e}");
+    // A server opens no book a request names, to read or to grow.
+    let caps = wopr::players::Caps {
+        depth: 8,
+        sims: 1000,
+        time: std::time::Duration::from_secs(1),
+        empties: 10,
+    };
+    for spec in ["perfect:book=/tmp/x.book", "perfect:learn=/tmp/x.book"] {
+        let e = wopr::players::PlayerSpec::parse(&g, spec)
+            .unwrap()
+            .check_caps(&caps)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("opens no book files") && e.contains("learn="),
+            "{e}"
+        );
+    }
     let e = parse_player(&g, "perfect:depth=3")
         .err()
         .unwrap()
