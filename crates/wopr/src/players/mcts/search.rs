@@ -194,6 +194,11 @@ where
             Turn::Player(p) => p as u8,
             _ => panic!("mcts searches positions with one player to move"),
         };
+        if self.nodes.len() > (u32::MAX / 2) as usize {
+            // A kept tree that big leaves too little room to grow: start
+            // afresh.
+            self.clear();
+        }
         if self.nodes.is_empty() {
             self.nodes.push(Node::new(0, NO_PLAYER));
             if self.config.select == Select::Puct {

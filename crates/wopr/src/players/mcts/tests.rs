@@ -2,7 +2,7 @@
 //! Tic-Tac-Toe positions analysed by hand), tree reuse, determinism, the
 //! spec keys and PUCT.
 
-use super::search::{Node, NO_PLAYER};
+use super::search::Node;
 use super::*;
 use crate::game::rng::stream;
 use crate::game::{ActionList, GameSpec, State};
@@ -78,8 +78,8 @@ fn solver_plays_a_mate_in_one_at_once() {
 /// X: a1 b2, O: c3 b1 (X a1, O c3, X b2, O b1); X to move, no immediate
 /// win for either side. a2 threatens a3 (column a) and c2 (row 2); a3
 /// threatens a2 and c1 (diagonal a3-b2-c1): each is a fork, a win in 3
-/// plies whatever O blocks (O's block at a3 or c2 makes no four... no win
-/// for O first, X moves next). The solver proves one of them and stops
+/// plies whatever O blocks (O's block makes at most a threat of its own,
+/// and X moves first). The solver proves one of them and stops
 /// well before 10,000 iterations.
 #[test]
 fn solver_proves_a_mate_in_three() {
@@ -270,5 +270,4 @@ fn puct_over_a_flat_value_finds_wins_and_blocks() {
     let p = MctsPlayer::new(&TicTacToe, config, flat()).unwrap();
     assert_eq!(p.spec(), "mcts:sims=400,c=1,rollout=net:flat,select=puct");
     assert!(MctsPlayer::new(&TicTacToe, config, Leaf::Random).is_err());
-    let _ = NO_PLAYER;
 }
