@@ -149,7 +149,12 @@ pub async fn list_players(State(state): Shared, Query(q): Query<PlayersQuery>) -
             .map_err(|e| Refusal::new(500, format!("internal error: {e}")))?
     };
     let names_of_nets: Vec<String> = nets.iter().map(|n| n.name.clone()).collect();
-    let names = with_game!(&game, g => wopr::players::player_names(g));
+    // Outside engines are for the command line: the server starts no
+    // program, so it does not offer `gtp:`.
+    let names: Vec<&str> = with_game!(&game, g => wopr::players::player_names(g))
+        .into_iter()
+        .filter(|n| *n != wopr::players::gtp::GTP_PLAYER)
+        .collect();
     let mut offered: Vec<String> = Vec::new();
     for n in &names {
         for s in expand(n, &names_of_nets) {
