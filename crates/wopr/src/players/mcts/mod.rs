@@ -104,9 +104,10 @@
 //! **Cost.** The tree lives in one arena (`Vec` of 24-byte nodes; PUCT keeps
 //! a prior and a value beside each) whose buffers are kept from move to
 //! move; rollouts pick each move with [`State::random_action`] (a stack
-//! [`ActionList`] at most) and an iteration allocates nothing. A search of
-//! `sims` iterations adds at most one node per iteration plus the untried
-//! children of the expanded nodes; a kept subtree is copied once per move.
+//! [`crate::game::ActionList`] at most) and an iteration allocates
+//! nothing. A search of `sims` iterations adds at most one node per
+//! iteration plus the untried children of the expanded nodes; a kept
+//! subtree is copied once per move.
 //!
 //! **References.**
 //! - L. Kocsis and Cs. Szepesvári, "Bandit based Monte-Carlo planning". In
