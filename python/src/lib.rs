@@ -34,7 +34,7 @@ use wopr::games::goofspiel::GoofspielState;
 use wopr::games::kuhn::KuhnState;
 use wopr::games::pig::PigState;
 use wopr::nn::{NetFile, Network, Scratch};
-use wopr::players::{parse_player, Roster};
+use wopr::players::{parse_player, resolve_player, Roster};
 use wopr::registry::AnyGame;
 use wopr::with_board_game;
 
@@ -297,7 +297,15 @@ impl<G: Roster> DynGame for Erased<G> {
             let s = stream(seed, &[j as u64]).next_u64();
             let records = play_match_from(game, player, opp, games, s, &openings, &|| {})?;
             let stats = match_stats(player, opp, &records, |i| usize::from(seats_swapped(i)));
-            rows.push(serde_json::to_string(&stats).map_err(|e| e.to_string())?);
+            let mut row = serde_json::to_value(&stats).map_err(|e| e.to_string())?;
+            // As the command line: each player as it is played.
+            row["player_resolved"] = resolve_player(game, player)
+                .map_err(|e| format!("bad player: {e}"))?
+                .into();
+            row["opponent_resolved"] = resolve_player(game, opp)
+                .map_err(|e| format!("bad opponent '{opp}': {e}"))?
+                .into();
+            rows.push(row.to_string());
         }
         Ok(rows)
     }
@@ -322,7 +330,13 @@ impl<G: Roster> DynGame for Erased<G> {
         let format = gauntlet.map_or(Format::RoundRobin, Format::Gauntlet);
         let t = play_tournament(game, players, format, games, seed, &openings, &|| {})?;
         let ratings = t.ratings(anchor, anchor_elo)?;
-        Ok(t.to_json(&game.spec(), &ratings).to_string())
+        let mut v = t.to_json(&game.spec(), &ratings);
+        v["resolved"] = players
+            .iter()
+            .map(|p| resolve_player(game, p).map_err(|e| format!("bad player '{p}': {e}")))
+            .collect::<Result<Vec<_>, _>>()?
+            .into();
+        Ok(v.to_string())
     }
 }
 

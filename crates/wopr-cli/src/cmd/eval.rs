@@ -17,7 +17,7 @@ use wopr::eval::{exhaustive_limited, match_stats, MatchStats};
 use wopr::eval::{Pentanomial, Sprt, SprtStatus};
 use wopr::game::driver::seats_swapped;
 use wopr::game::rng::stream;
-use wopr::players::{parse_player, PlayerSpec};
+use wopr::players::parse_player;
 use wopr::{with_board_game, with_game, Roster};
 
 /// Arguments of `wopr eval`.
@@ -129,13 +129,7 @@ pub fn split_specs(list: &str) -> Vec<String> {
 /// `perfect`'s book). The player is built, so an error (one line, naming
 /// `what`: `--player`, `--against 'X'`) comes before any game.
 pub fn resolve<G: Roster>(game: &G, spec: &str, what: &str) -> anyhow::Result<String> {
-    let bad = |e: wopr::game::SpecError| anyhow::anyhow!("bad {what}: {e}");
-    let typed = PlayerSpec::parse(game, spec).map_err(bad)?;
-    let built = typed.build(game).map_err(bad)?;
-    Ok(match typed {
-        PlayerSpec::Net(_) => built.spec(),
-        _ => typed.to_string(),
-    })
+    wopr::players::resolve_player(game, spec).map_err(|e| anyhow::anyhow!("bad {what}: {e}"))
 }
 
 /// Prints `ROLE RESOLVED`, with `(given as SPEC)` where the spec given

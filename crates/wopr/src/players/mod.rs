@@ -35,7 +35,8 @@ pub use alphabeta::AlphaBetaPlayer;
 pub use mcts::{MctsConfig, MctsPlayer};
 pub use perfect::{perfect_player, perfect_player_with, PerfectPlayer};
 pub use roster::{
-    board_build, board_parse, ms_arg, parse_player, player_names, Roster, GENERIC_PLAYERS,
+    board_build, board_parse, ms_arg, parse_player, player_names, resolve_player, Roster,
+    GENERIC_PLAYERS,
 };
 pub use spec::{BookFiles, Caps, Cost, OwnSpec, PlayerSpec};
 

@@ -80,6 +80,21 @@ pub fn parse_player<G: Roster>(game: &G, spec: &str) -> Result<Box<dyn Player<G>
     PlayerSpec::parse(game, spec)?.build(game)
 }
 
+/// The spec `spec` is played as, every setting named: a `net:` player's
+/// built `spec()` (the net file's own player line resolved), any other
+/// player's canonical typed spec (which keeps what a built player's
+/// `spec()` may leave out, such as `perfect`'s book). The player is built,
+/// so a bad spec or file is an error here. What `wopr eval`, `wopr
+/// tournament` and the Python package print as `resolved`.
+pub fn resolve_player<G: Roster>(game: &G, spec: &str) -> Result<String, SpecError> {
+    let typed = PlayerSpec::parse(game, spec)?;
+    let built = typed.build(game)?;
+    Ok(match typed {
+        PlayerSpec::Net(_) => built.spec(),
+        _ => typed.to_string(),
+    })
+}
+
 /// Every player spec syntax `game` accepts (without `human`, which the command
 /// line adds).
 pub fn player_names<G: Roster>(game: &G) -> Vec<&'static str> {
