@@ -212,8 +212,10 @@ fn dots_and_boxes_reversi_and_virus_beat_random() {
         let me = format!("mcts:sims={sims}");
         let records =
             wopr::with_game!(&game, g => play_match(g, &me, "random", games, 3, &|| {}).unwrap());
-        let t = tally(&records, &me);
-        eprintln!("{spec}: {me} vs random {t:?}");
+        // The spec as the player prints it (a game's own c shows).
+        let printed = wopr::with_game!(&game, g => parse_player(g, &me).unwrap().spec());
+        let t = tally(&records, &printed);
+        eprintln!("{spec}: {printed} vs random {t:?}");
         assert!(t.0 as f64 >= 0.8 * games as f64, "{spec}: {t:?}");
     }
 }

@@ -349,6 +349,13 @@ impl Roster for Reversi {
         Some(self.size())
     }
 
+    /// 0.5 (rewards in [0, 1]), chosen on Reversi 8x8 by a tournament at
+    /// 1,000 simulations on selection seed 11 (`docs/results/mcts.md`);
+    /// every board size takes it.
+    fn mcts_c(&self) -> f64 {
+        0.5
+    }
+
     fn solver(&self) -> Option<Box<dyn Solver<Reversi>>> {
         Some(Box::new(ReversiSolver::for_game(self)))
     }
