@@ -153,3 +153,24 @@ fn bad_gdl_sheets_are_one_line_errors_naming_the_rule() {
         one_line_error(&out, &[player]);
     }
 }
+
+/// `wopr games`, the README tour's first command, exits 0 and lists the
+/// GDL entry with the spec form it needs (it has no default spec).
+#[test]
+fn wopr_games_lists_every_game_and_exits_zero() {
+    let out = cli_common::wopr(&["games"]);
+    let text = cli_common::ok(&out);
+    assert!(text.contains("gdl:PATH.kif"), "{text}");
+    let json = cli_common::ok(&cli_common::wopr(&["games", "--json"]));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let names: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"gdl") && names.contains(&"reversi"),
+        "{names:?}"
+    );
+}

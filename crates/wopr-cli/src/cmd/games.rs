@@ -15,7 +15,26 @@ pub struct GamesArgs {
 pub fn run(args: &GamesArgs) -> anyhow::Result<()> {
     let mut out = Vec::new();
     for info in games() {
-        let game = AnyGame::parse(info.name)?;
+        // A game with no default (a GDL game needs its rule sheet) is
+        // listed with the spec form its error names, not an error.
+        let game = match AnyGame::parse(info.name) {
+            Ok(game) => game,
+            Err(needs) => {
+                if args.json {
+                    out.push(serde_json::json!({
+                        "name": info.name,
+                        "spec": null,
+                        "spec_form": needs.to_string(),
+                        "about": info.about,
+                        "paper": info.paper,
+                    }));
+                } else {
+                    println!("{}  ({})", info.name, info.about);
+                    println!("    no default spec: {needs}");
+                }
+                continue;
+            }
+        };
         let (actions, length, players) = with_game!(&game, g => (g.num_actions(), g.max_game_length(), wopr::players::player_names(g)));
         if args.json {
             out.push(serde_json::json!({
