@@ -184,6 +184,21 @@ fn an_engine_out_of_time_loses_the_game_and_the_match_goes_on() {
     );
 }
 
+/// `wopr eval` of `first` against `opponent`, two Reversi games.
+fn first_against(opponent: &str) -> std::process::Output {
+    wopr(&[
+        "eval",
+        "--game",
+        "reversi:8x8",
+        "--player",
+        "first",
+        "--against",
+        opponent,
+        "--games",
+        "2",
+    ])
+}
+
 #[test]
 fn an_engine_that_errs_exits_or_cheats_ends_the_match_with_one_line() {
     let dir = Scratch::new("wopr-gtp", "bad", true);
@@ -198,31 +213,11 @@ fn an_engine_that_errs_exits_or_cheats_ends_the_match_with_one_line() {
     ];
     for (name, genmove, want) in cases {
         let engine = fake_engine(dir.as_path(), name, genmove);
-        let out = wopr(&[
-            "eval",
-            "--game",
-            "reversi:8x8",
-            "--player",
-            "first",
-            "--against",
-            &format!("gtp:{engine},ms=5000"),
-            "--games",
-            "2",
-        ]);
+        let out = first_against(&format!("gtp:{engine},ms=5000"));
         fails_with(&out, want);
         fails_with(&out, &format!("engine {name}"));
     }
-    let out = wopr(&[
-        "eval",
-        "--game",
-        "reversi:8x8",
-        "--player",
-        "first",
-        "--against",
-        "gtp:/no/such/engine -x",
-        "--games",
-        "2",
-    ]);
+    let out = first_against("gtp:/no/such/engine -x");
     fails_with(&out, "cannot start it");
 }
 

@@ -5,7 +5,7 @@
 //! the stream (seed, j, i), so the numbers do not depend on the thread count.
 //!
 //! Before the results, each player is printed as it is played: the spec its
-//! built player gives back ([`resolve`]), where a net file's own `player`
+//! built player gives back ([`super::resolve`]), where a net file's own `player`
 //! line is resolved (`net:FILE` that searches 4 plies prints
 //! `net:FILE,mode=alphabeta,ply=4`); `--json` rows carry it as
 //! `player_resolved` and `opponent_resolved`.
@@ -122,26 +122,6 @@ pub fn split_specs(list: &str) -> Vec<String> {
     out
 }
 
-/// The spec `spec` is played as, every setting named: for a `net:`
-/// player its built player's `spec()` (the net file's own `player` line
-/// resolved), for any other the canonical text of its typed spec (which
-/// keeps what a built player's `spec()` may leave out, such as
-/// `perfect`'s book). The player is built, so an error (one line, naming
-/// `what`: `--player`, `--against 'X'`) comes before any game.
-pub fn resolve<G: Roster>(game: &G, spec: &str, what: &str) -> anyhow::Result<String> {
-    wopr::players::resolve_player(game, spec).map_err(|e| anyhow::anyhow!("bad {what}: {e}"))
-}
-
-/// Prints `ROLE RESOLVED`, with `(given as SPEC)` where the spec given
-/// differs from the spec played.
-pub fn print_resolved(role: &str, given: &str, resolved: &str) {
-    if given.trim() == resolved {
-        println!("{role:<10} {resolved}");
-    } else {
-        println!("{role:<10} {resolved}  (given as {})", given.trim());
-    }
-}
-
 /// Runs the evaluation and prints a table (or JSON).
 pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
     let game = super::parse_match_game(&args.game)?;
@@ -174,13 +154,13 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
     let players: Vec<&String> = std::iter::once(&args.player)
         .chain(args.reference.as_ref())
         .collect();
-    let mut played = vec![resolve(game, &args.player, "--player")?];
+    let mut played = vec![super::resolve(game, &args.player, "--player")?];
     if let Some(r) = &args.reference {
-        played.push(resolve(game, r, "--reference")?);
+        played.push(super::resolve(game, r, "--reference")?);
     }
     let opponents_played = opponents
         .iter()
-        .map(|o| resolve(game, o, &format!("--against '{o}'")))
+        .map(|o| super::resolve(game, o, &format!("--against '{o}'")))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let total = args.games * opponents.len() * players.len();
     let bar = if total >= 20 {
@@ -264,12 +244,12 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
         "{} vs each opponent, {} games each ({seats}), seed {}",
         args.player, args.games, args.seed
     );
-    print_resolved("player", &args.player, &played[0]);
+    super::print_resolved("player", &args.player, &played[0]);
     if let Some(r) = &args.reference {
-        print_resolved("reference", r, &played[1]);
+        super::print_resolved("reference", r, &played[1]);
     }
     for (o, p) in opponents.iter().zip(&opponents_played) {
-        print_resolved("opponent", o, p);
+        super::print_resolved("opponent", o, p);
     }
     if let Some(r) = &args.reference {
         println!("rows marked [{r}]: the reference through the same openings and seeds");
@@ -334,8 +314,8 @@ fn run_sprt<G: Roster>(
     opponent: &str,
     sprt: &Sprt,
 ) -> anyhow::Result<()> {
-    let player_played = resolve(game, &args.player, "--player")?;
-    let opponent_played = resolve(game, opponent, &format!("--against '{opponent}'"))?;
+    let player_played = super::resolve(game, &args.player, "--player")?;
+    let opponent_played = super::resolve(game, opponent, &format!("--against '{opponent}'"))?;
     let openings = args.openings.resolve(game)?;
     let mine = || parse_player(game, &args.player).map_err(|e| e.to_string());
     let theirs = || parse_player(game, opponent).map_err(|e| e.to_string());
@@ -414,8 +394,8 @@ fn run_sprt<G: Roster>(
             })
         );
     } else {
-        print_resolved("player", &args.player, &player_played);
-        print_resolved("opponent", opponent, &opponent_played);
+        super::print_resolved("player", &args.player, &player_played);
+        super::print_resolved("opponent", opponent, &opponent_played);
         println!(
             "SPRT {} vs {}: elo0={} elo1={} alpha={} beta={}",
             args.player,
@@ -444,7 +424,7 @@ where
     G: Roster,
     G::State: wopr::State<View = G::State>,
 {
-    let played = resolve(game, &args.player, "--player")?;
+    let played = super::resolve(game, &args.player, "--player")?;
     let mut results = Vec::new();
     for seat in 0..2 {
         let mut p =
@@ -476,7 +456,7 @@ where
             })
         );
     } else {
-        print_resolved("player", &args.player, &played);
+        super::print_resolved("player", &args.player, &played);
         println!(
             "{} against every line of the opponent in {}:",
             args.player,

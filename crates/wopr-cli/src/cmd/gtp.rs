@@ -168,28 +168,14 @@ impl<G: Roster> Session<'_, G> {
                     return Err("play needs a colour and a vertex (play black d3)".into());
                 };
                 let seat = seat_of(colour)?;
-                let before = self.state.clone();
-                let result = self.play(seat, vertex);
-                if result.is_ok() {
-                    self.history.push(before);
-                } else {
-                    self.state = before;
-                }
-                result.map(|_| String::new())
+                self.undoable(|s| s.play(seat, vertex).map(|_| String::new()))
             }
             "genmove" => {
                 let [colour] = args else {
                     return Err("genmove needs a colour (genmove white)".into());
                 };
                 let seat = seat_of(colour)?;
-                let before = self.state.clone();
-                let result = self.genmove(seat);
-                if result.is_ok() {
-                    self.history.push(before);
-                } else {
-                    self.state = before;
-                }
-                result
+                self.undoable(|s| s.genmove(seat))
             }
             "undo" => match self.history.pop() {
                 Some(s) => {
@@ -223,6 +209,20 @@ impl<G: Roster> Session<'_, G> {
             }
             _ => Err("unknown command".into()),
         }
+    }
+
+    /// Runs a move command: where it succeeds the position before it goes
+    /// to the history (`undo`), where it fails the position is restored
+    /// (a pass it played included).
+    fn undoable(&mut self, step: impl FnOnce(&mut Self) -> Answer) -> Answer {
+        let before = self.state.clone();
+        let result = step(self);
+        if result.is_ok() {
+            self.history.push(before);
+        } else {
+            self.state = before;
+        }
+        result
     }
 
     /// Plays the pass the side to move must make when `seat` is asked to

@@ -93,3 +93,23 @@ pub fn report_forfeits(records: &[wopr::game::GameRecord]) {
         }
     }
 }
+
+/// The spec `spec` is played as, every setting named: for a `net:`
+/// player its built player's `spec()` (the net file's own `player` line
+/// resolved), for any other the canonical text of its typed spec (which
+/// keeps what a built player's `spec()` may leave out, such as
+/// `perfect`'s book). The player is built, so an error (one line, naming
+/// `what`: `--player`, `--against 'X'`) comes before any game.
+pub fn resolve<G: wopr::Roster>(game: &G, spec: &str, what: &str) -> anyhow::Result<String> {
+    wopr::players::resolve_player(game, spec).map_err(|e| anyhow::anyhow!("bad {what}: {e}"))
+}
+
+/// Prints `ROLE RESOLVED`, with `(given as SPEC)` where the spec given
+/// differs from the spec played.
+pub fn print_resolved(role: &str, given: &str, resolved: &str) {
+    if given.trim() == resolved {
+        println!("{role:<10} {resolved}");
+    } else {
+        println!("{role:<10} {resolved}  (given as {})", given.trim());
+    }
+}

@@ -59,7 +59,7 @@ pub fn run<G: Roster>(
     // Whether the misses that keep the value can be measured by their gap.
     let scored = probe.scores_moves();
     drop(probe);
-    let played = super::eval::resolve(game, player, &format!("--player '{player}'"))?;
+    let played = super::resolve(game, player, &format!("--player '{player}'"))?;
     let positions = positions(game, n, seed)?;
     let bar = if json {
         ProgressBar::hidden()
@@ -169,7 +169,7 @@ pub fn run<G: Roster>(
                    "seed": seed})
         );
     } else {
-        super::eval::print_resolved("player", player, &played);
+        super::print_resolved("player", player, &played);
         println!(
             "{player}: optimal move on {} of {total} positions from random play \
              ({}); a random legal move: {:.1}% (seed {seed})",

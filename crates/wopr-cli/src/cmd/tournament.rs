@@ -12,7 +12,8 @@ use wopr::eval::rating::Ratings;
 use wopr::eval::tournament::{play_tournament, ranked, Format, Ranked, Tournament};
 use wopr::{with_game, Roster};
 
-use super::eval::{print_resolved, resolve, split_specs};
+use super::eval::split_specs;
+use super::{print_resolved, resolve};
 
 /// Arguments of `wopr tournament`.
 #[derive(clap::Args, Debug)]
