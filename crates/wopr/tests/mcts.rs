@@ -437,3 +437,74 @@ fn simulations_per_second() {
     measure(&Connect4::new(6, 6).unwrap(), 200_000);
     measure(&spec_game::<Reversi>("reversi:8x8"), 50_000);
 }
+
+/// A net file's own `player` line may wrap the net in a search
+/// (`mcts:…`): `net:FILE` is then that `mcts` player with the file as its
+/// rollout, `ms=` reaches it, a spec naming a mode plays the net alone,
+/// and a line that names a rollout of its own or a bad key is one error.
+#[test]
+fn a_net_files_player_line_may_wrap_it_in_mcts() {
+    use wopr::players::resolve_player;
+    let dir = std::env::temp_dir().join(format!("wopr-mcts-line-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let with_line = |name: &str, line: &str| {
+        let path = zero_net(&dir, name, "tictactoe", 1);
+        let mut file = NetFile::load(&path).unwrap();
+        file.player = Some(line.into());
+        file.save(&path).unwrap();
+        path
+    };
+    let f = with_line("wrapped.json", "mcts:sims=300,select=puct");
+    let resolved = resolve_player(&TicTacToe, &format!("net:{f}")).unwrap();
+    assert_eq!(
+        resolved,
+        format!("mcts:sims=300,c=1,rollout=net:{f},select=puct")
+    );
+    // It plays as the search does: a mate in one taken, one blocked.
+    let mut p = parse_player(&TicTacToe, &format!("net:{f}")).unwrap();
+    let s = ttt_from(&["a1", "a2", "b1", "b2"]);
+    assert_eq!(choice(p.as_mut(), &s, 0), s.parse_action("c1").unwrap());
+    assert_eq!(
+        resolve_player(&TicTacToe, &format!("net:{f},ms=40")).unwrap(),
+        format!("mcts:sims=300,c=1,ms=40,rollout=net:{f},select=puct")
+    );
+    for own in ["mode=greedy", "ply=2", "finished=net"] {
+        let r = resolve_player(&TicTacToe, &format!("net:{f},{own}")).unwrap();
+        assert!(r.starts_with(&format!("net:{f},mode=")), "{own}: {r}");
+    }
+    // The game's own constant where the line names none (Connect-4: 0.5).
+    let c4 = Connect4::new(6, 6).unwrap();
+    let arch = Architecture::Mlp {
+        layers: vec![c4.encoding("raw").unwrap().size(), 4, 1],
+    };
+    let mut file = NetFile::new(AnyNet::new(&arch, &[Activation::Tanh, Activation::Tanh]).unwrap());
+    file.game = Some("connect4:6x6".into());
+    file.encoding = Some("raw".into());
+    file.player = Some("mcts:sims=20".into());
+    let c4_path = dir.join("c4-line.json");
+    file.save(&c4_path).unwrap();
+    let c4_path = c4_path.to_string_lossy();
+    assert_eq!(
+        resolve_player(&c4, &format!("net:{c4_path}")).unwrap(),
+        format!("mcts:sims=20,c=0.5,rollout=net:{c4_path}")
+    );
+    for (line, want) in [
+        (
+            "mcts:sims=5,rollout=random",
+            "rollout= is not accepted there",
+        ),
+        (
+            "mcts:sims=5,depth=2",
+            "its player line 'mcts:sims=5,depth=2'",
+        ),
+    ] {
+        let bad = with_line("bad.json", line);
+        let err = parse_player(&TicTacToe, &format!("net:{bad}"))
+            .err()
+            .expect(line)
+            .to_string();
+        assert!(err.contains(want) && err.contains(&bad), "{line}: {err}");
+        assert!(!err.contains('\n'));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

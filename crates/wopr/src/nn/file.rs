@@ -15,6 +15,10 @@
 //! }
 //! ```
 //!
+//! `player` is how `net:FILE` plays the file: a mode name (`greedy`),
+//! `net:` settings (`mode=alphabeta,ply=4`), or a search around the net
+//! (`mcts:sims=1000,select=puct`); see [`crate::players::net`].
+//!
 //! A complete net has `"architecture": {"type": "complete", "inputs": 18,
 //! "nodes": 5, "outputs": 1}` and two activations, hidden then output.
 //! `weights` is the flat parameter vector in the layout documented on

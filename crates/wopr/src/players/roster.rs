@@ -146,13 +146,40 @@ where
             Ok(Box::new(alphabeta::AlphaBetaPlayer::<G>::new(*limits)))
         }
         PlayerSpec::Mcts { config, rollout } => mcts::build(game, *config, rollout.as_deref()),
-        PlayerSpec::Net(settings) => Ok(Box::new(net::NetPlayer::from_settings(game, settings)?)),
+        PlayerSpec::Net(settings) => build_net(game, settings),
         PlayerSpec::Gtp(g) => gtp::build(game, g),
         other => Err(SpecError(format!(
             "{} has no player '{other}' (accepted: {})",
             game.spec(),
             player_names(game).join(", ")
         ))),
+    }
+}
+
+/// Builds a `net:` player: the net alone in the mode its settings and
+/// its file's line give, or, where the file's line names a search around
+/// the net ([`net::wrapper_line`]) and the spec names no mode of its own,
+/// that search (its time budget the spec's `ms=` where given). The file
+/// is read once.
+fn build_net<G>(game: &G, settings: &net::NetSettings) -> Result<Box<dyn Player<G>>, SpecError>
+where
+    G: Roster + Encodable,
+    G::State: Searchable,
+{
+    let file = net::load_checked(game, &settings.path)?;
+    match net::wrapper_line(&file).filter(|_| !settings.names_a_mode()) {
+        Some(line) => {
+            let line = line.to_string();
+            mcts::build_wrapper(
+                game,
+                file,
+                &settings.path,
+                &line,
+                game.mcts_c(),
+                settings.time,
+            )
+        }
+        None => Ok(Box::new(net::NetPlayer::from_loaded(game, file, settings)?)),
     }
 }
 

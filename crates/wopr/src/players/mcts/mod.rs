@@ -490,6 +490,39 @@ pub fn parse_config_for(
     Ok((config, rollout))
 }
 
+/// Builds the `mcts` player a net file's own `player` line names
+/// (`line`, e.g. `mcts:sims=1000,select=puct`; see
+/// [`super::net::wrapper_line`]) around that file's net, loaded from
+/// `path`: the line's settings with `default_c` (the game's constant)
+/// where it names no `c`, `time` (the `net:` spec's `ms=`) over the
+/// line's. The line may not
+/// name a `rollout` of its own: the file is the rollout.
+pub fn build_wrapper<G>(
+    game: &G,
+    file: NetFile,
+    path: &str,
+    line: &str,
+    default_c: f64,
+    time: Option<Duration>,
+) -> Result<Box<dyn Player<G>>, SpecError>
+where
+    G: Encodable,
+    G::State: State<View = G::State> + PartialEq,
+{
+    let bad = |e: SpecError| SpecError(format!("{path}: its player line '{line}': {}", e.0));
+    let mut spec = GameSpec::parse(line).map_err(bad)?;
+    if spec.get("rollout").is_some() {
+        return Err(bad(SpecError(
+            "rollout= is not accepted there: the file's own net is the rollout".into(),
+        )));
+    }
+    spec.args.push(("rollout".into(), format!("net:{path}")));
+    let (mut config, _) = parse_config_for(&spec, default_c).map_err(bad)?;
+    config.time = time.or(config.time);
+    let leaf = value_leaf(game, file, path)?;
+    Ok(Box::new(MctsPlayer::new(game, config, leaf)?))
+}
+
 /// Loads the value net at `path` for `game` as a leaf evaluation.
 fn value_net<G>(game: &G, path: &str) -> Result<Leaf<G::State>, SpecError>
 where
@@ -497,6 +530,15 @@ where
 {
     let file = NetFile::load(path).map_err(|e| SpecError(format!("'mcts': {e}")))?;
     super::net::check_game(game, &file, path).map_err(|e| SpecError(format!("'mcts': {e}")))?;
+    value_leaf(game, file, path)
+}
+
+/// The value net of a loaded `file` (read from `path`) as a leaf
+/// evaluation; it must have one output.
+fn value_leaf<G>(game: &G, file: NetFile, path: &str) -> Result<Leaf<G::State>, SpecError>
+where
+    G: Encodable,
+{
     let outputs = file.net.num_outputs();
     if outputs != 1 {
         return Err(SpecError(format!(

@@ -8,7 +8,11 @@
 //! `net:FILE,mode=greedy` is the net alone whatever the file's line says,
 //! while `net:FILE,ply=2` keeps the file's mode at 2 plies. A built
 //! player's `spec()` is the spec as played, the file's line resolved
-//! (`net:FILE,mode=alphabeta,ply=4`). Modes:
+//! (`net:FILE,mode=alphabeta,ply=4`). A line starting `mcts:` (e.g.
+//! `mcts:sims=1000,select=puct`) wraps the net in that search instead
+//! ([`wrapper_line`]; built by the roster): `net:FILE` is then the `mcts`
+//! player with `rollout=net:FILE`, `ms=` its time budget, unless the spec
+//! names a mode or its options, which play the net alone. Modes:
 //!
 //! - `greedy` — a value net (one output: the value of a position for its
 //!   player to move) scores every successor and the best is played (the
@@ -258,10 +262,7 @@ where
     /// [`Player::spec`] is the resolved spec, every setting it plays with
     /// named ([`NetSettings::played`]).
     pub fn from_settings(game: &G, settings: &NetSettings) -> Result<Self, SpecError> {
-        let path = &settings.path;
-        let file = NetFile::load(path).map_err(|e| SpecError(e.to_string()))?;
-        check_game(game, &file, path).map_err(SpecError)?;
-        Self::from_loaded(game, file, settings)
+        Self::from_loaded(game, load_checked(game, &settings.path)?, settings)
     }
 
     /// A player of a net file already in memory (a learner's net, measured
@@ -276,8 +277,10 @@ where
         Self::from_loaded(game, file, &settings)
     }
 
-    /// The player of a loaded `file` with `settings` over the file's own.
-    fn from_loaded(game: &G, file: NetFile, settings: &NetSettings) -> Result<Self, SpecError> {
+    /// The player of a loaded `file` with `settings` over the file's own
+    /// (a line naming a search around the net, [`wrapper_line`], leaves
+    /// the net alone to its default mode here).
+    pub fn from_loaded(game: &G, file: NetFile, settings: &NetSettings) -> Result<Self, SpecError> {
         let encoding = game.encoding(file.encoding.as_deref().unwrap_or("raw"))?;
         let default_mode = if file.net.num_outputs() == 1 {
             "greedy"
@@ -285,6 +288,7 @@ where
             "policy"
         };
         let defaults = match &file.player {
+            _ if wrapper_line(&file).is_some() => NetSettings::default(),
             Some(p) if p.contains('=') => {
                 NetSettings::options(&GameSpec::parse(&format!("net:{p}"))?)?
             }
@@ -565,6 +569,24 @@ where
 pub const NET_PLAYERS: &[&str] = &[
     "net:PATH[,mode=greedy|policy|minimax2|alphabeta|softmax][,ply=N][,temp=T][,ms=T][,finished=rules|net]",
 ];
+
+/// Loads the net file at `path` and checks that it is for `game`.
+pub fn load_checked<G: crate::game::Game>(game: &G, path: &str) -> Result<NetFile, SpecError> {
+    let file = NetFile::load(path).map_err(|e| SpecError(e.to_string()))?;
+    check_game(game, &file, path).map_err(SpecError)?;
+    Ok(file)
+}
+
+/// The search a net file's `player` line wraps the net in, where it names
+/// one: a line starting `mcts:` (e.g. `mcts:sims=1000,select=puct`) is
+/// the `mcts` player with this file as its `rollout=net:`, which is what
+/// `net:FILE` then plays unless the spec names a mode of its own (see
+/// [`NetSettings::names_a_mode`]). Any other line holds `net:` settings.
+pub fn wrapper_line(file: &NetFile) -> Option<&str> {
+    file.player
+        .as_deref()
+        .filter(|p| p.get(..5).is_some_and(|k| k.eq_ignore_ascii_case("mcts:")))
+}
 
 /// Checks that a net file loaded from `path` is for `game` (files without a
 /// game are accepted). The file names its game by spec; canonical forms are

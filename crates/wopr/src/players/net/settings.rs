@@ -220,6 +220,18 @@ impl NetSettings {
         }
     }
 
+    /// Whether these settings choose how the net itself plays (any of
+    /// `mode`, `ply`, `temp`, `reduce`, `finished`): then a net file's
+    /// line naming a search around it (`mcts:…`) is set aside and the net
+    /// plays alone.
+    pub fn names_a_mode(&self) -> bool {
+        self.mode.is_some()
+            || self.ply.is_some()
+            || self.temp.is_some()
+            || self.reduce.is_some()
+            || self.finished.is_some()
+    }
+
     /// The search plies these settings ask for: `ply`, or 2 for the
     /// alpha-beta mode without one; `None` for a mode that does not search.
     pub fn search_ply(&self) -> Option<u32> {
