@@ -174,3 +174,33 @@ fn wopr_games_lists_every_game_and_exits_zero() {
         "{names:?}"
     );
 }
+
+/// `wopr gdl check` on a GDL-II sheet (with `sees`: Kuhn poker) reports it
+/// instead of panicking, and names the kinds of turn truly: chance and
+/// hidden information for Kuhn, and a one-role puzzle is one player at a
+/// time with no chance.
+#[test]
+fn gdl_check_reports_gdl_ii_sheets_and_names_the_turns() {
+    let kuhn = concat!(env!("CARGO_MANIFEST_DIR"), "/../../gdl/kuhn.kif");
+    let text = cli_common::ok(&cli_common::wopr(&["gdl", "check", kuhn]));
+    let turns = text.lines().find(|l| l.starts_with("turns:")).unwrap();
+    assert!(
+        turns.contains("chance") && turns.contains("hidden information"),
+        "{turns}"
+    );
+    let dir = std::env::temp_dir().join(format!("wopr-gdl-turns-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let solo = dir.join("solo.kif");
+    std::fs::write(
+        &solo,
+        "(role p) (init (n 0)) (legal p go) (legal p stay)\n\
+         (<= (next (n 1)) (true (n 0)) (does p go))\n\
+         (<= (next (n 0)) (true (n 0)) (does p stay))\n\
+         (<= terminal (true (n 1))) (goal p 100)\n",
+    )
+    .unwrap();
+    let text = cli_common::ok(&cli_common::wopr(&["gdl", "check", solo.to_str().unwrap()]));
+    let turns = text.lines().find(|l| l.starts_with("turns:")).unwrap();
+    assert_eq!(turns, "turns:      one player at a time", "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -158,3 +158,25 @@ fn a_gdl_ii_sheet_shows_each_seat_only_its_percepts() {
     assert_eq!(v2.legal, vec!["bet".to_string(), "pass".to_string()]);
     assert!(v1.legal.is_empty());
 }
+
+/// A simultaneous turn of three roles counts every joint move: the
+/// product of all three roles' choices (2 × 3 × 4 = 24 a step here), not
+/// only the first two seats'.
+#[test]
+fn perft_counts_the_joint_moves_of_every_role() {
+    let text = "(role a) (role b) (role c) (init (step 0))\n\
+        (legal a x1) (legal a x2)\n\
+        (legal b y1) (legal b y2) (legal b y3)\n\
+        (legal c z1) (legal c z2) (legal c z3) (legal c z4)\n\
+        (<= (next (step 1)) (true (step 0)))\n\
+        (<= (next (step 2)) (true (step 1)))\n\
+        (<= terminal (true (step 2)))\n\
+        (goal a 50) (goal b 50) (goal c 50)\n";
+    let g = Gdl::from_text("three.kif", text, 10_000).unwrap();
+    let s = g.initial_state();
+    assert_eq!(s.turn(), Turn::Simultaneous);
+    assert_eq!(s.joint_seats(), 3);
+    assert_eq!(perft(&s, 1), 24);
+    assert_eq!(perft(&s, 2), 24 * 24);
+    assert_eq!(perft(&s, 3), 0, "the game is over after two steps");
+}

@@ -38,10 +38,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     match &args.what {
         What::Check { sheet } => {
             let game = super::parse_game(&format!("gdl:{}", sheet.display()))?;
-            let wopr::AnyGame::Gdl(g) = game else {
-                unreachable!("a gdl: spec makes a GDL game")
+            // A sheet with `sees` is loaded as the hidden-information game,
+            // around the same rules.
+            let (g, hidden) = match game {
+                wopr::AnyGame::Gdl(g) => (g, false),
+                wopr::AnyGame::GdlHidden(h) => (h.0, true),
+                other => anyhow::bail!("{} is not a GDL sheet", other.spec()),
             };
-            report(&g);
+            report(&g, hidden);
             Ok(())
         }
         What::Prolog { sheet } => {
@@ -56,7 +60,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
 }
 
-fn report(g: &Gdl) {
+fn report(g: &Gdl, hidden: bool) {
     let r = g.reasoner();
     let (atoms, rules) = r.size();
     println!("sheet:      {} (valid GDL)", g.spec());
@@ -84,19 +88,25 @@ fn report(g: &Gdl) {
             "the non-ground evaluator (the ground program would exceed the limit; slower)"
         }
     );
-    let turns = if g.is_alternating() {
-        "one player at a time"
-    } else if g.has_simultaneous_turns() {
+    let mut turns = vec![if g.has_simultaneous_turns() {
         "simultaneous moves (seen on random playouts)"
     } else {
-        "one player at a time, and chance (GDL-II's random role)"
-    };
-    println!("turns:      {turns}");
+        "one player at a time"
+    }];
+    if g.has_random() {
+        turns.push("chance (GDL-II's random role)");
+    }
+    if hidden {
+        turns.push("hidden information (GDL-II's sees)");
+    }
+    println!("turns:      {}", turns.join("; "));
     println!(
         "encodings:  {}",
         if g.is_alternating() { "facts" } else { "none" }
     );
     let mut players = vec!["random", "first"];
-    players.extend(g.bot_names());
+    if !hidden {
+        players.extend(g.bot_names());
+    }
     println!("players:    {}", players.join(", "));
 }

@@ -166,6 +166,13 @@ pub trait State: Clone + Debug + Display + Send + Sync + 'static {
         }
     }
 
+    /// How many seats choose at a simultaneous node (each has a list from
+    /// [`State::legal_actions_of`], and [`State::apply_joint`] takes one
+    /// action each): 2 unless a game with more seats says so.
+    fn joint_seats(&self) -> usize {
+        2
+    }
+
     /// Resolves one action per player at a simultaneous node (index = seat).
     /// Only simultaneous games override this.
     fn apply_joint(&mut self, actions: &[Action]) {

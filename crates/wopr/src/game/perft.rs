@@ -3,7 +3,8 @@
 //! `perft(state, d)` is the number of action sequences of length exactly `d`
 //! from `state`; terminal positions are not extended, and a pass counts as an
 //! action. Chance outcomes count as actions; a simultaneous turn counts each
-//! joint action (the product of the players' choices) once.
+//! joint action (the product of every seat's choices, however many seats
+//! there are) once.
 
 use super::{ActionList, State, Turn};
 
@@ -15,19 +16,17 @@ pub fn perft<S: State>(state: &S, depth: u32) -> u64 {
     match state.turn() {
         Turn::Terminal => 0,
         Turn::Simultaneous => {
-            let mut lists = [ActionList::new(), ActionList::new()];
-            for (seat, l) in lists.iter_mut().enumerate() {
-                state.legal_actions_of(seat, l);
-            }
-            let mut total = 0;
-            for &a in &lists[0] {
-                for &b in &lists[1] {
-                    let mut child = state.clone();
-                    child.apply_joint(&[a, b]);
-                    total += perft(&child, depth - 1);
-                }
-            }
-            total
+            // One list a seat, every seat (GDL games may have more than
+            // two): the joint actions are their product.
+            let lists: Vec<ActionList> = (0..state.joint_seats())
+                .map(|seat| {
+                    let mut l = ActionList::new();
+                    state.legal_actions_of(seat, &mut l);
+                    l
+                })
+                .collect();
+            let mut joint = Vec::with_capacity(lists.len());
+            joint_perft(state, &lists, &mut joint, depth - 1)
         }
         _ => {
             let mut moves = ActionList::new();
@@ -45,6 +44,30 @@ pub fn perft<S: State>(state: &S, depth: u32) -> u64 {
                 .sum()
         }
     }
+}
+
+/// The sum of `perft(child, depth)` over every joint action that extends
+/// `joint` (the choices of the first seats) by one choice of each seat
+/// left.
+fn joint_perft<S: State>(
+    state: &S,
+    lists: &[ActionList],
+    joint: &mut Vec<crate::game::Action>,
+    depth: u32,
+) -> u64 {
+    let seat = joint.len();
+    if seat == lists.len() {
+        let mut child = state.clone();
+        child.apply_joint(joint);
+        return perft(&child, depth);
+    }
+    let mut total = 0;
+    for &a in &lists[seat] {
+        joint.push(a);
+        total += joint_perft(state, lists, joint, depth);
+        joint.pop();
+    }
+    total
 }
 
 /// The number of complete games (action sequences that end in a terminal

@@ -32,7 +32,8 @@
 //!      since after expansion the branch binds them itself. A fact with a
 //!      variable is unsafe.
 //! 2. The game's relations are all there: at least one `role` fact, and
-//!    rules or facts for `init`, `legal`, `next`, `goal` and `terminal`.
+//!    rules or facts for `legal`, `goal` and `terminal` (`init` and `next`
+//!    may be absent: a game may start from, and move to, the empty state).
 //! 3. The dependency graph (an edge from a rule's head relation to every
 //!    relation in its body, marked negative under `not`), each rule in
 //!    sheet order:
@@ -50,7 +51,10 @@
 //!      `init` do not depend on `does`, directly or through other relations
 //!      (`next` and, in GDL-II, `sees` may);
 //!    - **a fixed start**: `init` depends on none of `true`, `does`, `next`,
-//!      `legal`, `goal`, `terminal`.
+//!      `legal`, `goal`, `terminal`;
+//!    - **fixed lists**: `base` and `input` (where a sheet has them) depend
+//!      on neither `true` nor `does`: they list every possible state fact
+//!      and move, whatever the position.
 //!
 //! The first violation found is returned as a one-line [`GdlError`] that
 //! names the line and shows the rule (cut to about 100 characters). What
@@ -81,8 +85,13 @@ const NEVER_HEADS: [&str; 5] = ["true", "does", "distinct", "not", "or"];
 /// Relations that may not appear in a rule's body.
 const NEVER_IN_BODIES: [&str; 3] = ["init", "next", "sees"];
 
-/// Relations every game must define, in the order their absence is told.
-const REQUIRED: [&str; 5] = ["init", "legal", "next", "goal", "terminal"];
+/// Relations every game must define, in the order their absence is told
+/// (`init` and `next` may be empty).
+const REQUIRED: [&str; 3] = ["legal", "goal", "terminal"];
+
+/// The lists of possible state facts and moves, which must not depend on
+/// the position.
+const FIXED_LISTS: [&str; 2] = ["base", "input"];
 
 /// Relations that must not depend on `does`.
 const MOVE_FREE: [&str; 4] = ["legal", "goal", "terminal", "init"];
@@ -386,8 +395,8 @@ fn check_required(sheet: &Sheet) -> Result<(), GdlError> {
     for rel in REQUIRED {
         if !heads.contains(rel) {
             return Err(GdlError(format!(
-                "the sheet has no rule or fact for {rel}: every game needs role, init, legal, \
-                 next, goal and terminal"
+                "the sheet has no rule or fact for {rel}: every game needs role, legal, goal \
+                 and terminal (init and next may be empty)"
             )));
         }
     }
@@ -565,6 +574,25 @@ impl Graph {
 
     fn check_state_free(&self, rule: &Rule) -> Result<(), GdlError> {
         let head = &*rule.head.rel;
+        if FIXED_LISTS.contains(&head) {
+            if let Some((q, t)) = self.uses_any(rule, &["true", "does"]) {
+                return Err(err(
+                    rule,
+                    format!(
+                        "{head} lists every possible {} and must not depend on true or does, \
+                         but {} uses {}",
+                        if head == "base" { "state fact" } else { "move" },
+                        shown(rule),
+                        if *q == *t {
+                            t.to_string()
+                        } else {
+                            format!("{q}, which depends on {t}")
+                        }
+                    ),
+                ));
+            }
+            return Ok(());
+        }
         if !STATE_FREE.contains(&head) {
             return Ok(());
         }

@@ -221,6 +221,11 @@ impl Gdl {
         self.rules.alternating
     }
 
+    /// Whether the sheet has GDL-II's `random` role (chance).
+    pub fn has_random(&self) -> bool {
+        self.rules.random.is_some()
+    }
+
     /// Whether random playouts met a simultaneous turn when the sheet was
     /// loaded.
     pub fn has_simultaneous_turns(&self) -> bool {
@@ -537,6 +542,10 @@ impl State for GdlState {
             Turn::Player(p) if p == player => self.seat_legal(player, out),
             _ => {}
         }
+    }
+
+    fn joint_seats(&self) -> usize {
+        self.rules.seats.len()
     }
 
     fn apply_joint(&mut self, actions: &[Action]) {

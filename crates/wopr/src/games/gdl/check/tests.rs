@@ -149,8 +149,34 @@ fn required_relations() {
     );
     let m = fails(&edited("(<= terminal done)", ""));
     assert!(m.contains("no rule or fact for terminal"), "{m}");
-    let m = fails(&GOOD.replace("(next ", "(later "));
-    assert!(m.contains("no rule or fact for next"), "{m}");
+    let m = fails(&GOOD.replace("(legal ", "(allowed "));
+    assert!(m.contains("no rule or fact for legal"), "{m}");
+    // `init` and `next` may be empty (the specification requires neither
+    // to have a rule): a game of the empty state.
+    let empty = "(role p) (legal p go) (<= terminal (does p go)) (goal p 100)";
+    assert!(fails(empty).contains("terminal must not depend on does"));
+    let empty = "(role p) (legal p go) (<= terminal (not (true on))) (goal p 100)";
+    assert_eq!(check(&parse(empty).unwrap()), Ok(()));
+}
+
+/// `base` and `input` list every possible state fact and move: they may
+/// not depend on the position or the moves.
+#[test]
+fn base_and_input_are_fixed_lists() {
+    let with = |extra: &str| format!("{GOOD}\n{extra}");
+    let ok =
+        with("(<= (base (count ?r ?x)) (role ?r) (succ ?x ?y)) (<= (input ?r press) (role ?r))");
+    assert_eq!(check(&parse(&ok).unwrap()), Ok(()));
+    let m = fails(&with("(<= (base (count ?r ?x)) (true (count ?r ?x)))"));
+    assert!(
+        m.contains("base lists every possible state fact and must not depend on true or does"),
+        "{m}"
+    );
+    let m = fails(&with("(<= (input ?r press) (role ?r) done)"));
+    assert!(
+        m.contains("input lists every possible move") && m.contains("done, which depends on true"),
+        "{m}"
+    );
 }
 
 #[test]

@@ -98,6 +98,9 @@ impl State for GdlHiddenState {
     fn legal_actions_of(&self, player: usize, out: &mut ActionList) {
         self.0.legal_actions_of(player, out)
     }
+    fn joint_seats(&self) -> usize {
+        self.0.joint_seats()
+    }
     fn apply_joint(&mut self, actions: &[Action]) {
         self.0.apply_joint(actions)
     }
