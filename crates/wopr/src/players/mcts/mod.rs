@@ -37,7 +37,10 @@
 //!
 //! **Solver** (`solve=on`, the default; Winands et al.'s MCTS-Solver). A
 //! finished position reached by the search is proven: a win, loss or draw
-//! for the seat that moved into it. Proofs are backed up: a position where
+//! for the seat that moved into it; so is every child whose move ends the
+//! game, as soon as its node is expanded (one move tried from the node,
+//! no rollout: a win in one is then taken at once, and a node with such a
+//! child is itself proven and backed up). Proofs are backed up: a position where
 //! one child is a proven win for the seat to move there is a proven win for
 //! that seat; one whose children are all proven takes the best of their
 //! values (so a position with only lost moves is a proven loss, and one

@@ -209,6 +209,10 @@ where
             }
         }
         self.root_state = Some(state.clone());
+        // The path of an expansion's proofs (see `prove_children`) starts
+        // at the root, whatever the last search left in it.
+        self.path.clear();
+        self.path.push(0);
         if !self.nodes[0].expanded() && !self.expand(0, state, Turn::Player(mover as usize)) {
             panic!("mcts: the arena cannot hold the root's children");
         }
@@ -284,8 +288,14 @@ where
             {
                 break;
             }
-            if !self.nodes[at].expanded() && !self.expand(at, &state, turn) {
-                return false;
+            if !self.nodes[at].expanded() {
+                if !self.expand(at, &state, turn) {
+                    return false;
+                }
+                if at != 0 && self.nodes[at].proof != UNPROVEN {
+                    // Proven by its children's ends: it is the leaf.
+                    break;
+                }
             }
             let child = match turn {
                 Turn::Player(_) => match self.config.select {
@@ -403,7 +413,46 @@ where
         if self.config.select == Select::Puct {
             self.value_children(state, &legal, player);
         }
+        if self.config.solve && player != NO_PLAYER {
+            self.prove_children(first, state, &legal, player);
+        }
         true
+    }
+
+    /// The solver at expansion: each child whose move ends the game is
+    /// proven at once (a win, loss or draw for `player`, who moves at the
+    /// node), so a win in one is taken and a losing move avoided without
+    /// a rollout to find them; where a child is a proven win, or every
+    /// child is proven, the node's own value follows and is backed up the
+    /// path (which ends at the node).
+    fn prove_children(&mut self, first: usize, state: &G::State, legal: &ActionList, player: u8) {
+        let mut decided = None;
+        let mut all = true;
+        for (k, &a) in legal.iter().enumerate() {
+            let mut t = state.clone();
+            t.apply(a);
+            if t.turn() != Turn::Terminal {
+                all = false;
+                continue;
+            }
+            let r = t.returns(player as usize);
+            let proof = if r > 0.0 {
+                WIN
+            } else if r < 0.0 {
+                LOSS
+            } else {
+                DRAW
+            };
+            self.nodes[first + k].proof = proof;
+            if proof == WIN && decided.is_none() {
+                decided = Some(first + k);
+            }
+        }
+        if let Some(kid) = decided.or(all.then_some(first)) {
+            self.path.push(kid as u32);
+            self.propagate();
+            self.path.pop();
+        }
     }
 
     /// PUCT: each child's value for `player` (the net's, or the returns of
