@@ -21,6 +21,8 @@ class Games(unittest.TestCase):
             sorted(wopr.registered_games()),
             sorted(
                 ["tictactoe", "connect4", "dots-and-boxes", "reversi", "virus", "pig", "kuhn", "goofspiel"]
+                # OpenSpiel's names of the games wopr plays as OpenSpiel does
+                + ["tic_tac_toe", "connect_four", "kuhn_poker", "othello", "dots_and_boxes"]
             ),
         )
         rng = np.random.default_rng(1)

@@ -20,12 +20,17 @@ import json
 
 
 
-from ._wopr import Game, Net, Player, State, load_game, registered_games, run
+from ._wopr import Game, Net, Observer, Player, SpielError, State, load_game, registered_games, run
+from ._spiel import GameType, PlayerId
 
 __all__ = [
     "Game",
+    "GameType",
     "Net",
+    "Observer",
     "Player",
+    "PlayerId",
+    "SpielError",
     "State",
     "eval",
     "load_game",
@@ -39,6 +44,8 @@ __all__ = [
 CHANCE_PLAYER_ID = -1
 SIMULTANEOUS_PLAYER_ID = -2
 TERMINAL_PLAYER_ID = -4
+#: What OpenSpiel's bots return when they have no action.
+INVALID_ACTION = -1
 
 
 def playouts(game, n, seed=1):
@@ -55,10 +62,15 @@ def eval(game, player, against, games=200, seed=1, openings=None):
     [--openings SPEC] --json`` as a list of dicts, one per opponent (the
     same numbers: wins, draws and losses from each seat, the score with
     draws as half, its interval, ...). ``game`` is a spec or a loaded
-    game; ``against`` a spec or a list of specs."""
+    game; ``player`` and each of ``against`` (one or a list) a player spec
+    or a Python object with ``step(state)`` returning an action (an
+    OpenSpiel bot, your own agent), named in the results by its ``name``
+    attribute (else ``python:ClassName``). A Python player is shown a
+    ``wopr.State`` where it is to move; its games are played one at a
+    time, in the same order for the same seed."""
     if isinstance(game, str):
         game = load_game(game)
-    if isinstance(against, str):
+    if isinstance(against, str) or hasattr(against, "step"):
         against = [against]
     rows = game.eval_json(player, list(against), games, seed, openings)
     return [json.loads(r) for r in rows]
