@@ -357,5 +357,94 @@ class OpenSpielsAlgorithms(unittest.TestCase):
         self.assertEqual(moves(wopr.load_game("connect4")), p)
 
 
+class InsideOpenSpiel(unittest.TestCase):
+    """`wopr.openspiel.load_game` objects, real `pyspiel.Game`s, in the
+    algorithms that accept only pyspiel's classes (C++ among them), with
+    pyspiel's own game beside."""
+
+    def setUp(self):
+        need_openspiel(self)
+        from wopr import openspiel
+
+        self.openspiel = openspiel
+
+    def test_mcts_bot_plays_connect_four_through_evaluate_bots(self):
+        # OpenSpiel's MCTSBot (a pyspiel.Bot) against its UniformRandomBot
+        # through evaluate_bots, which informs bots with pyspiel's own
+        # Bot.inform_action. (The C++ pyspiel.MCTSBot crashes on every
+        # Python game in open_spiel 2.0.2, OpenSpiel's python_tic_tac_toe
+        # too, so the Python MCTSBot stands in for it.)
+        from open_spiel.python.algorithms import evaluate_bots, mcts
+        from open_spiel.python.bots import uniform_random
+
+        def play(game, seed):
+            rng = np.random.RandomState(seed)
+            evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+            bot = mcts.MCTSBot(game, 2, 40, evaluator, random_state=np.random.RandomState(seed))
+            bots = [bot, uniform_random.UniformRandomBot(1, rng)]
+            return evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+
+        w = self.openspiel.load_game("connect_four")
+        self.assertIsInstance(w, pyspiel.Game)
+        p = pyspiel.load_game("connect_four")
+        self.assertEqual([play(w, s) for s in range(3)], [play(p, s) for s in range(3)])
+
+    def test_exploitability_of_cfr_on_kuhn_poker(self):
+        from open_spiel.python.algorithms import cfr, exploitability
+
+        def solve(game):
+            solver = cfr.CFRSolver(game)
+            for _ in range(100):
+                solver.evaluate_and_update_policy()
+            return exploitability.exploitability(game, solver.average_policy())
+
+        w = solve(self.openspiel.load_game("kuhn_poker"))
+        self.assertAlmostEqual(w, solve(pyspiel.load_game("kuhn_poker")), places=10)
+        self.assertLess(w, 0.01)
+
+    def test_uniform_random_bots_through_evaluate_bots_on_goofspiel_and_pig(self):
+        from open_spiel.python.algorithms import evaluate_bots
+        from open_spiel.python.bots import uniform_random
+
+        def play(game, seed=2, games=20):
+            rng = np.random.RandomState(seed)
+            bots = [uniform_random.UniformRandomBot(p, rng) for p in range(2)]
+            return [list(evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)) for _ in range(games)]
+
+        name = "goofspiel(num_cards=5)"
+        self.assertEqual(play(self.openspiel.load_game(name)), play(pyspiel.load_game(name)))
+        for r in play(self.openspiel.load_game("pig")):
+            self.assertEqual(r[0], -r[1])
+
+    def test_register_makes_the_wopr_type_loadable_by_pyspiel(self):
+        self.openspiel.register()
+        self.openspiel.register()  # once is enough; twice is harmless
+        game = pyspiel.load_game("wopr", {"game": "connect4:6x6"})
+        self.assertEqual(game.num_distinct_actions(), 6)
+        state = game.new_initial_state()
+        state.apply_action(2)
+        self.assertEqual(state.history(), [2])
+        self.assertEqual(state.clone().history(), [2])
+        self.assertEqual(state.legal_actions(), list(range(6)))
+        self.assertFalse(state.is_terminal())
+        self.assertEqual(len(state.observation_tensor(0)), game.observation_tensor_size())
+
+
+class PythonBotsInWoprsMatches(unittest.TestCase):
+    def setUp(self):
+        need_openspiel(self)
+
+    def test_openspiels_mcts_bot_is_measured_by_wopr_eval(self):
+        from open_spiel.python.algorithms import mcts
+
+        game = wopr.load_game("tictactoe")
+        bot = mcts.MCTSBot(game, 2, 200, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)),
+                           random_state=np.random.RandomState(1), solve=True)
+        row = wopr.eval(game, "perfect", bot, games=6, seed=1)[0]
+        self.assertEqual(row["opponent"], "python:MCTSBot")
+        # Perfect play never loses Tic-Tac-Toe.
+        self.assertEqual(row["as_first"]["losses"] + row["as_second"]["losses"], 0)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,17 +1,24 @@
 """wopr's games inside OpenSpiel: ``pyspiel.Game`` subclasses backed by wopr.
 
-Some of OpenSpiel's algorithms accept only pyspiel's own classes (the C++
-``pyspiel.MCTSBot``, ``evaluate_bots`` with its ``Bot.inform_action``,
-``exploitability`` through ``pyspiel.TabularBestResponse``). OpenSpiel's
-Python-games API lets a Python class that subclasses ``pyspiel.Game`` and
-``pyspiel.State`` be a game for all of them::
+Some of OpenSpiel's algorithms accept only pyspiel's own classes
+(``evaluate_bots`` with its ``Bot.inform_action``, ``exploitability``
+through the C++ ``pyspiel.TabularBestResponse``). OpenSpiel's Python-games
+API lets a Python class that subclasses ``pyspiel.Game`` and
+``pyspiel.State`` be a game for them::
 
     import pyspiel
+    from open_spiel.python.algorithms import cfr, exploitability
     from wopr import openspiel
-    game = openspiel.load_game("connect_four")      # or "connect4:6x6"
-    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 7), 2.0,
-                          1000, 1000, True, 7, False)
-    bot.step(game.new_initial_state())
+    game = openspiel.load_game("kuhn_poker")        # or "connect4:6x6"
+    solver = cfr.CFRSolver(game)
+    for _ in range(100):
+        solver.evaluate_and_update_policy()
+    exploitability.exploitability(game, solver.average_policy())
+
+One exception, OpenSpiel's and not wopr's: in open_spiel 2.0.2 the C++
+``pyspiel.MCTSBot`` crashes (a segmentation fault in ``step``) on every
+Python game, OpenSpiel's own ``python_tic_tac_toe`` included; its Python
+``mcts.MCTSBot`` runs on these games and on ``wopr.load_game``'s.
 
 ``load_game(spec)`` takes what ``wopr.load_game`` takes (wopr's specs with
 wopr's numbering, OpenSpiel's game strings with OpenSpiel's); every method
