@@ -6,13 +6,13 @@
 use std::any::Any;
 use std::sync::Arc;
 
+use pyo3::prelude::*;
 use wopr::eval::match_stats;
 use wopr::eval::matches::{play_match_from, play_match_with, PlayerFactory};
 use wopr::eval::openings::Openings;
-use wopr::eval::tournament::{play_tournament, Format};
+use wopr::eval::tournament::{play_tournament, play_tournament_with, Format};
 use wopr::game::driver::{random_playout, replay, seats_swapped};
 use wopr::game::encode::Encodable;
-use pyo3::prelude::*;
 use wopr::game::player::ViewOf;
 use wopr::game::rng::{stream, WoprRng};
 use wopr::game::{Action, ActionList, Game, Player, State, Turn};
@@ -56,13 +56,14 @@ pub trait DynGame: Send + Sync {
     #[allow(clippy::too_many_arguments)]
     fn tournament(
         &self,
-        players: &[String],
+        players: &[Entrant],
         games: usize,
         seed: u64,
         openings: Option<&str>,
         gauntlet: Option<usize>,
         anchor: usize,
         anchor_elo: f64,
+        wrap: &Wrap,
     ) -> Result<String, String>;
 }
 
@@ -437,13 +438,14 @@ impl<G: Roster> DynGame for Erased<G> {
     }
     fn tournament(
         &self,
-        players: &[String],
+        players: &[Entrant],
         games: usize,
         seed: u64,
         openings: Option<&str>,
         gauntlet: Option<usize>,
         anchor: usize,
         anchor_elo: f64,
+        wrap: &Wrap,
     ) -> Result<String, String> {
         let game = &self.game;
         if players.len() < 2 || games == 0 {
@@ -454,12 +456,39 @@ impl<G: Roster> DynGame for Erased<G> {
             None => Openings::None,
         };
         let format = gauntlet.map_or(Format::RoundRobin, Format::Gauntlet);
-        let t = play_tournament(game, players, format, games, seed, &openings, &|| {})?;
+        let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
+        let t = if players.iter().all(|p| matches!(p, Entrant::Spec(_))) {
+            play_tournament(game, &names, format, games, seed, &openings, &|| {})?
+        } else {
+            for p in players {
+                self.check(p)
+                    .map_err(|e| format!("player '{}': {e}", p.name()))?;
+            }
+            let made: Vec<_> = players.iter().map(|p| self.factory(p, wrap)).collect();
+            let factories: Vec<&PlayerFactory<'_, G>> = made.iter().map(|f| &**f).collect();
+            // One game at a time, as `eval` plays a Python player.
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .map_err(|e| e.to_string())?;
+            pool.install(|| {
+                play_tournament_with(
+                    game,
+                    &names,
+                    &factories,
+                    format,
+                    games,
+                    seed,
+                    &openings,
+                    &|| {},
+                )
+            })?
+        };
         let ratings = t.ratings(anchor, anchor_elo)?;
         let mut v = t.to_json(&game.spec(), &ratings);
         v["resolved"] = players
             .iter()
-            .map(|p| resolve_player(game, p).map_err(|e| format!("bad player '{p}': {e}")))
+            .map(|p| self.resolved(p))
             .collect::<Result<Vec<_>, _>>()?
             .into();
         Ok(v.to_string())

@@ -265,14 +265,15 @@ impl PyGame {
         })
         .map_err(value_error)
     }
-    /// `wopr tournament --json` (one JSON object): `players` are specs;
-    /// `gauntlet` and `anchor` name one of them.
+    /// `wopr tournament --json` (one JSON object): `players` are specs or
+    /// Python objects with `step(state)`; `gauntlet` and `anchor` name
+    /// one of them (a spec, or a Python player's name).
     #[pyo3(signature = (players, games, seed, openings=None, gauntlet=None, anchor=None, anchor_elo=0.0))]
     #[allow(clippy::too_many_arguments)]
     fn tournament_json(
         &self,
         py: Python<'_>,
-        players: Vec<String>,
+        players: Vec<Bound<'_, PyAny>>,
         games: usize,
         seed: u64,
         openings: Option<&str>,
@@ -280,20 +281,22 @@ impl PyGame {
         anchor: Option<&str>,
         anchor_elo: f64,
     ) -> PyResult<String> {
-        let index = |what: &str, spec: Option<&str>| -> PyResult<Option<usize>> {
-            spec.map(|p| {
+        let players = players.iter().map(entrant).collect::<PyResult<Vec<_>>>()?;
+        let index = |what: &str, name: Option<&str>| -> PyResult<Option<usize>> {
+            name.map(|p| {
                 players
                     .iter()
-                    .position(|q| q == p)
+                    .position(|q| q.name() == p)
                     .ok_or_else(|| value_error(format!("{what} '{p}' is not one of the players")))
             })
             .transpose()
         };
         let gauntlet = index("gauntlet", gauntlet)?;
         let anchor = index("anchor", anchor)?.unwrap_or(0);
+        let wrap = self.wrap();
         py.detach(|| {
             self.inner.tournament(
-                &players, games, seed, openings, gauntlet, anchor, anchor_elo,
+                &players, games, seed, openings, gauntlet, anchor, anchor_elo, &wrap,
             )
         })
         .map_err(value_error)

@@ -450,3 +450,12 @@ class PythonPlayers(unittest.TestCase):
             wopr.eval("kuhn", FirstLegal(), "random", games=2)
         with self.assertRaises(TypeError):
             wopr.eval("tictactoe", 3, "random", games=2)
+
+    def test_a_python_player_in_a_tournament_plays_its_spec_twins_games(self):
+        bot = FirstLegal()
+        ours = wopr.tournament("tictactoe", [bot, "random", "alphabeta:depth=2"], games=8, seed=2, anchor=bot)
+        twin = wopr.tournament("tictactoe", ["first", "random", "alphabeta:depth=2"], games=8, seed=2)
+        self.assertEqual(ours["players"], ["py-first", "random", "alphabeta:depth=2"])
+        self.assertEqual(ours["resolved"][0], "py-first")
+        for key in ("games", "distinct_games", "cross"):
+            self.assertEqual(ours[key], twin[key], key)

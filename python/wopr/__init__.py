@@ -76,13 +76,26 @@ def eval(game, player, against, games=200, seed=1, openings=None):
     return [json.loads(r) for r in rows]
 
 
+def _player_name(player):
+    """The name results give a player: a spec, or a Python object's ``name``
+    (else ``python:ClassName``)."""
+    if player is None or isinstance(player, str):
+        return player
+    name = getattr(player, "name", None)
+    return name if isinstance(name, str) else "python:" + type(player).__name__
+
+
 def tournament(game, players, games=100, seed=1, openings=None, gauntlet=None, anchor=None, anchor_elo=0.0):
     """``wopr tournament --game GAME --players A,B,C --games N --seed S
     [--openings SPEC] [--gauntlet P] [--anchor P --anchor-elo E] --json``
     as a dict: the cross table of wins, draws and losses and the ratings
-    (Elo by maximum likelihood, 95% intervals, likelihood of superiority)."""
+    (Elo by maximum likelihood, 95% intervals, likelihood of superiority).
+    ``players`` are specs or Python objects with ``step(state)`` (as in
+    ``eval``); ``gauntlet`` and ``anchor`` name one of them (or are one)."""
     if isinstance(game, str):
         game = load_game(game)
     return json.loads(
-        game.tournament_json(list(players), games, seed, openings, gauntlet, anchor, anchor_elo)
+        game.tournament_json(
+            list(players), games, seed, openings, _player_name(gauntlet), _player_name(anchor), anchor_elo
+        )
     )
