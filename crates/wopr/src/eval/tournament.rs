@@ -89,7 +89,9 @@ pub fn play_tournament<G: Roster>(
         })
         .collect();
     let factories: Vec<&PlayerFactory<'_, G>> = factories.iter().map(|f| &**f).collect();
-    play_tournament_with(game, players, &factories, format, games, seed, openings, on_done)
+    play_tournament_with(
+        game, players, &factories, format, games, seed, openings, on_done,
+    )
 }
 
 /// [`play_tournament`] among players built by `factories` (evolved nets
@@ -139,7 +141,8 @@ pub fn play_tournament_with<G: Game>(
     let mut all: Vec<GameRecord> = Vec::new();
     for (i, j) in pairings {
         let s = stream(seed, &[TAG, i as u64, j as u64]).next_u64();
-        let records = play_match_with(game, factories[i], factories[j], games, s, &shared, on_done)?;
+        let records =
+            play_match_with(game, factories[i], factories[j], games, s, &shared, on_done)?;
         for (g, rec) in records.iter().enumerate() {
             let Some(r) = &rec.returns else { continue };
             let seat_i = usize::from(seats_swapped(g));
