@@ -10,13 +10,12 @@
 //! OpenSpiel's parentheses (`goofspiel()`, `goofspiel(num_cards=5)`) are
 //! OpenSpiel's game: its parameters and defaults (13 cards for
 //! Goofspiel, 2x2 boxes for Dots-and-Boxes), its action numbering and
-//! sizes (Kuhn poker's two distinct actions and three chance outcomes),
-//! and its move sequence (Goofspiel's last round played by itself). The
-//! bare names both libraries use (`pig`, `goofspiel`) are wopr's, as the
-//! command line reads them. OpenSpiel's `pig` is not offered: its rules
-//! differ from wopr's (a player must hold to bank the winning total, and
-//! the horizon counts moves), so `pig(...)` is refused with wopr's spec
-//! named.
+//! sizes (Kuhn poker's two distinct actions and three chance outcomes;
+//! Pig's die faces numbered 0..6 where wopr's are 2..8), and its move
+//! sequence (Goofspiel's last round played by itself; Pig by OpenSpiel's
+//! rules, `pig:rules=openspiel`, where the winner must hold). The bare
+//! names both libraries use (`pig`, `goofspiel`) are wopr's, as the
+//! command line reads them.
 
 use wopr::game::Game;
 use wopr::registry::AnyGame;
@@ -62,6 +61,9 @@ pub struct Facts {
     /// Whether this is OpenSpiel's version of the game (loaded by
     /// OpenSpiel's game string).
     pub openspiel: bool,
+    /// What OpenSpiel's chance outcome 0 is in wopr's numbering (Pig's
+    /// die faces: 2); wopr's actions from here up are chance outcomes.
+    pub chance_offset: u16,
     /// OpenSpiel plays the last round by itself (Goofspiel: one card
     /// left in each hand and in the deck).
     pub auto_last_round: bool,
@@ -86,6 +88,7 @@ pub const OPENSPIEL_NAMES: &[&str] = &[
     "othello",
     "dots_and_boxes",
     "goofspiel",
+    "pig",
 ];
 
 /// Names that are wopr's when bare and OpenSpiel's with parentheses.
@@ -108,7 +111,7 @@ pub fn parse_openspiel(text: &str) -> Option<Result<OpenSpielName, String>> {
         }
         None => (text, None),
     };
-    let known = OPENSPIEL_NAMES.contains(&name) || name == "pig";
+    let known = OPENSPIEL_NAMES.contains(&name);
     if !known || (args.is_none() && SHARED_NAMES.contains(&name)) {
         return None;
     }
@@ -154,13 +157,13 @@ fn openspiel_game(name: &str, given: &[(String, String)]) -> Result<OpenSpielNam
             ("points_order", Param::Str("random".into())),
             ("returns_type", Param::Str("win_loss".into())),
         ],
-        "pig" => {
-            return Err(
-                "OpenSpiel's pig is not one of wopr's games (there a player must \
-                        hold to bank the winning total); wopr's Pig is 'pig:target=30'"
-                    .into(),
-            )
-        }
+        "pig" => vec![
+            ("diceoutcomes", Param::Int(6)),
+            ("horizon", Param::Int(1000)),
+            ("piglet", Param::Bool(false)),
+            ("players", Param::Int(2)),
+            ("winscore", Param::Int(100)),
+        ],
         _ => unreachable!("parse_openspiel passes only OpenSpiel's names"),
     };
     let mut params: Vec<(String, Param)> = defaults
@@ -226,6 +229,17 @@ fn openspiel_game(name: &str, given: &[(String, String)]) -> Result<OpenSpielNam
             require("utility_margin", Param::Bool(false))?;
             let spec = format!("dots-and-boxes:{}x{}", int("num_cols"), int("num_rows"));
             ("dots_and_boxes", spec)
+        }
+        "pig" => {
+            require("players", Param::Int(2))?;
+            require("diceoutcomes", Param::Int(6))?;
+            require("piglet", Param::Bool(false))?;
+            let spec = format!(
+                "pig:target={},horizon={},rules=openspiel",
+                int("winscore"),
+                int("horizon")
+            );
+            ("pig", spec)
         }
         "goofspiel" => {
             require("players", Param::Int(2))?;
@@ -295,6 +309,7 @@ pub fn facts(game: &AnyGame, os: Option<&OpenSpielName>) -> Facts {
         provides_information_state_tensor: false,
         provides_observation_tensor: true,
         openspiel: false,
+        chance_offset: 0,
         auto_last_round: false,
     };
     match game {
@@ -340,6 +355,15 @@ pub fn facts(game: &AnyGame, os: Option<&OpenSpielName>) -> Facts {
                 f.max_game_length = 3;
             }
             "othello" => f.max_game_length = 128,
+            "pig" => {
+                // Roll and hold; the die's six faces as outcomes 0..6.
+                f.num_distinct_actions = 2;
+                f.max_chance_outcomes = 6;
+                f.chance_offset = 2;
+                if let AnyGame::Pig(g) = game {
+                    f.max_game_length = g.horizon() as usize;
+                }
+            }
             "goofspiel" => {
                 // The last round plays itself; OpenSpiel counts a game's
                 // length in rounds.

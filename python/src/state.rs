@@ -103,6 +103,32 @@ impl PyState {
         self.inner.history().len() - self.auto
     }
 
+    /// wopr's action as OpenSpiel numbers it (OpenSpiel's Pig numbers the
+    /// die's faces from 0).
+    fn os_action(&self, a: Action) -> Action {
+        let o = self.facts.chance_offset;
+        if o > 0 && a >= o {
+            a - o
+        } else {
+            a
+        }
+    }
+
+    /// OpenSpiel's action `a` as wopr numbers it, at a chance node
+    /// (`chance`) or a player's.
+    fn wopr_action(&self, a: Action, chance: bool) -> Action {
+        match chance {
+            true => a.saturating_add(self.facts.chance_offset),
+            false => a,
+        }
+    }
+
+    /// The actions so far, as OpenSpiel numbers them.
+    fn own_history(&self) -> Vec<Action> {
+        let h = &self.inner.history()[..self.own_len()];
+        h.iter().map(|&a| self.os_action(a)).collect()
+    }
+
     /// `p` as a seat: a SpielError for what is not one.
     fn seat(&self, p: i64) -> PyResult<usize> {
         let n = self.facts.num_players;
@@ -123,6 +149,7 @@ impl PyState {
     }
 
     fn apply_one(&mut self, action: Action) -> PyResult<()> {
+        let action = self.wopr_action(action, self.inner.turn() == Turn::Chance);
         self.inner.apply(action).map_err(value_error)?;
         self.moves += 1;
         self.settle();
@@ -193,6 +220,7 @@ impl PyState {
             (Turn::Player(me), Some(p)) if me != p => Vec::new(),
             _ => self.inner.legal_actions(p),
         };
+        v.iter_mut().for_each(|a| *a = self.os_action(*a));
         v.sort_unstable();
         Ok(v)
     }
@@ -245,11 +273,11 @@ impl PyState {
     /// `undo_action(player, action)`; a SpielError for any other).
     fn undo_action(&mut self, player: i64, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let action = action_arg(action)?;
-        let own = &self.inner.history()[..self.own_len()];
+        let own = self.own_history();
         if own.last() != Some(&action) {
             return Err(value_error(format!(
                 "{action} is not the last action (the actions so far: {})",
-                history_str(own)
+                history_str(&own)
             )));
         }
         let mut prev = PyState::new(self.game.new_state(), self.game.clone(), self.facts.clone());
@@ -319,7 +347,9 @@ impl PyState {
     }
     /// Chance outcomes with their probabilities (at a chance node).
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-        self.inner.chance_outcomes()
+        let mut o = self.inner.chance_outcomes();
+        o.iter_mut().for_each(|(a, _)| *a = self.os_action(*a));
+        o
     }
     /// An action in the game's notation: `action_to_string(player,
     /// action)` as pyspiel (the player is checked, the name does not
@@ -344,7 +374,11 @@ impl PyState {
         if let Some(p) = player.filter(|&p| p != CHANCE) {
             self.seat(p)?;
         }
-        let action = action_arg(&action)?;
+        let chance = match player {
+            Some(p) => p == CHANCE,
+            None => self.inner.turn() == Turn::Chance,
+        };
+        let action = self.wopr_action(action_arg(&action)?, chance);
         Ok(self.inner.action_to_string(action))
     }
     /// The action `text` names in the game's notation (as
@@ -368,15 +402,16 @@ impl PyState {
             }
         };
         let text: String = text.extract()?;
-        self.inner.parse_action(&text).map_err(value_error)
+        let a = self.inner.parse_action(&text).map_err(value_error)?;
+        Ok(self.os_action(a))
     }
     /// The actions so far (a joint action as one action per player).
     fn history(&self) -> Vec<Action> {
-        self.inner.history()[..self.own_len()].to_vec()
+        self.own_history()
     }
     /// The actions so far as pyspiel writes them: `4, 0, 2`.
     fn history_str(&self) -> String {
-        history_str(&self.inner.history()[..self.own_len()])
+        history_str(&self.own_history())
     }
     /// The moves made (a joint action counts one).
     fn move_number(&self) -> usize {
@@ -440,8 +475,16 @@ impl PyState {
             .information_state_string(p)
             .map_err(value_error)?;
         // After moves OpenSpiel makes by itself (which it does not list),
-        // the actions the players made.
-        Ok(if self.auto > 0 { self.history_str() } else { s })
+        // the actions the players made; OpenSpiel's numbers, where they
+        // differ.
+        let renumbered = self.auto > 0 || self.facts.chance_offset > 0;
+        Ok(
+            if renumbered && self.facts.provides_information_state_string {
+                self.history_str()
+            } else {
+                s
+            },
+        )
     }
     /// `player`'s information state as a float32 NumPy array (Kuhn
     /// poker: OpenSpiel's 11 values); a SpielError for games without one.

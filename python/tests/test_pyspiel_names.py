@@ -43,6 +43,9 @@ OPENSPIEL_GAMES = [
     "dots_and_boxes(num_rows=3,num_cols=3)",
     "goofspiel(num_cards=5)",
     "goofspiel(num_cards=4)",
+    "pig(winscore=30)",
+    "pig(winscore=20,horizon=12)",
+    "pig()",
 ]
 
 
@@ -136,12 +139,14 @@ class OpenSpielGameStrings(unittest.TestCase):
             moves += 1
         self.assertEqual(moves, 10)
 
-    def test_bare_shared_names_are_wopr_games_and_openspiels_pig_is_refused(self):
+    def test_bare_shared_names_are_wopr_games_and_parentheses_openspiels(self):
         self.assertEqual(wopr.load_game("goofspiel").num_distinct_actions(), 5)
         self.assertEqual(wopr.load_game("goofspiel()").num_distinct_actions(), 13)
         self.assertEqual(wopr.load_game("pig").spec(), "pig:target=30,horizon=1000")
-        with self.assertRaisesRegex(wopr.SpielError, "pig:target=30"):
-            wopr.load_game("pig(winscore=30)")
+        self.assertEqual(wopr.load_game("pig").num_distinct_actions(), 8)
+        self.assertEqual(wopr.load_game("pig()").spec(), "pig:target=100,horizon=1000,rules=openspiel")
+        with self.assertRaisesRegex(wopr.SpielError, "piglet"):
+            wopr.load_game("pig(piglet=true)")
         with self.assertRaisesRegex(ValueError, "x_in_row"):
             wopr.load_game("connect_four(x_in_row=5)")
         with self.assertRaisesRegex(ValueError, "accepted: columns"):
@@ -307,10 +312,9 @@ class OpenSpielsAlgorithms(unittest.TestCase):
                 lengths.append(len(s.history()))
             return list(total), lengths
 
-        name = "goofspiel(num_cards=5)"
-        self.assertEqual(play(wopr.load_game(name), 4), play(pyspiel.load_game(name), 4))
-        # wopr's Pig (its own rules: reaching the target wins at once) is
-        # zero-sum and ends; OpenSpiel's is another game.
+        for name in ("goofspiel(num_cards=5)", "pig(winscore=30)"):
+            self.assertEqual(play(wopr.load_game(name), 4), play(pyspiel.load_game(name), 4), name)
+        # wopr's own Pig (reaching the target wins at once) is zero-sum and ends.
         total, lengths = play(wopr.load_game("pig"), 4)
         self.assertEqual(total[0], -total[1])
         self.assertTrue(all(n > 0 for n in lengths))
@@ -411,8 +415,8 @@ class InsideOpenSpiel(unittest.TestCase):
             bots = [uniform_random.UniformRandomBot(p, rng) for p in range(2)]
             return [list(evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)) for _ in range(games)]
 
-        name = "goofspiel(num_cards=5)"
-        self.assertEqual(play(self.openspiel.load_game(name)), play(pyspiel.load_game(name)))
+        for name in ("goofspiel(num_cards=5)", "pig(winscore=30)"):
+            self.assertEqual(play(self.openspiel.load_game(name)), play(pyspiel.load_game(name)), name)
         for r in play(self.openspiel.load_game("pig")):
             self.assertEqual(r[0], -r[1])
 

@@ -1,15 +1,21 @@
 """wopr from Python.
 
-Games with OpenSpiel's names (``load_game``, ``new_initial_state``,
-``legal_actions``, ``apply_action``, ``returns``, ``observation_tensor``,
-...), wopr's players as opponents (``Player("alphabeta:depth=4", game)``),
-its match evaluation (``eval``) and its net files (``Net.load``). The
-PettingZoo environment is ``wopr.pettingzoo.env(spec)``.
+Games with pyspiel's methods and argument order (``load_game``,
+``new_initial_state``, ``legal_actions``, ``apply_action``, ``returns``,
+``get_type``, ``observation_tensor(player)``, ``information_state_string``,
+...), so OpenSpiel's pure-Python algorithms run on them; OpenSpiel's game
+strings (``connect_four``, ``kuhn_poker``, ``goofspiel(num_cards=5)``) load
+OpenSpiel's version of a game, with its numbering. wopr's players as
+opponents (``Player("alphabeta:depth=4", game)``), its match evaluation
+(``eval``, ``tournament``: specs or Python objects with ``step(state)``)
+and its net files (``Net.load``). The PettingZoo environment is
+``wopr.pettingzoo.env(spec)``; ``wopr.openspiel.load_game(spec)`` is a
+``pyspiel.Game`` subclass backed by wopr.
 
 A swap for ``pyspiel`` in a script that uses these names::
 
     import wopr as pyspiel
-    game = pyspiel.load_game("connect4:6x6")
+    game = pyspiel.load_game("connect_four")
     state = game.new_initial_state()
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
@@ -17,8 +23,6 @@ A swap for ``pyspiel`` in a script that uses these names::
 """
 
 import json
-
-
 
 from ._wopr import Game, Net, Observer, Player, SpielError, State, load_game, registered_games, run
 from ._spiel import GameType, PlayerId
