@@ -65,6 +65,11 @@ pub const INFO: GameInfo = GameInfo {
             default: "1000",
             doc: "turns after which an unfinished game is a draw, 1..=100000",
         },
+        ParamInfo {
+            name: "rules",
+            default: "wopr",
+            doc: "wopr, or openspiel: the winner must hold, and the horizon counts moves",
+        },
     ],
 };
 
