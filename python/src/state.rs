@@ -53,6 +53,25 @@ pub fn action_arg(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     }
 }
 
+/// A player argument: an integer, where one too large for any seat is a
+/// SpielError (not an OverflowError).
+#[derive(Clone, Copy)]
+pub struct PlayerArg(pub i64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for PlayerArg {
+    type Error = PyErr;
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<i64>() {
+            Ok(p) => Ok(PlayerArg(p)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(value_error(format!(
+                "player {} is not a seat",
+                obj.as_any()
+            ))),
+            Err(e) => Err(e),
+        }
+    }
+}
+
 impl PyState {
     /// A state of `game`, with OpenSpiel's forced moves played.
     pub fn new(inner: Box<dyn DynState>, game: Arc<dyn DynGame>, facts: Arc<Facts>) -> PyState {
@@ -204,7 +223,8 @@ impl PyState {
     /// move (as pyspiel); -1 is chance. A SpielError for a player that is
     /// not a seat.
     #[pyo3(signature = (player=None))]
-    fn legal_actions(&self, player: Option<i64>) -> PyResult<Vec<Action>> {
+    fn legal_actions(&self, player: Option<PlayerArg>) -> PyResult<Vec<Action>> {
+        let player = player.map(|p| p.0);
         let p = match player {
             None => None,
             Some(CHANCE) => {
@@ -232,15 +252,16 @@ impl PyState {
     fn legal_actions_mask<'py>(
         &self,
         py: Python<'py>,
-        player: Option<i64>,
+        player: Option<PlayerArg>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let player = player.map(|p| p.0);
         let chance = self.inner.turn() == Turn::Chance && matches!(player, None | Some(CHANCE));
         let n = match chance {
             true => self.facts.max_chance_outcomes,
             false => self.facts.num_distinct_actions,
         };
         let mut mask = vec![0i8; n];
-        for a in self.legal_actions(player)? {
+        for a in self.legal_actions(player.map(PlayerArg))? {
             if let Some(m) = mask.get_mut(usize::from(a)) {
                 *m = 1;
             }
@@ -271,7 +292,8 @@ impl PyState {
     }
     /// Takes back the last action, which `player` made (as pyspiel's
     /// `undo_action(player, action)`; a SpielError for any other).
-    fn undo_action(&mut self, player: i64, action: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn undo_action(&mut self, player: PlayerArg, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let player = player.0;
         let action = action_arg(action)?;
         let own = self.own_history();
         if own.last() != Some(&action) {
@@ -338,11 +360,13 @@ impl PyState {
         }
     }
     /// `player`'s return.
-    fn player_return(&self, player: i64) -> PyResult<f64> {
+    fn player_return(&self, player: PlayerArg) -> PyResult<f64> {
+        let player = player.0;
         Ok(self.inner.returns()[self.seat(player)?])
     }
     /// `player`'s reward for the last move (see `rewards`).
-    fn player_reward(&self, player: i64) -> PyResult<f64> {
+    fn player_reward(&self, player: PlayerArg) -> PyResult<f64> {
+        let player = player.0;
         Ok(self.rewards()[self.seat(player)?])
     }
     /// Chance outcomes with their probabilities (at a chance node).
@@ -358,11 +382,15 @@ impl PyState {
     fn action_to_string(
         &self,
         args: &Bound<'_, PyTuple>,
-        player: Option<i64>,
+        player: Option<PlayerArg>,
         action: Option<Bound<'_, PyAny>>,
     ) -> PyResult<String> {
+        let player = player.map(|p| p.0);
         let (player, action) = match (args.len(), action) {
-            (2, None) => (Some(args.get_item(0)?.extract::<i64>()?), args.get_item(1)?),
+            (2, None) => (
+                Some(args.get_item(0)?.extract::<PlayerArg>()?.0),
+                args.get_item(1)?,
+            ),
             (1, None) => (player, args.get_item(0)?),
             (0, Some(a)) => (player, a),
             _ => {
@@ -389,7 +417,7 @@ impl PyState {
         let text = match args.len() {
             1 => args.get_item(0)?,
             2 => {
-                let p: i64 = args.get_item(0)?.extract()?;
+                let p = args.get_item(0)?.extract::<PlayerArg>()?.0;
                 if p != CHANCE {
                     self.seat(p)?;
                 }
@@ -435,8 +463,9 @@ impl PyState {
         py: Python<'py>,
         args: &Bound<'py, PyTuple>,
         encoding: Option<String>,
-        player: Option<i64>,
+        player: Option<PlayerArg>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let player = player.map(|p| p.0);
         let (mut encoding, mut player) = (encoding, player);
         for a in args.iter() {
             if a.is_none() {
@@ -445,7 +474,7 @@ impl PyState {
             if a.is_instance_of::<PyString>() && encoding.is_none() {
                 encoding = Some(a.extract()?);
             } else if player.is_none() && !a.is_instance_of::<PyString>() {
-                player = Some(a.extract()?);
+                player = Some(a.extract::<PlayerArg>()?.0);
             } else {
                 return Err(PyTypeError::new_err(
                     "observation_tensor(player, encoding=None): one player, one encoding",
@@ -461,14 +490,16 @@ impl PyState {
     }
     /// What `player` (the player to move by default) sees, as text.
     #[pyo3(signature = (player=None))]
-    fn observation_string(&self, player: Option<i64>) -> PyResult<String> {
+    fn observation_string(&self, player: Option<PlayerArg>) -> PyResult<String> {
+        let player = player.map(|p| p.0);
         Ok(self.inner.observation_string(self.observer(player)?))
     }
     /// `player`'s information state as text: the actions so far where
     /// every action is public (as OpenSpiel's board games), OpenSpiel's
     /// string for Kuhn poker (`2pb`: card, then passes and bets).
     #[pyo3(signature = (player=None))]
-    fn information_state_string(&self, player: Option<i64>) -> PyResult<String> {
+    fn information_state_string(&self, player: Option<PlayerArg>) -> PyResult<String> {
+        let player = player.map(|p| p.0);
         let p = self.observer(player)?;
         let s = self
             .inner
@@ -492,8 +523,9 @@ impl PyState {
     fn information_state_tensor<'py>(
         &self,
         py: Python<'py>,
-        player: Option<i64>,
+        player: Option<PlayerArg>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let player = player.map(|p| p.0);
         let p = self.observer(player)?;
         let v = self
             .inner
@@ -554,7 +586,8 @@ impl PyObserver {
 #[pymethods]
 impl PyObserver {
     /// Fills `tensor` with what `player` sees in `state`.
-    fn set_from(&self, py: Python<'_>, state: &PyState, player: i64) -> PyResult<()> {
+    fn set_from(&self, py: Python<'_>, state: &PyState, player: PlayerArg) -> PyResult<()> {
+        let player = player.0;
         let p = state.seat(player)?;
         let v = match self.info {
             true => state.inner.information_state_tensor(p),
@@ -576,7 +609,7 @@ impl PyObserver {
         Ok(())
     }
     /// What `player` sees in `state`, as text.
-    fn string_from(&self, state: &PyState, player: i64) -> PyResult<String> {
+    fn string_from(&self, state: &PyState, player: PlayerArg) -> PyResult<String> {
         let p = Some(player);
         match self.info {
             true => state.information_state_string(p),
