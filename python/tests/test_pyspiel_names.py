@@ -235,9 +235,11 @@ class StateMethods(unittest.TestCase):
         for bad in (-1, 9, 10**6, 10**30):
             with self.assertRaises(wopr.SpielError, msg=bad):
                 s.apply_action(bad)
-        for bad in (7, -2, 2):
+        for bad in (7, -2, 2, 10**30):
             with self.assertRaises(ValueError, msg=bad):
                 s.legal_actions(bad)
+            with self.assertRaises(ValueError, msg=bad):
+                s.player_return(bad)
             with self.assertRaises(ValueError, msg=bad):
                 s.observation_tensor(bad)
             with self.assertRaises(ValueError, msg=bad):
