@@ -175,6 +175,46 @@ impl PyState {
         Ok(())
     }
 
+    fn apply_joint(&mut self, joint: &[Action]) -> PyResult<()> {
+        self.inner.apply_joint(joint).map_err(value_error)?;
+        self.moves += 1;
+        self.settle();
+        Ok(())
+    }
+
+    /// Each player's legal actions at a simultaneous turn, ascending.
+    fn each_legal(&self) -> Vec<Vec<Action>> {
+        (0..self.facts.num_players)
+            .map(|p| {
+                let mut v = self.inner.legal_actions(Some(p));
+                v.sort_unstable();
+                v
+            })
+            .collect()
+    }
+
+    /// The joint action OpenSpiel numbers `flat` at a simultaneous turn:
+    /// player 0's choice varies fastest, each among its legal actions
+    /// ascending.
+    fn joint(&self, flat: Action) -> PyResult<Vec<Action>> {
+        let each = self.each_legal();
+        let count: usize = each.iter().map(Vec::len).product();
+        if usize::from(flat) >= count {
+            return Err(value_error(format!(
+                "{flat} is not a joint action here (0..{count})"
+            )));
+        }
+        let mut rest = usize::from(flat);
+        Ok(each
+            .iter()
+            .map(|legal| {
+                let a = legal[rest % legal.len()];
+                rest /= legal.len();
+                a
+            })
+            .collect())
+    }
+
     fn copy(&self) -> PyState {
         PyState {
             inner: self.inner.boxed(),
@@ -217,9 +257,10 @@ impl PyState {
             Turn::Terminal => TERMINAL,
         }
     }
-    /// The legal actions, ascending: the player's to move (every
-    /// player's joint at a simultaneous turn), the chance outcomes at a
-    /// chance node. With `player`: that player's, `[]` for a seat not to
+    /// The legal actions, ascending: the player's to move, the chance
+    /// outcomes at a chance node, OpenSpiel's flat joint actions at a
+    /// simultaneous turn (`apply_action` takes them: player 0's choice
+    /// varies fastest, each among its legal actions ascending). With `player`: that player's, `[]` for a seat not to
     /// move (as pyspiel); -1 is chance. A SpielError for a player that is
     /// not a seat.
     #[pyo3(signature = (player=None))]
@@ -236,6 +277,11 @@ impl PyState {
             Some(p) => Some(self.seat(p)?),
         };
         let mut v = match (self.inner.turn(), p) {
+            (Turn::Simultaneous, None) => {
+                // OpenSpiel's flat joint actions.
+                let count: usize = self.each_legal().iter().map(Vec::len).product();
+                return Ok((0..count).map(|a| a as Action).collect());
+            }
             (Turn::Chance | Turn::Terminal, Some(_)) => Vec::new(),
             (Turn::Player(me), Some(p)) if me != p => Vec::new(),
             _ => self.inner.legal_actions(p),
@@ -271,7 +317,14 @@ impl PyState {
     /// Applies one action: a player's, or a chance outcome (a SpielError
     /// if it is not legal here, a TypeError if it is not an integer).
     fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.apply_one(action_arg(action)?)
+        let action = action_arg(action)?;
+        match self.inner.turn() {
+            Turn::Simultaneous => {
+                let joint = self.joint(action)?;
+                self.apply_joint(&joint)
+            }
+            _ => self.apply_one(action),
+        }
     }
     /// Applies every player's action at a simultaneous turn.
     fn apply_actions(&mut self, actions: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
@@ -279,10 +332,7 @@ impl PyState {
             .iter()
             .map(action_arg)
             .collect::<PyResult<Vec<_>>>()?;
-        self.inner.apply_joint(&joint).map_err(value_error)?;
-        self.moves += 1;
-        self.settle();
-        Ok(())
+        self.apply_joint(&joint)
     }
     /// The state after `action`, this one unchanged.
     fn child(&self, action: &Bound<'_, PyAny>) -> PyResult<PyState> {

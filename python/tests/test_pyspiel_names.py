@@ -71,12 +71,19 @@ def random_game_in_both(test, name, seed):
             w.apply_action(a)
             p.apply_action(a)
         elif p.is_simultaneous_node():
+            # OpenSpiel's flat joint actions, and each player's.
+            test.assertEqual(w.legal_actions(), p.legal_actions(), where)
             joint = []
             for seat in range(n):
                 test.assertEqual(w.legal_actions(seat), p.legal_actions(seat), where)
                 joint.append(rng.choice(p.legal_actions(seat)))
-            w.apply_actions(joint)
-            p.apply_actions(joint)
+            if rng.random() < 0.5:
+                w.apply_actions(joint)
+                p.apply_actions(joint)
+            else:
+                flat = rng.choice(p.legal_actions())
+                w.apply_action(flat)
+                p.apply_action(flat)
         else:
             test.assertEqual(w.legal_actions(), p.legal_actions(), where)
             for seat in range(n):
@@ -275,6 +282,22 @@ class OpenSpielsAlgorithms(unittest.TestCase):
             self.assertEqual(
                 minimax.expectiminimax(ws, 7, None, 0), minimax.expectiminimax(ps, 7, None, 0)
             )
+
+    def test_every_state_and_a_policys_value_on_simultaneous_and_chance_games(self):
+        from open_spiel.python import policy
+        from open_spiel.python.algorithms import expected_game_score, get_all_states
+
+        for name in ("goofspiel(num_cards=3)", "kuhn_poker", "pig(winscore=10,horizon=4)"):
+            answers = []
+            for g in (wopr.load_game(name), pyspiel.load_game(name)):
+                states = get_all_states.get_all_states(g, include_terminals=True, include_chance_states=True)
+                uniform = policy.UniformRandomPolicy(g)
+                # One policy for a simultaneous game, one per player otherwise.
+                policies = uniform if name.startswith("goofspiel") else [uniform, uniform]
+                value = expected_game_score.policy_value(g.new_initial_state(), policies)
+                answers.append((sorted(states), list(value)))
+            self.assertEqual(answers[0][0], answers[1][0], name)  # the same histories
+            np.testing.assert_allclose(answers[0][1], answers[1][1], atol=1e-12, err_msg=name)
 
     def test_cfr_on_kuhn_poker(self):
         from open_spiel.python.algorithms import cfr, exploitability
