@@ -5,6 +5,7 @@
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -459,3 +460,23 @@ class PythonPlayers(unittest.TestCase):
         self.assertEqual(ours["resolved"][0], "py-first")
         for key in ("games", "distinct_games", "cross"):
             self.assertEqual(ours[key], twin[key], key)
+
+
+class WithoutOpenSpiel(unittest.TestCase):
+    def test_get_type_and_spielerror_stand_alone_without_pyspiel(self):
+        # pyspiel made unimportable: wopr's own GameType, a SpielError on
+        # ValueError alone.
+        code = (
+            "import sys; sys.modules['pyspiel'] = None\n"
+            "import wopr\n"
+            "t = wopr.load_game('kuhn_poker').get_type()\n"
+            "print(type(t).__module__, t.short_name, t.dynamics.name, t.chance_mode.name,\n"
+            "      t.information.name, t == t, t.dynamics == wopr.GameType.Dynamics.SEQUENTIAL,\n"
+            "      [b.__name__ for b in wopr.SpielError.__bases__])\n"
+        )
+        out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+        self.assertEqual(
+            out.stdout.split(),
+            ["wopr._spiel", "kuhn_poker", "SEQUENTIAL", "EXPLICIT_STOCHASTIC", "IMPERFECT_INFORMATION",
+             "True", "True", "['ValueError']"],
+        )
