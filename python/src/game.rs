@@ -307,6 +307,11 @@ impl PyGame {
     fn __repr__(&self) -> String {
         format!("wopr.load_game({:?})", self.name())
     }
+    /// Pickles as the name it was loaded by.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let load = py.import("wopr._wopr")?.getattr("load_game")?;
+        Ok((load, (self.name(),)))
+    }
     fn __eq__(&self, other: &PyGame) -> bool {
         self.name() == other.name()
     }
@@ -320,7 +325,7 @@ impl PyGame {
 
 impl PyGame {
     /// The name it was loaded by: wopr's spec, or OpenSpiel's game string.
-    fn name(&self) -> String {
+    pub fn name(&self) -> String {
         if self.facts.openspiel {
             let params: Vec<(String, String)> = self
                 .facts

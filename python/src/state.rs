@@ -583,6 +583,12 @@ impl PyState {
             .map_err(value_error)?;
         Ok(numpy_vec(py, v))
     }
+    /// Pickles as its game and its actions (`Game.deserialize_state`).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let game = Py::new(py, self.get_game())?;
+        let restore = game.bind(py).getattr("deserialize_state")?;
+        Ok((restore, (self.serialize(),)))
+    }
     fn __str__(&self) -> String {
         self.inner.text()
     }

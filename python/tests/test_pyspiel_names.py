@@ -457,6 +457,26 @@ class InsideOpenSpiel(unittest.TestCase):
         self.assertEqual(state.legal_actions(), list(range(6)))
         self.assertFalse(state.is_terminal())
         self.assertEqual(len(state.observation_tensor(0)), game.observation_tensor_size())
+        # pyspiel serialises a Python game's state by pickling it.
+        again = game.deserialize_state(state.serialize())
+        self.assertEqual(again.history(), [2])
+
+    def test_wopr_games_and_states_pickle(self):
+        import pickle
+
+        for name in ("connect4:6x6", "goofspiel(num_cards=4)", "pig(winscore=20)"):
+            game = wopr.load_game(name)
+            state = game.new_initial_state()
+            rng = random.Random(1)
+            for _ in range(5):
+                if state.is_chance_node():
+                    state.apply_action(state.chance_outcomes()[0][0])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+            copy = pickle.loads(pickle.dumps(state))
+            self.assertEqual(copy.history(), state.history(), name)
+            self.assertEqual(str(copy), str(state), name)
+            self.assertEqual(pickle.loads(pickle.dumps(game)), game)
 
 
 class PythonBotsInWoprsMatches(unittest.TestCase):
