@@ -5,6 +5,7 @@
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -21,6 +22,8 @@ class Games(unittest.TestCase):
             sorted(wopr.registered_games()),
             sorted(
                 ["tictactoe", "connect4", "dots-and-boxes", "reversi", "virus", "pig", "kuhn", "goofspiel"]
+                # OpenSpiel's names of the games wopr plays as OpenSpiel does
+                + ["tic_tac_toe", "connect_four", "kuhn_poker", "othello", "dots_and_boxes"]
             ),
         )
         rng = np.random.default_rng(1)
@@ -32,9 +35,14 @@ class Games(unittest.TestCase):
                 if state.is_simultaneous_node():
                     n = game.num_players()
                     state.apply_actions([int(rng.choice(state.legal_actions(p))) for p in range(n)])
+                    steps += 1
+                elif state.is_chance_node():
+                    state.apply_action(int(rng.choice(state.legal_actions())))
                 else:
                     state.apply_action(int(rng.choice(state.legal_actions())))
-                steps += 1
+                    steps += 1
+                # The players' moves (a joint move once): OpenSpiel's
+                # max_game_length leaves chance out.
                 self.assertLessEqual(steps, game.max_game_length(), spec)
             self.assertEqual(state.current_player(), wopr.TERMINAL_PLAYER_ID)
             # Zero-sum two-player games: the returns add up to 0.
@@ -197,7 +205,7 @@ class Stubs(unittest.TestCase):
         public = {n for n in dir(_wopr) if not n.startswith("_")}
         self.assertEqual(set(stubbed), public)
         for name, methods in stubbed.items():
-            if methods is None:
+            if methods is None or issubclass(getattr(_wopr, name), BaseException):
                 continue
             native = {m for m in dir(getattr(_wopr, name)) if not m.startswith("_")}
             self.assertEqual({m for m in methods if not m.startswith("_") or m == "__init__"} - {"__init__"}, native, name)
@@ -384,3 +392,91 @@ class PettingZoo(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FirstLegal:
+    """A Python player: the lowest legal action (what wopr's `first` plays)."""
+
+    name = "py-first"
+
+    def __init__(self):
+        self.steps = 0
+
+    def step(self, state):
+        self.steps += 1
+        return state.legal_actions()[0]
+
+
+class PythonPlayers(unittest.TestCase):
+    """Python objects with `step(state)` in wopr's matches (issue 45, part 4)."""
+
+    def test_a_python_player_plays_the_games_its_spec_twin_plays(self):
+        bot = FirstLegal()
+        for game in ("tictactoe", "connect4:6x6"):
+            ours = wopr.eval(game, bot, ["random", "alphabeta:depth=2"], games=12, seed=5, openings="plies=2")
+            twin = wopr.eval(game, "first", ["random", "alphabeta:depth=2"], games=12, seed=5, openings="plies=2")
+            for a, b in zip(ours, twin):
+                self.assertEqual(a["player"], "py-first")
+                self.assertEqual(a["player_resolved"], "py-first")
+                for key in ("as_first", "as_second", "score", "games"):
+                    self.assertEqual(a[key], b[key], f"{game}: {key}")
+        self.assertGreater(bot.steps, 0)
+        # As the opponent too, and an object without a name is named by its class.
+        class Anon:
+            def step(self, state):
+                return state.legal_actions()[0]
+
+        row = wopr.eval("tictactoe", "perfect", Anon(), games=4, seed=1)[0]
+        self.assertEqual(row["opponent"], "python:Anon")
+        self.assertEqual(row["as_first"]["losses"] + row["as_second"]["losses"], 0)
+
+    def test_a_failing_python_player_ends_the_match_with_its_name(self):
+        class Raises:
+            name = "raiser"
+
+            def step(self, state):
+                raise RuntimeError("boom")
+
+        class Illegal:
+            name = "illegal"
+
+            def step(self, state):
+                return 99
+
+        with self.assertRaisesRegex(wopr.SpielError, "raiser: step raised RuntimeError: boom"):
+            wopr.eval("tictactoe", Raises(), "random", games=2)
+        with self.assertRaisesRegex(wopr.SpielError, "illegal: step returned 99"):
+            wopr.eval("tictactoe", Illegal(), "random", games=2)
+        with self.assertRaisesRegex(ValueError, "see the whole state"):
+            wopr.eval("kuhn", FirstLegal(), "random", games=2)
+        with self.assertRaises(TypeError):
+            wopr.eval("tictactoe", 3, "random", games=2)
+
+    def test_a_python_player_in_a_tournament_plays_its_spec_twins_games(self):
+        bot = FirstLegal()
+        ours = wopr.tournament("tictactoe", [bot, "random", "alphabeta:depth=2"], games=8, seed=2, anchor=bot)
+        twin = wopr.tournament("tictactoe", ["first", "random", "alphabeta:depth=2"], games=8, seed=2)
+        self.assertEqual(ours["players"], ["py-first", "random", "alphabeta:depth=2"])
+        self.assertEqual(ours["resolved"][0], "py-first")
+        for key in ("games", "distinct_games", "cross"):
+            self.assertEqual(ours[key], twin[key], key)
+
+
+class WithoutOpenSpiel(unittest.TestCase):
+    def test_get_type_and_spielerror_stand_alone_without_pyspiel(self):
+        # pyspiel made unimportable: wopr's own GameType, a SpielError on
+        # ValueError alone.
+        code = (
+            "import sys; sys.modules['pyspiel'] = None\n"
+            "import wopr\n"
+            "t = wopr.load_game('kuhn_poker').get_type()\n"
+            "print(type(t).__module__, t.short_name, t.dynamics.name, t.chance_mode.name,\n"
+            "      t.information.name, t == t, t.dynamics == wopr.GameType.Dynamics.SEQUENTIAL,\n"
+            "      [b.__name__ for b in wopr.SpielError.__bases__])\n"
+        )
+        out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+        self.assertEqual(
+            out.stdout.split(),
+            ["wopr._spiel", "kuhn_poker", "SEQUENTIAL", "EXPLICIT_STOCHASTIC", "IMPERFECT_INFORMATION",
+             "True", "True", "['ValueError']"],
+        )

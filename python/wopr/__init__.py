@@ -1,15 +1,21 @@
 """wopr from Python.
 
-Games with OpenSpiel's names (``load_game``, ``new_initial_state``,
-``legal_actions``, ``apply_action``, ``returns``, ``observation_tensor``,
-...), wopr's players as opponents (``Player("alphabeta:depth=4", game)``),
-its match evaluation (``eval``) and its net files (``Net.load``). The
-PettingZoo environment is ``wopr.pettingzoo.env(spec)``.
+Games with pyspiel's methods and argument order (``load_game``,
+``new_initial_state``, ``legal_actions``, ``apply_action``, ``returns``,
+``get_type``, ``observation_tensor(player)``, ``information_state_string``,
+...), so OpenSpiel's pure-Python algorithms run on them; OpenSpiel's game
+strings (``connect_four``, ``kuhn_poker``, ``goofspiel(num_cards=5)``) load
+OpenSpiel's version of a game, with its numbering. wopr's players as
+opponents (``Player("alphabeta:depth=4", game)``), its match evaluation
+(``eval``, ``tournament``: specs or Python objects with ``step(state)``)
+and its net files (``Net.load``). The PettingZoo environment is
+``wopr.pettingzoo.env(spec)``; ``wopr.openspiel.load_game(spec)`` is a
+``pyspiel.Game`` subclass backed by wopr.
 
 A swap for ``pyspiel`` in a script that uses these names::
 
     import wopr as pyspiel
-    game = pyspiel.load_game("connect4:6x6")
+    game = pyspiel.load_game("connect_four")
     state = game.new_initial_state()
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
@@ -18,14 +24,17 @@ A swap for ``pyspiel`` in a script that uses these names::
 
 import json
 
-
-
-from ._wopr import Game, Net, Player, State, load_game, registered_games, run
+from ._wopr import Game, Net, Observer, Player, SpielError, State, load_game, registered_games, run
+from ._spiel import GameType, PlayerId
 
 __all__ = [
     "Game",
+    "GameType",
     "Net",
+    "Observer",
     "Player",
+    "PlayerId",
+    "SpielError",
     "State",
     "eval",
     "load_game",
@@ -39,6 +48,8 @@ __all__ = [
 CHANCE_PLAYER_ID = -1
 SIMULTANEOUS_PLAYER_ID = -2
 TERMINAL_PLAYER_ID = -4
+#: What OpenSpiel's bots return when they have no action.
+INVALID_ACTION = -1
 
 
 def playouts(game, n, seed=1):
@@ -55,22 +66,40 @@ def eval(game, player, against, games=200, seed=1, openings=None):
     [--openings SPEC] --json`` as a list of dicts, one per opponent (the
     same numbers: wins, draws and losses from each seat, the score with
     draws as half, its interval, ...). ``game`` is a spec or a loaded
-    game; ``against`` a spec or a list of specs."""
+    game; ``player`` and each of ``against`` (one or a list) a player spec
+    or a Python object with ``step(state)`` returning an action (an
+    OpenSpiel bot, your own agent), named in the results by its ``name``
+    attribute (else ``python:ClassName``). A Python player is shown a
+    ``wopr.State`` where it is to move; its games are played one at a
+    time, in the same order for the same seed."""
     if isinstance(game, str):
         game = load_game(game)
-    if isinstance(against, str):
+    if isinstance(against, str) or hasattr(against, "step"):
         against = [against]
     rows = game.eval_json(player, list(against), games, seed, openings)
     return [json.loads(r) for r in rows]
+
+
+def _player_name(player):
+    """The name results give a player: a spec, or a Python object's ``name``
+    (else ``python:ClassName``)."""
+    if player is None or isinstance(player, str):
+        return player
+    name = getattr(player, "name", None)
+    return name if isinstance(name, str) else "python:" + type(player).__name__
 
 
 def tournament(game, players, games=100, seed=1, openings=None, gauntlet=None, anchor=None, anchor_elo=0.0):
     """``wopr tournament --game GAME --players A,B,C --games N --seed S
     [--openings SPEC] [--gauntlet P] [--anchor P --anchor-elo E] --json``
     as a dict: the cross table of wins, draws and losses and the ratings
-    (Elo by maximum likelihood, 95% intervals, likelihood of superiority)."""
+    (Elo by maximum likelihood, 95% intervals, likelihood of superiority).
+    ``players`` are specs or Python objects with ``step(state)`` (as in
+    ``eval``); ``gauntlet`` and ``anchor`` name one of them (or are one)."""
     if isinstance(game, str):
         game = load_game(game)
     return json.loads(
-        game.tournament_json(list(players), games, seed, openings, gauntlet, anchor, anchor_elo)
+        game.tournament_json(
+            list(players), games, seed, openings, _player_name(gauntlet), _player_name(anchor), anchor_elo
+        )
     )

@@ -99,7 +99,7 @@ class WoprEnv(AECEnv):
 
     def observe(self, agent):
         seat = self.possible_agents.index(agent)
-        observation = self.state.observation_tensor(self.encoding, seat)
+        observation = self.state.observation_tensor(seat, encoding=self.encoding)
         if self.state.is_terminal() or agent != self._mover():
             mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
         elif self.state.is_simultaneous_node():

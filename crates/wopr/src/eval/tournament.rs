@@ -9,12 +9,13 @@
 
 use serde_json::json;
 
-use super::matches::play_match_from;
+use super::matches::{play_match_with, PlayerFactory};
 use super::openings::Openings;
 use super::rating::{FitOptions, Ratings, Results};
 use super::Wdl;
 use crate::game::driver::{seats_swapped, GameRecord};
 use crate::game::rng::stream;
+use crate::game::Game;
 use crate::players::{parse_player, Roster};
 use rand::Rng;
 
@@ -80,6 +81,45 @@ pub fn play_tournament<G: Roster>(
     for p in players {
         parse_player(game, p).map_err(|e| format!("player '{p}': {e}"))?;
     }
+    let factories: Vec<Box<PlayerFactory<'_, G>>> = players
+        .iter()
+        .map(|p| {
+            Box::new(move || parse_player(game, p).map_err(|e| e.to_string()))
+                as Box<PlayerFactory<'_, G>>
+        })
+        .collect();
+    let factories: Vec<&PlayerFactory<'_, G>> = factories.iter().map(|f| &**f).collect();
+    play_tournament_with(
+        game, players, &factories, format, games, seed, openings, on_done,
+    )
+}
+
+/// [`play_tournament`] among players built by `factories` (evolved nets
+/// held in memory, players from another language), named by `players`:
+/// the same pairings, openings and seeds, so the same games for the same
+/// players.
+#[allow(clippy::too_many_arguments)]
+pub fn play_tournament_with<G: Game>(
+    game: &G,
+    players: &[String],
+    factories: &[&PlayerFactory<'_, G>],
+    format: Format,
+    games: usize,
+    seed: u64,
+    openings: &Openings,
+    on_done: &(dyn Fn() + Sync),
+) -> Result<Tournament, String> {
+    if players.len() < 2 || factories.len() != players.len() {
+        return Err("a tournament needs at least two players, each with its factory".into());
+    }
+    if let Format::Gauntlet(k) = format {
+        if k >= players.len() {
+            return Err(format!(
+                "gauntlet player {k} is not among the {} players",
+                players.len()
+            ));
+        }
+    }
     // One list of openings for every pairing.
     let pairs = games.div_ceil(2) as u64;
     let shared = match openings {
@@ -101,7 +141,8 @@ pub fn play_tournament<G: Roster>(
     let mut all: Vec<GameRecord> = Vec::new();
     for (i, j) in pairings {
         let s = stream(seed, &[TAG, i as u64, j as u64]).next_u64();
-        let records = play_match_from(game, &players[i], &players[j], games, s, &shared, on_done)?;
+        let records =
+            play_match_with(game, factories[i], factories[j], games, s, &shared, on_done)?;
         for (g, rec) in records.iter().enumerate() {
             let Some(r) = &rec.returns else { continue };
             let seat_i = usize::from(seats_swapped(g));

@@ -12,9 +12,19 @@
 //! is a draw (0 each). [`score`](State::score) is own banked points minus the
 //! opponent's.
 //!
-//! **Parameters.** `pig[:target=T][,horizon=H]`: `target` 10..=1000, default
-//! 30; `horizon` (turns, counting every roll-of-1 and hold) 1..=100000,
-//! default 1000. The canonical spec names both: `pig:target=30,horizon=1000`.
+//! **OpenSpiel's rules** (`rules=openspiel`, OpenSpiel's `pig` with two
+//! players and a six-sided die): reaching the target does not end the game
+//! at once; hold is then the only legal move, and the game ends when it
+//! banks the total. The horizon counts the players' moves (rolls and
+//! holds), not turns. Everything else is as above, so the two game trees
+//! differ only by that forced hold and the horizon.
+//!
+//! **Parameters.** `pig[:target=T][,horizon=H][,rules=R]`: `target`
+//! 10..=1000, default 30; `horizon` (turns, counting every roll-of-1 and
+//! hold; moves under `rules=openspiel`) 1..=100000, default 1000; `rules`
+//! `wopr` (default) or `openspiel`. The canonical spec names target and
+//! horizon, and the rules when they are OpenSpiel's:
+//! `pig:target=30,horizon=1000`, `pig:target=100,horizon=1000,rules=openspiel`.
 //!
 //! **Notation.** `roll`, `hold`, and for chance outcomes `die:N` (N = 1..6);
 //! case-insensitive; `#<index>` is accepted too.
@@ -55,6 +65,11 @@ pub const INFO: GameInfo = GameInfo {
             default: "1000",
             doc: "turns after which an unfinished game is a draw, 1..=100000",
         },
+        ParamInfo {
+            name: "rules",
+            default: "wopr",
+            doc: "wopr, or openspiel: the winner must hold, and the horizon counts moves",
+        },
     ],
 };
 
@@ -69,11 +84,14 @@ pub const fn die(face: u16) -> Action {
     face + 1
 }
 
-/// The game: target and horizon.
+/// The game: target, horizon and rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pig {
     target: u16,
     horizon: u32,
+    /// OpenSpiel's rules: hold to bank the winning total; the horizon
+    /// counts moves.
+    openspiel: bool,
 }
 
 impl Default for Pig {
@@ -82,6 +100,7 @@ impl Default for Pig {
         Pig {
             target: 30,
             horizon: 1000,
+            openspiel: false,
         }
     }
 }
@@ -92,9 +111,15 @@ impl Pig {
         self.target as u32
     }
 
-    /// Turns after which the game is drawn.
+    /// Turns (moves, under OpenSpiel's rules) after which the game is
+    /// drawn.
     pub fn horizon(&self) -> u32 {
         self.horizon
+    }
+
+    /// Whether the game is played by OpenSpiel's rules.
+    pub fn openspiel_rules(&self) -> bool {
+        self.openspiel
     }
 }
 
@@ -106,9 +131,12 @@ pub struct PigState {
     banked: [u16; 2],
     turn_total: u16,
     turns: u32,
+    /// The players' moves so far (rolls and holds).
+    moves: u32,
     to_move: u8,
     rolling: bool,
     winner: Option<u8>,
+    openspiel: bool,
 }
 
 impl PigState {
@@ -120,9 +148,11 @@ impl PigState {
             banked: [0, 0],
             turn_total: 0,
             turns: 0,
+            moves: 0,
             to_move: 0,
             rolling: false,
             winner: None,
+            openspiel: game.openspiel,
         }
     }
 
@@ -166,6 +196,12 @@ impl PigState {
         out
     }
 
+    /// Whether the player to move has reached the target (under
+    /// OpenSpiel's rules, where it must then hold).
+    fn must_hold(&self) -> bool {
+        self.banked[self.to_move as usize] + self.turn_total >= self.target
+    }
+
     fn end_turn(&mut self) {
         self.turn_total = 0;
         self.to_move ^= 1;
@@ -177,7 +213,12 @@ impl State for PigState {
     type View = Self;
 
     fn turn(&self) -> Turn {
-        if self.winner.is_some() || self.turns >= self.horizon {
+        let spent = if self.openspiel {
+            self.moves
+        } else {
+            self.turns
+        };
+        if self.winner.is_some() || spent >= self.horizon {
             Turn::Terminal
         } else if self.rolling {
             Turn::Chance
@@ -189,6 +230,7 @@ impl State for PigState {
     fn legal_actions(&self, out: &mut ActionList) {
         match self.turn() {
             Turn::Chance => out.extend((1..=6).map(die)),
+            Turn::Player(_) if self.openspiel && self.must_hold() => out.push(HOLD),
             Turn::Player(_) => out.extend([ROLL, HOLD]),
             _ => {}
         }
@@ -202,10 +244,17 @@ impl State for PigState {
 
     fn apply(&mut self, action: Action) {
         match action {
-            ROLL => self.rolling = true,
+            ROLL => {
+                self.rolling = true;
+                self.moves += 1;
+            }
             HOLD => {
                 let p = self.to_move as usize;
                 self.banked[p] += self.turn_total;
+                self.moves += 1;
+                if self.banked[p] >= self.target {
+                    self.winner = Some(p as u8);
+                }
                 self.end_turn();
             }
             _ => {
@@ -217,7 +266,7 @@ impl State for PigState {
                 } else {
                     self.turn_total += face;
                     let p = self.to_move as usize;
-                    if self.banked[p] + self.turn_total >= self.target {
+                    if !self.openspiel && self.banked[p] + self.turn_total >= self.target {
                         self.banked[p] += self.turn_total;
                         self.winner = Some(p as u8);
                         self.end_turn();
@@ -311,22 +360,41 @@ impl Game for Pig {
     type State = PigState;
     const INFO: GameInfo = INFO;
 
-    /// Builds the game from a parsed spec (`target=`, `horizon=`).
+    /// Builds the game from a parsed spec (`target=`, `horizon=`, `rules=`).
     fn from_spec(spec: &GameSpec) -> Result<Pig, SpecError> {
-        spec.check_keys(&["target", "horizon"])?;
+        spec.check_keys(&["target", "horizon", "rules"])?;
+        let openspiel = match spec.get("rules") {
+            None | Some("wopr") => false,
+            Some("openspiel") => true,
+            Some(other) => {
+                return Err(SpecError(format!(
+                    "'pig': rules={other} is not a rule set (accepted: wopr, openspiel)"
+                )))
+            }
+        };
         Ok(Pig {
             target: spec.int("target", 30, 10, 1000)? as u16,
             horizon: spec.int("horizon", 1000, 1, 100_000)? as u32,
+            openspiel,
         })
     }
 
     fn spec(&self) -> String {
-        format!("pig:target={},horizon={}", self.target, self.horizon)
+        let rules = if self.openspiel {
+            ",rules=openspiel"
+        } else {
+            ""
+        };
+        format!("pig:target={},horizon={}{rules}", self.target, self.horizon)
     }
     fn num_actions(&self) -> usize {
         8
     }
     fn max_game_length(&self) -> usize {
+        if self.openspiel {
+            // Each move a roll and its die, or a hold.
+            return 2 * self.horizon as usize;
+        }
         let per_turn = 2 * (self.target as usize).div_ceil(2) + 2;
         self.horizon as usize * per_turn
     }
@@ -400,6 +468,42 @@ mod tests {
         assert_eq!(g, g2);
         assert!(Pig::from_spec(&GameSpec::parse("pig:target=9").unwrap()).is_err());
         assert!(Pig::from_spec(&GameSpec::parse("pig:cards=9").unwrap()).is_err());
+    }
+
+    #[test]
+    fn openspiels_rules_make_the_winner_hold_and_count_moves() {
+        let g = Pig::from_spec(&GameSpec::parse("pig:target=10,rules=openspiel").unwrap()).unwrap();
+        assert_eq!(g.spec(), "pig:target=10,horizon=1000,rules=openspiel");
+        let mut s = g.initial_state();
+        for a in [ROLL, die(6), ROLL, die(5)] {
+            s.apply(a);
+        }
+        // 11 points in the turn: the target is reached, but only a hold ends it.
+        assert_eq!(s.turn(), Turn::Player(0));
+        let mut legal = ActionList::new();
+        s.legal_actions(&mut legal);
+        assert_eq!(legal.as_slice(), &[HOLD]);
+        s.apply(HOLD);
+        assert_eq!(s.turn(), Turn::Terminal);
+        assert_eq!((s.returns(0), s.returns(1)), (1.0, -1.0));
+        // wopr's rules end the game on the roll that reaches the target.
+        let mut w = Pig::from_spec(&GameSpec::parse("pig:target=10").unwrap())
+            .unwrap()
+            .initial_state();
+        for a in [ROLL, die(6), ROLL, die(5)] {
+            w.apply(a);
+        }
+        assert_eq!(w.turn(), Turn::Terminal);
+        // The horizon counts moves: three holds end a game of horizon 3.
+        let g = Pig::from_spec(&GameSpec::parse("pig:horizon=3,rules=openspiel").unwrap()).unwrap();
+        let mut s = g.initial_state();
+        for _ in 0..3 {
+            assert!(s.turn() != Turn::Terminal);
+            s.apply(HOLD);
+        }
+        assert_eq!(s.turn(), Turn::Terminal);
+        assert_eq!(s.returns(0), 0.0);
+        assert!(Pig::from_spec(&GameSpec::parse("pig:rules=other").unwrap()).is_err());
     }
 
     #[test]

@@ -1,0 +1,675 @@
+//! `wopr.State`: a position with pyspiel's methods in OpenSpiel's
+//! argument order (`action_to_string(player, action)`,
+//! `observation_tensor(player)`), wopr's encodings as keywords, and
+//! `wopr.Observer`, what `Game.make_py_observer` returns.
+
+use std::sync::Arc;
+
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString, PyTuple};
+
+use wopr::game::{Action, Turn};
+
+use crate::erased::{history_str, DynGame, DynState};
+use crate::errors::value_error;
+use crate::game::PyGame;
+use crate::numpy_vec;
+use crate::spiel::Facts;
+
+/// OpenSpiel's player ids for the turns that are not one player's.
+const CHANCE: i64 = -1;
+const SIMULTANEOUS: i64 = -2;
+const TERMINAL: i64 = -4;
+
+/// A position of a game, with the actions that led to it.
+#[pyclass(name = "State", module = "wopr")]
+pub struct PyState {
+    pub(crate) inner: Box<dyn DynState>,
+    game: Arc<dyn DynGame>,
+    facts: Arc<Facts>,
+    /// Actions at the end of `inner`'s history that OpenSpiel's version of
+    /// the game plays by itself (Goofspiel's last round): not in
+    /// `history()`.
+    auto: usize,
+    /// Moves applied: each action and each joint action counts one.
+    moves: usize,
+}
+
+/// `obj` as an action index: a TypeError for what is not an integer, a
+/// SpielError for an integer out of every game's range.
+pub fn action_arg(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
+    match obj.extract::<i64>() {
+        Ok(a) => Action::try_from(a)
+            .map_err(|_| value_error(format!("{a} is not an action (actions are 0 and up)"))),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+            Err(value_error(format!("{obj} is not an action (too large)")))
+        }
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "an action is an integer, not {}",
+            obj.get_type().name()?
+        ))),
+    }
+}
+
+/// A player argument: an integer, where one too large for any seat is a
+/// SpielError (not an OverflowError).
+#[derive(Clone, Copy)]
+pub struct PlayerArg(pub i64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for PlayerArg {
+    type Error = PyErr;
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<i64>() {
+            Ok(p) => Ok(PlayerArg(p)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(value_error(format!(
+                "player {} is not a seat",
+                obj.as_any()
+            ))),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl PyState {
+    /// A state of `game`, with OpenSpiel's forced moves played.
+    pub fn new(inner: Box<dyn DynState>, game: Arc<dyn DynGame>, facts: Arc<Facts>) -> PyState {
+        let mut s = PyState {
+            inner,
+            game,
+            facts,
+            auto: 0,
+            moves: 0,
+        };
+        s.settle();
+        s
+    }
+
+    /// Plays what OpenSpiel's version plays by itself: Goofspiel's last
+    /// round (the one prize left, then each player's one card).
+    fn settle(&mut self) {
+        if !self.facts.auto_last_round {
+            return;
+        }
+        let own = self.own_len();
+        loop {
+            let forced = match self.inner.turn() {
+                Turn::Chance => {
+                    let o = self.inner.chance_outcomes();
+                    (o.len() == 1).then(|| self.inner.apply(o[0].0))
+                }
+                Turn::Simultaneous => {
+                    let only: Option<Vec<Action>> = (0..self.facts.num_players)
+                        .map(|p| match self.inner.legal_actions(Some(p))[..] {
+                            [a] => Some(a),
+                            _ => None,
+                        })
+                        .collect();
+                    only.map(|joint| self.inner.apply_joint(&joint))
+                }
+                _ => None,
+            };
+            match forced {
+                Some(Ok(())) => self.auto = self.inner.history().len() - own,
+                _ => return,
+            }
+        }
+    }
+
+    /// The length of the history the caller made (forced moves aside).
+    fn own_len(&self) -> usize {
+        self.inner.history().len() - self.auto
+    }
+
+    /// wopr's action as OpenSpiel numbers it (OpenSpiel's Pig numbers the
+    /// die's faces from 0).
+    fn os_action(&self, a: Action) -> Action {
+        let o = self.facts.chance_offset;
+        if o > 0 && a >= o {
+            a - o
+        } else {
+            a
+        }
+    }
+
+    /// OpenSpiel's action `a` as wopr numbers it, at a chance node
+    /// (`chance`) or a player's.
+    fn wopr_action(&self, a: Action, chance: bool) -> Action {
+        match chance {
+            true => a.saturating_add(self.facts.chance_offset),
+            false => a,
+        }
+    }
+
+    /// The actions so far, as OpenSpiel numbers them.
+    fn own_history(&self) -> Vec<Action> {
+        let h = &self.inner.history()[..self.own_len()];
+        h.iter().map(|&a| self.os_action(a)).collect()
+    }
+
+    /// `p` as a seat: a SpielError for what is not one.
+    fn seat(&self, p: i64) -> PyResult<usize> {
+        let n = self.facts.num_players;
+        usize::try_from(p)
+            .ok()
+            .filter(|&s| s < n)
+            .ok_or_else(|| value_error(format!("player {p} is not a seat (0..{n})")))
+    }
+
+    /// The observer of an observation: `player`, or the player to move
+    /// (seat 0 where no one player is).
+    fn observer(&self, player: Option<i64>) -> PyResult<usize> {
+        match (player, self.inner.turn()) {
+            (Some(p), _) => self.seat(p),
+            (None, Turn::Player(p)) => Ok(p),
+            (None, _) => Ok(0),
+        }
+    }
+
+    fn apply_one(&mut self, action: Action) -> PyResult<()> {
+        let action = self.wopr_action(action, self.inner.turn() == Turn::Chance);
+        self.inner.apply(action).map_err(value_error)?;
+        self.moves += 1;
+        self.settle();
+        Ok(())
+    }
+
+    fn apply_joint(&mut self, joint: &[Action]) -> PyResult<()> {
+        self.inner.apply_joint(joint).map_err(value_error)?;
+        self.moves += 1;
+        self.settle();
+        Ok(())
+    }
+
+    /// Each player's legal actions at a simultaneous turn, ascending.
+    fn each_legal(&self) -> Vec<Vec<Action>> {
+        (0..self.facts.num_players)
+            .map(|p| {
+                let mut v = self.inner.legal_actions(Some(p));
+                v.sort_unstable();
+                v
+            })
+            .collect()
+    }
+
+    /// The joint action OpenSpiel numbers `flat` at a simultaneous turn:
+    /// player 0's choice varies fastest, each among its legal actions
+    /// ascending.
+    fn joint(&self, flat: Action) -> PyResult<Vec<Action>> {
+        let each = self.each_legal();
+        let count: usize = each.iter().map(Vec::len).product();
+        if usize::from(flat) >= count {
+            return Err(value_error(format!(
+                "{flat} is not a joint action here (0..{count})"
+            )));
+        }
+        let mut rest = usize::from(flat);
+        Ok(each
+            .iter()
+            .map(|legal| {
+                let a = legal[rest % legal.len()];
+                rest /= legal.len();
+                a
+            })
+            .collect())
+    }
+
+    fn copy(&self) -> PyState {
+        PyState {
+            inner: self.inner.boxed(),
+            game: self.game.clone(),
+            facts: self.facts.clone(),
+            auto: self.auto,
+            moves: self.moves,
+        }
+    }
+
+    /// Plays `actions` (a serialized history: a joint action as one
+    /// action per player) from this state.
+    pub fn replay(&mut self, actions: &[Action]) -> PyResult<()> {
+        let mut rest = actions;
+        while !rest.is_empty() {
+            if self.inner.turn() == Turn::Simultaneous {
+                let n = self.facts.num_players.min(rest.len());
+                self.inner.apply_joint(&rest[..n]).map_err(value_error)?;
+                self.moves += 1;
+                self.settle();
+                rest = &rest[n..];
+            } else {
+                self.apply_one(rest[0])?;
+                rest = &rest[1..];
+            }
+        }
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl PyState {
+    /// The player to move, or OpenSpiel's -1 (chance), -2 (simultaneous),
+    /// -4 (terminal).
+    fn current_player(&self) -> i64 {
+        match self.inner.turn() {
+            Turn::Player(p) => p as i64,
+            Turn::Chance => CHANCE,
+            Turn::Simultaneous => SIMULTANEOUS,
+            Turn::Terminal => TERMINAL,
+        }
+    }
+    /// The legal actions, ascending: the player's to move, the chance
+    /// outcomes at a chance node, OpenSpiel's flat joint actions at a
+    /// simultaneous turn (`apply_action` takes them: player 0's choice
+    /// varies fastest, each among its legal actions ascending). With `player`: that player's, `[]` for a seat not to
+    /// move (as pyspiel); -1 is chance. A SpielError for a player that is
+    /// not a seat.
+    #[pyo3(signature = (player=None))]
+    fn legal_actions(&self, player: Option<PlayerArg>) -> PyResult<Vec<Action>> {
+        let player = player.map(|p| p.0);
+        let p = match player {
+            None => None,
+            Some(CHANCE) => {
+                return Ok(match self.inner.turn() {
+                    Turn::Chance => self.legal_actions(None)?,
+                    _ => Vec::new(),
+                })
+            }
+            Some(p) => Some(self.seat(p)?),
+        };
+        let mut v = match (self.inner.turn(), p) {
+            (Turn::Simultaneous, None) => {
+                // OpenSpiel's flat joint actions.
+                let count: usize = self.each_legal().iter().map(Vec::len).product();
+                return Ok((0..count).map(|a| a as Action).collect());
+            }
+            (Turn::Chance | Turn::Terminal, Some(_)) => Vec::new(),
+            (Turn::Player(me), Some(p)) if me != p => Vec::new(),
+            _ => self.inner.legal_actions(p),
+        };
+        v.iter_mut().for_each(|a| *a = self.os_action(*a));
+        v.sort_unstable();
+        Ok(v)
+    }
+    /// A 0/1 int8 NumPy array marking the legal actions of
+    /// `legal_actions(player)`: over the players' actions
+    /// (`num_distinct_actions`), or the chance outcomes at a chance node
+    /// (`max_chance_outcomes`).
+    #[pyo3(signature = (player=None))]
+    fn legal_actions_mask<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<PlayerArg>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let player = player.map(|p| p.0);
+        let chance = self.inner.turn() == Turn::Chance && matches!(player, None | Some(CHANCE));
+        let n = match chance {
+            true => self.facts.max_chance_outcomes,
+            false => self.facts.num_distinct_actions,
+        };
+        let mut mask = vec![0i8; n];
+        for a in self.legal_actions(player.map(PlayerArg))? {
+            if let Some(m) = mask.get_mut(usize::from(a)) {
+                *m = 1;
+            }
+        }
+        Ok(numpy_vec(py, mask))
+    }
+    /// Applies one action: a player's, or a chance outcome (a SpielError
+    /// if it is not legal here, a TypeError if it is not an integer).
+    fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let action = action_arg(action)?;
+        match self.inner.turn() {
+            Turn::Simultaneous => {
+                let joint = self.joint(action)?;
+                self.apply_joint(&joint)
+            }
+            _ => self.apply_one(action),
+        }
+    }
+    /// Applies every player's action at a simultaneous turn.
+    fn apply_actions(&mut self, actions: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
+        let joint = actions
+            .iter()
+            .map(action_arg)
+            .collect::<PyResult<Vec<_>>>()?;
+        self.apply_joint(&joint)
+    }
+    /// The state after `action`, this one unchanged.
+    fn child(&self, action: &Bound<'_, PyAny>) -> PyResult<PyState> {
+        let mut s = self.copy();
+        s.apply_action(action)?;
+        Ok(s)
+    }
+    /// Takes back the last action, which `player` made (as pyspiel's
+    /// `undo_action(player, action)`; a SpielError for any other).
+    fn undo_action(&mut self, player: PlayerArg, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let player = player.0;
+        let action = action_arg(action)?;
+        let own = self.own_history();
+        if own.last() != Some(&action) {
+            return Err(value_error(format!(
+                "{action} is not the last action (the actions so far: {})",
+                history_str(&own)
+            )));
+        }
+        let mut prev = PyState::new(self.game.new_state(), self.game.clone(), self.facts.clone());
+        prev.replay(&own[..own.len() - 1])?;
+        let mover = prev.current_player();
+        if mover != player {
+            return Err(value_error(format!(
+                "action {action} was made by player {mover}, not {player}"
+            )));
+        }
+        *self = prev;
+        Ok(())
+    }
+    /// A copy.
+    fn clone(&self) -> PyState {
+        self.copy()
+    }
+    fn __copy__(&self) -> PyState {
+        self.copy()
+    }
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyState {
+        self.copy()
+    }
+    /// The game this state is a position of.
+    fn get_game(&self) -> PyGame {
+        PyGame::new(self.game.clone(), self.facts.clone())
+    }
+    /// Whether the game is over.
+    fn is_terminal(&self) -> bool {
+        self.inner.turn() == Turn::Terminal
+    }
+    /// Whether chance moves next.
+    fn is_chance_node(&self) -> bool {
+        self.inner.turn() == Turn::Chance
+    }
+    /// Whether every player moves at once.
+    fn is_simultaneous_node(&self) -> bool {
+        self.inner.turn() == Turn::Simultaneous
+    }
+    /// Whether one player is to move.
+    fn is_player_node(&self) -> bool {
+        matches!(self.inner.turn(), Turn::Player(_))
+    }
+    /// Whether no move has been made.
+    fn is_initial_state(&self) -> bool {
+        self.moves == 0
+    }
+    /// Each player's return (0 before the end).
+    fn returns(&self) -> Vec<f64> {
+        self.inner.returns()
+    }
+    /// Each player's reward for the last move: wopr's games reward only
+    /// at the end, so the returns once the game is over, 0 before.
+    fn rewards(&self) -> Vec<f64> {
+        match self.inner.turn() {
+            Turn::Terminal => self.inner.returns(),
+            _ => vec![0.0; self.facts.num_players],
+        }
+    }
+    /// `player`'s return.
+    fn player_return(&self, player: PlayerArg) -> PyResult<f64> {
+        let player = player.0;
+        Ok(self.inner.returns()[self.seat(player)?])
+    }
+    /// `player`'s reward for the last move (see `rewards`).
+    fn player_reward(&self, player: PlayerArg) -> PyResult<f64> {
+        let player = player.0;
+        Ok(self.rewards()[self.seat(player)?])
+    }
+    /// Chance outcomes with their probabilities (at a chance node).
+    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
+        let mut o = self.inner.chance_outcomes();
+        o.iter_mut().for_each(|(a, _)| *a = self.os_action(*a));
+        o
+    }
+    /// An action in the game's notation: `action_to_string(player,
+    /// action)` as pyspiel (the player is checked, the name does not
+    /// depend on it) or `action_to_string(action)`.
+    #[pyo3(signature = (*args, player=None, action=None))]
+    fn action_to_string(
+        &self,
+        args: &Bound<'_, PyTuple>,
+        player: Option<PlayerArg>,
+        action: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        let player = player.map(|p| p.0);
+        let (player, action) = match (args.len(), action) {
+            (2, None) => (
+                Some(args.get_item(0)?.extract::<PlayerArg>()?.0),
+                args.get_item(1)?,
+            ),
+            (1, None) => (player, args.get_item(0)?),
+            (0, Some(a)) => (player, a),
+            _ => {
+                return Err(PyTypeError::new_err(
+                    "action_to_string(player, action) or action_to_string(action)",
+                ))
+            }
+        };
+        if let Some(p) = player.filter(|&p| p != CHANCE) {
+            self.seat(p)?;
+        }
+        let chance = match player {
+            Some(p) => p == CHANCE,
+            None => self.inner.turn() == Turn::Chance,
+        };
+        let action = self.wopr_action(action_arg(&action)?, chance);
+        Ok(self.inner.action_to_string(action))
+    }
+    /// The action `text` names in the game's notation (as
+    /// `action_to_string` writes it): `string_to_action(text)` or
+    /// `string_to_action(player, text)`.
+    #[pyo3(signature = (*args))]
+    fn string_to_action(&self, args: &Bound<'_, PyTuple>) -> PyResult<Action> {
+        let text = match args.len() {
+            1 => args.get_item(0)?,
+            2 => {
+                let p = args.get_item(0)?.extract::<PlayerArg>()?.0;
+                if p != CHANCE {
+                    self.seat(p)?;
+                }
+                args.get_item(1)?
+            }
+            _ => {
+                return Err(PyTypeError::new_err(
+                    "string_to_action(text) or string_to_action(player, text)",
+                ))
+            }
+        };
+        let text: String = text.extract()?;
+        let a = self.inner.parse_action(&text).map_err(value_error)?;
+        Ok(self.os_action(a))
+    }
+    /// The actions so far (a joint action as one action per player).
+    fn history(&self) -> Vec<Action> {
+        self.own_history()
+    }
+    /// The actions so far as pyspiel writes them: `4, 0, 2`.
+    fn history_str(&self) -> String {
+        history_str(&self.own_history())
+    }
+    /// The moves made (a joint action counts one).
+    fn move_number(&self) -> usize {
+        self.moves
+    }
+    /// The state as text `Game.deserialize_state` reads back (its actions).
+    fn serialize(&self) -> String {
+        let h: Vec<String> = self.history().iter().map(|a| a.to_string()).collect();
+        h.join(" ")
+    }
+    /// The observation as a float32 NumPy array: as pyspiel,
+    /// `observation_tensor(player)` (the player to move by default);
+    /// wopr's `encoding=` keyword picks one of `Game.encodings()` (a
+    /// string in first place is read as the encoding too). The board
+    /// games' encodings are from the mover's side whoever observes (their
+    /// state is public); Pig, Kuhn poker and Goofspiel observe from
+    /// `player`'s seat, Kuhn hiding the other card (OpenSpiel's layout).
+    #[pyo3(signature = (*args, encoding=None, player=None))]
+    fn observation_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        args: &Bound<'py, PyTuple>,
+        encoding: Option<String>,
+        player: Option<PlayerArg>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let player = player.map(|p| p.0);
+        let (mut encoding, mut player) = (encoding, player);
+        for a in args.iter() {
+            if a.is_none() {
+                continue;
+            }
+            if a.is_instance_of::<PyString>() && encoding.is_none() {
+                encoding = Some(a.extract()?);
+            } else if player.is_none() && !a.is_instance_of::<PyString>() {
+                player = Some(a.extract::<PlayerArg>()?.0);
+            } else {
+                return Err(PyTypeError::new_err(
+                    "observation_tensor(player, encoding=None): one player, one encoding",
+                ));
+            }
+        }
+        let observer = self.observer(player)?;
+        let v = self
+            .inner
+            .observation(encoding.as_deref(), Some(observer))
+            .map_err(value_error)?;
+        Ok(numpy_vec(py, v))
+    }
+    /// What `player` (the player to move by default) sees, as text.
+    #[pyo3(signature = (player=None))]
+    fn observation_string(&self, player: Option<PlayerArg>) -> PyResult<String> {
+        let player = player.map(|p| p.0);
+        Ok(self.inner.observation_string(self.observer(player)?))
+    }
+    /// `player`'s information state as text: the actions so far where
+    /// every action is public (as OpenSpiel's board games), OpenSpiel's
+    /// string for Kuhn poker (`2pb`: card, then passes and bets).
+    #[pyo3(signature = (player=None))]
+    fn information_state_string(&self, player: Option<PlayerArg>) -> PyResult<String> {
+        let player = player.map(|p| p.0);
+        let p = self.observer(player)?;
+        let s = self
+            .inner
+            .information_state_string(p)
+            .map_err(value_error)?;
+        // After moves OpenSpiel makes by itself (which it does not list),
+        // the actions the players made; OpenSpiel's numbers, where they
+        // differ.
+        let renumbered = self.auto > 0 || self.facts.chance_offset > 0;
+        Ok(
+            if renumbered && self.facts.provides_information_state_string {
+                self.history_str()
+            } else {
+                s
+            },
+        )
+    }
+    /// `player`'s information state as a float32 NumPy array (Kuhn
+    /// poker: OpenSpiel's 11 values); a SpielError for games without one.
+    #[pyo3(signature = (player=None))]
+    fn information_state_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<PlayerArg>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let player = player.map(|p| p.0);
+        let p = self.observer(player)?;
+        let v = self
+            .inner
+            .information_state_tensor(p)
+            .map_err(value_error)?;
+        Ok(numpy_vec(py, v))
+    }
+    /// Pickles as its game and its actions (`Game.deserialize_state`).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let game = Py::new(py, self.get_game())?;
+        let restore = game.bind(py).getattr("deserialize_state")?;
+        Ok((restore, (self.serialize(),)))
+    }
+    fn __str__(&self) -> String {
+        self.inner.text()
+    }
+    fn __repr__(&self) -> String {
+        format!("<wopr.State after {} actions>", self.own_len())
+    }
+}
+
+/// What `Game.make_py_observer` returns: `set_from(state, player)` fills
+/// `tensor` (a float32 NumPy array, also `dict["observation"]` or
+/// `dict["info_state"]`) with the player's observation or information
+/// state; `string_from(state, player)` gives it as text.
+#[pyclass(name = "Observer", module = "wopr")]
+pub struct PyObserver {
+    info: bool,
+    #[pyo3(get)]
+    tensor: Option<Py<PyArray1<f32>>>,
+    #[pyo3(get)]
+    dict: Py<PyDict>,
+}
+
+impl PyObserver {
+    /// An observer of information states (`info`) or observations.
+    pub fn new(
+        py: Python<'_>,
+        game: Arc<dyn DynGame>,
+        facts: Arc<Facts>,
+        info: bool,
+    ) -> PyResult<PyObserver> {
+        let start = game.new_state();
+        let size = match info {
+            true if facts.provides_information_state_tensor => {
+                start.information_state_tensor(0).ok().map(|v| v.len())
+            }
+            true => None,
+            false => start.observation(None, Some(0)).ok().map(|v| v.len()),
+        };
+        let tensor = size.map(|n| PyArray1::<f32>::zeros(py, n, false).unbind());
+        let dict = PyDict::new(py);
+        if let Some(t) = &tensor {
+            dict.set_item(if info { "info_state" } else { "observation" }, t)?;
+        }
+        Ok(PyObserver {
+            info,
+            tensor,
+            dict: dict.unbind(),
+        })
+    }
+}
+
+#[pymethods]
+impl PyObserver {
+    /// Fills `tensor` with what `player` sees in `state`.
+    fn set_from(&self, py: Python<'_>, state: &PyState, player: PlayerArg) -> PyResult<()> {
+        let player = player.0;
+        let p = state.seat(player)?;
+        let v = match self.info {
+            true => state.inner.information_state_tensor(p),
+            false => state.inner.observation(None, Some(p)),
+        }
+        .map_err(value_error)?;
+        let Some(t) = &self.tensor else {
+            return Err(value_error("this observer has no tensor"));
+        };
+        let t = t.bind(py);
+        let mut rw = t.readwrite();
+        let out = rw.as_slice_mut().map_err(value_error)?;
+        if out.len() != v.len() {
+            return Err(value_error(
+                "the state is of another game than the observer",
+            ));
+        }
+        out.copy_from_slice(&v);
+        Ok(())
+    }
+    /// What `player` sees in `state`, as text.
+    fn string_from(&self, state: &PyState, player: PlayerArg) -> PyResult<String> {
+        let p = Some(player);
+        match self.info {
+            true => state.information_state_string(p),
+            false => state.observation_string(p),
+        }
+    }
+}
