@@ -10,24 +10,14 @@ use pyo3::types::PyDict;
 use wopr::game::Action;
 
 use crate::bots::{Bot, Entrant};
-use crate::erased::{DynGame, Wrap};
+use crate::erased::Wrap;
 use crate::errors::value_error;
-use crate::spiel::{Facts, Param};
+use crate::spiel::Param;
 use crate::state::{PyObserver, PyState};
 
-/// A loaded game (`load_game("connect4:7x6")`).
-#[pyclass(name = "Game", module = "wopr", frozen)]
-pub struct PyGame {
-    pub(crate) inner: Arc<dyn DynGame>,
-    pub(crate) facts: Arc<Facts>,
-}
+pub use crate::handle::PyGame;
 
 impl PyGame {
-    /// A game object for `inner` with its facts.
-    pub fn new(inner: Arc<dyn DynGame>, facts: Arc<Facts>) -> PyGame {
-        PyGame { inner, facts }
-    }
-
     fn state(&self, inner: Box<dyn crate::erased::DynState>) -> PyState {
         PyState::new(inner, self.inner.clone(), self.facts.clone())
     }

@@ -22,6 +22,7 @@ mod bots;
 mod erased;
 mod errors;
 mod game;
+mod handle;
 mod kuhn;
 mod player;
 mod run;

@@ -14,7 +14,7 @@ use wopr::game::{Action, Turn};
 
 use crate::erased::{history_str, DynGame, DynState};
 use crate::errors::value_error;
-use crate::game::PyGame;
+use crate::handle::PyGame;
 use crate::numpy_vec;
 use crate::spiel::Facts;
 
