@@ -124,6 +124,7 @@
 //!   training by using MCTS only at test time". *IEEE Transactions on
 //!   Games*, 2022 (the MCTS wrapper around a value function in GBG).
 
+mod reuse;
 mod search;
 #[cfg(test)]
 mod tests;

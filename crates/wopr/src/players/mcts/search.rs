@@ -1,6 +1,6 @@
 //! The search itself: the arena of nodes, one iteration (selection,
-//! expansion, evaluation, backup), the solver's proofs, the choice of the
-//! move and the re-rooting of a kept tree. The module docs of
+//! expansion, evaluation, backup), the solver's proofs and the choice of
+//! the move (the re-rooting of a kept tree is in `reuse.rs`). The module docs of
 //! [`super`] describe the algorithm.
 
 use std::time::Instant;
@@ -16,7 +16,7 @@ pub(super) const NO_PLAYER: u8 = u8::MAX;
 
 /// How far below the last root a kept tree is searched for the new
 /// position (plies, chance outcomes included).
-const MAX_REUSE_DEPTH: usize = 4;
+pub(super) const MAX_REUSE_DEPTH: usize = 4;
 
 /// A node's proven value, for the seat that moved into it (`player`).
 pub(super) const UNPROVEN: u8 = 0;
@@ -94,7 +94,7 @@ impl Node {
         }
     }
 
-    fn expanded(&self) -> bool {
+    pub(super) fn expanded(&self) -> bool {
         self.first != 0
     }
 
@@ -123,8 +123,8 @@ pub struct MctsPlayer<G: Game> {
     /// PUCT only: priors and values beside `nodes`.
     pub(super) priors: Vec<Prior>,
     /// The old tree while a kept subtree is copied out (reused buffers).
-    spare: Vec<Node>,
-    spare_priors: Vec<Prior>,
+    pub(super) spare: Vec<Node>,
+    pub(super) spare_priors: Vec<Prior>,
     /// The position at the root of `nodes` (`None`: no tree to keep).
     pub(super) root_state: Option<G::State>,
     /// Arena indices from the root to the current leaf.
@@ -653,69 +653,6 @@ where
                 }
             }
         }
-    }
-
-    /// Keeps the subtree of the last tree whose position is `view` (found
-    /// within [`MAX_REUSE_DEPTH`] plies of the last root by replaying the
-    /// stored actions and comparing positions; the shallowest match, the
-    /// first in the arena's order among equals), moved to a compact arena
-    /// with it as the root. `false` (the tree is cleared) when none is.
-    pub(super) fn reroot(&mut self, view: &G::State) -> bool {
-        let Some(old) = self.root_state.take() else {
-            self.clear();
-            return false;
-        };
-        if self.nodes.is_empty() {
-            return false;
-        }
-        let Some(at) = (0..=MAX_REUSE_DEPTH).find_map(|d| self.find(0, &old, view, d)) else {
-            self.clear();
-            return false;
-        };
-        let puct = !self.priors.is_empty();
-        self.spare.clear();
-        self.spare_priors.clear();
-        self.spare.push(self.nodes[at]);
-        if puct {
-            self.spare_priors.push(self.priors[at]);
-        }
-        // Breadth first: each copied node's children go to the end as one
-        // block, so blocks stay contiguous.
-        let mut i = 0;
-        while i < self.spare.len() {
-            let n = self.spare[i];
-            if n.expanded() {
-                let first = self.spare.len();
-                self.spare.extend_from_slice(&self.nodes[n.children()]);
-                if puct {
-                    self.spare_priors
-                        .extend_from_slice(&self.priors[n.children()]);
-                }
-                self.spare[i].first = first as u32;
-            }
-            i += 1;
-        }
-        std::mem::swap(&mut self.nodes, &mut self.spare);
-        std::mem::swap(&mut self.priors, &mut self.spare_priors);
-        self.root_state = Some(view.clone());
-        true
-    }
-
-    /// The node exactly `depth` plies below `at` (position `state`) whose
-    /// position is `view`, depth first in the arena's order.
-    fn find(&self, at: usize, state: &G::State, view: &G::State, depth: usize) -> Option<usize> {
-        if depth == 0 {
-            return (state == view).then_some(at);
-        }
-        let node = self.nodes[at];
-        if !node.expanded() {
-            return None;
-        }
-        node.children().find_map(|i| {
-            let mut next = state.clone();
-            next.apply(self.nodes[i].action);
-            self.find(i, &next, view, depth - 1)
-        })
     }
 }
 
