@@ -1,5 +1,5 @@
 //! An evolution's state ([`Checkpoint`]), its rows of `generations.csv`,
-//! and [`load_checkpoint`], which reads a run folder back (the run layer's,
+//! and [`load_checkpoint`](crate::experiment::load_checkpoint), which reads a run folder back (the run layer's,
 //! or one written before it: `checkpoint.json`).
 
 use std::fs;
@@ -41,7 +41,7 @@ pub struct GenerationRow {
     #[serde(default)]
     pub mean_error: f64,
     /// The champion's zero weights per weight layer (pruned connections;
-    /// see [`NetPhenotype::pruned`]).
+    /// see [`NetPhenotype::pruned`](crate::experiment::NetPhenotype::pruned)).
     #[serde(default)]
     pub pruned: Vec<u64>,
     /// The same for the second population's champion (`two-populations`).
@@ -84,7 +84,7 @@ pub struct Checkpoint {
     pub engine: AnyEngine,
     /// One row per evaluated generation. Not written into
     /// `checkpoint.json` (it grows with the run): `generations.csv` holds it
-    /// and [`load_checkpoint`] reads it back.
+    /// and [`load_checkpoint`](crate::experiment::load_checkpoint) reads it back.
     #[serde(default, skip_serializing)]
     pub history: Vec<GenerationRow>,
     /// Yardstick results so far; likewise kept in `yardsticks.csv`.

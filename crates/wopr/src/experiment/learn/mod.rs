@@ -255,7 +255,7 @@ fn read_checkpoint(dir: &Path) -> Result<Checkpoint, RunError> {
 /// the run ends. A caller resumes a folder with the config it holds
 /// (`config.toml`), its stop count aside. One process at a time drives a
 /// folder: a second one, started or resumed on it while the first runs,
-/// is refused ([`lock_folder`]).
+/// is refused (`lock_folder`).
 pub fn drive(
     learner: &mut dyn Learner,
     plan: &RunPlan,

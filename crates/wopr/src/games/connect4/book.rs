@@ -3,7 +3,7 @@
 //! Early 7×6 positions take the solver from seconds to minutes each (the
 //! position after one disc about a minute, the empty board far longer), and
 //! a `perfect` player meets the same early positions in game after game. A
-//! book remembers them: [`super::Connect4Solver::with_book`] looks every
+//! book remembers them: [`Connect4Solver::with_book`](super::solver::Connect4Solver::with_book) looks every
 //! position up before searching, and writes down every position whose
 //! search visited at least [`RECORD_NODES`] positions, so the book grows as
 //! positions are solved and a later game, run or process finds them at once.

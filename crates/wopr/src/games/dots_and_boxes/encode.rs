@@ -17,7 +17,7 @@
 //!
 //! `blocks` is an n-tuple network over the edges for TD learning (the
 //! mover's lead, then every 2×2 and 2×3 block of boxes read as one table
-//! index; [`super::tuples`]).
+//! index; `tuples`).
 
 use super::counts::{greedy_captures, safe_edges};
 use super::tuples::{BlockTuples, Blocks};

@@ -18,7 +18,7 @@
 //!
 //! **Actions.** One index per distinct ground move term of any role
 //! (chance's included), in the order of
-//! [`cmp_terms`](super::facts::cmp_terms): the same term is the same
+//! [`cmp_terms`]: the same term is the same
 //! action whoever makes it (`(mark 1 1)` for either player). Notation is the
 //! move term without spaces, `mark(1,1)` (so that move lists split on
 //! whitespace); the sheet's own `(mark 1 1)` and `#N` (action `N`) are read
