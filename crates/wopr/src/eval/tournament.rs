@@ -67,17 +67,7 @@ pub fn play_tournament<G: Roster>(
     openings: &Openings,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<Tournament, String> {
-    if players.len() < 2 {
-        return Err("a tournament needs at least two players".into());
-    }
-    if let Format::Gauntlet(k) = format {
-        if k >= players.len() {
-            return Err(format!(
-                "gauntlet player {k} is not among the {} players",
-                players.len()
-            ));
-        }
-    }
+    check_entrants(players.len(), format)?;
     for p in players {
         parse_player(game, p).map_err(|e| format!("player '{p}': {e}"))?;
     }
@@ -92,6 +82,20 @@ pub fn play_tournament<G: Roster>(
     play_tournament_with(
         game, players, &factories, format, games, seed, openings, on_done,
     )
+}
+
+/// Checks that `n` players can play a tournament of `format`: at least
+/// two, and a gauntlet's player among them.
+fn check_entrants(n: usize, format: Format) -> Result<(), String> {
+    if n < 2 {
+        return Err("a tournament needs at least two players".into());
+    }
+    match format {
+        Format::Gauntlet(k) if k >= n => {
+            Err(format!("gauntlet player {k} is not among the {n} players"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// [`play_tournament`] among players built by `factories` (evolved nets
@@ -109,17 +113,10 @@ pub fn play_tournament_with<G: Game>(
     openings: &Openings,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<Tournament, String> {
-    if players.len() < 2 || factories.len() != players.len() {
-        return Err("a tournament needs at least two players, each with its factory".into());
+    if factories.len() != players.len() {
+        return Err("a tournament needs one factory for each player".into());
     }
-    if let Format::Gauntlet(k) = format {
-        if k >= players.len() {
-            return Err(format!(
-                "gauntlet player {k} is not among the {} players",
-                players.len()
-            ));
-        }
-    }
+    check_entrants(players.len(), format)?;
     // One list of openings for every pairing.
     let pairs = games.div_ceil(2) as u64;
     let shared = match openings {
