@@ -141,6 +141,64 @@ fn tcl_and_learning_from_exploration_resume_exactly() {
     assert_ne!(read(&straight), read(&plain));
 }
 
+#[test]
+fn rounds_learn_the_same_on_one_thread_or_two_and_resume_exactly() {
+    // `--batch 50`: 50 games a round from the same weights. The net after
+    // 2,000 games is the same on 1 and 2 threads, and after a stop at
+    // 1,000 games and a resume; and it differs from the one-game-at-a-time
+    // learner's.
+    let dir = Scratch::new("wopr-cli-td", "batch", true);
+    let batch = ["--batch", "50", "--lambda", "0.5", "--tcl-beta", "2.7"];
+    let threaded = |out: &Path, games: &str, threads: &str| -> Output {
+        let mut args = vec![
+            "td",
+            "--game",
+            "tictactoe",
+            "--encoding",
+            "raw",
+            "--games",
+            games,
+            "--every",
+            "1000",
+            "--alpha",
+            "0.01",
+            "--out",
+            s(out),
+            "-q",
+        ];
+        args.extend_from_slice(&batch);
+        std::process::Command::new(env!("CARGO_BIN_EXE_wopr"))
+            .args(&args)
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap()
+    };
+    let (one, two, split) = (dir.join("one"), dir.join("two"), dir.join("split"));
+    ok(&threaded(&one, "2000", "1"));
+    ok(&threaded(&two, "2000", "2"));
+    ok(&threaded(&split, "1000", "2"));
+    ok(&threaded(&split, "2000", "1"));
+    let plain = dir.join("plain");
+    ok(&td(
+        &plain,
+        "2000",
+        &["--lambda", "0.5", "--tcl-beta", "2.7"],
+    ));
+    let read = |d: &Path, f: &str| std::fs::read_to_string(d.join(f)).unwrap();
+    assert_eq!(read(&one, "net.json"), read(&two, "net.json"));
+    assert_eq!(read(&one, "net.json"), read(&split, "net.json"));
+    assert_eq!(read(&one, "learning.csv"), read(&split, "learning.csv"));
+    assert_ne!(read(&one, "net.json"), read(&plain, "net.json"));
+    fails_with(
+        &td(&dir.join("bad"), "1000", &["--batch", "300"]),
+        "learner.batch = 300 must divide yardsticks.every = 1000",
+    );
+    fails_with(
+        &td(&dir.join("bad0"), "1000", &["--batch", "0"]),
+        "learner.batch must be at least 1",
+    );
+}
+
 /// A folder of an older `wopr td` (`td.json`, no `state.json`) resumes:
 /// its checkpoint is read into the run layer's.
 #[test]

@@ -97,6 +97,13 @@ pub struct Args {
     /// away is worth about gamma^k, so faster wins are preferred.
     #[arg(long)]
     gamma: Option<f32>,
+    /// Learn B games a round on every thread (RAYON_NUM_THREADS) and MPI
+    /// rank, each from the weights the last round left, their changes
+    /// added in game order: the result depends on the seed and B, never on
+    /// the threads or ranks. B must divide --every and --games. Absent or
+    /// 1: one game after another on one thread.
+    #[arg(long)]
+    batch: Option<u64>,
     /// Start from this net file's weights (a linear net over the encoding)
     /// instead of zeros.
     #[arg(long)]
@@ -151,6 +158,7 @@ impl Args {
                 trace_cut: self.trace_cut,
                 reward: self.reward.clone(),
                 gamma: self.gamma,
+                batch: self.batch,
             },
             stop: TdStop { games: self.games },
             yardsticks: YardsticksConfig {

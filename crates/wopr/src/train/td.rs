@@ -66,7 +66,11 @@
 //!
 //! Games of one run are played one after another: TD learns from the
 //! weights the last game left, so one thread plays them and the thread
-//! count never changes a result.
+//! count never changes a result. To learn on several threads and ranks,
+//! [`TdRounds`] plays games in rounds of `B` from the weights the last
+//! round left and adds up what each game changed, in game order: a
+//! result then depends on the seed and `B` (`B` = 1: the one-thread
+//! learner, bit for bit), never on the thread or rank count.
 
 use rand::RngExt;
 
@@ -78,6 +82,7 @@ use crate::nn::{sparse_sum, Activation, AnyNet, Architecture, Network};
 use super::TrainError;
 use play::Chosen;
 pub use reward::Reward;
+pub use rounds::{GameChange, TdRounds};
 
 /// One position in the trace: its factor, its bias slope and its input
 /// gradient as `(input, slope·x)` pairs.
@@ -281,7 +286,7 @@ impl TdOptions {
 }
 
 /// What one game of learning did.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TdGame {
     /// Plies played, openings included.
     pub plies: usize,
@@ -335,6 +340,10 @@ pub struct TdLearner<G: Encodable> {
     /// between updates (empty without TCL), and the weights it touched.
     tcl_change: Vec<f32>,
     tcl_touched: Vec<u32>,
+    /// Where kept (an actor of [`TdRounds`]), the inputs of every position
+    /// learned from since it was last emptied, with repeats: the weights
+    /// (and TCL sums) a game may have changed, the bias aside.
+    touched: Option<Vec<u32>>,
 }
 
 impl<G: Encodable> TdLearner<G> {
@@ -397,6 +406,7 @@ impl<G: Encodable> TdLearner<G> {
             tcl_size: vec![0.0; tcl],
             tcl_change: vec![0.0; tcl],
             tcl_touched: Vec::new(),
+            touched: None,
         })
     }
 
@@ -612,6 +622,7 @@ impl<G: Encodable> TdLearner<G> {
 mod farl;
 mod play;
 mod reward;
+mod rounds;
 mod step;
 #[cfg(test)]
 mod tests;

@@ -25,6 +25,7 @@
 //! reward = "result"       # or "margin:S": the final score margin over S;
 //!                         # "speed:N": a win after p plies worth 1 − p/2N
 //! gamma = 1.0             # discount per ply (below 1: faster wins preferred)
+//! batch = 1               # games a round on threads and ranks (1: one thread)
 //!
 //! [stop]
 //! games = 15000000
@@ -56,7 +57,7 @@ use crate::game::encode::Encodable;
 use crate::game::Searchable;
 use crate::nn::{Activation, NetFile};
 use crate::players::{PlayerSpec, Roster};
-use crate::train::td::{Explore, Reward, TdLearner, TdOptions};
+use crate::train::td::{Explore, Reward, TdLearner, TdOptions, TdRounds};
 use crate::with_board_game;
 
 /// A TD run's settings.
@@ -84,6 +85,14 @@ pub struct TdConfig {
 }
 
 /// `[learner]` of a TD run.
+///
+/// With `batch` = B above 1 the games are learned in rounds of B on every
+/// rayon thread (`RAYON_NUM_THREADS`) and MPI rank
+/// ([`crate::train::td::TdRounds`]): each game of a round starts from the
+/// weights the last round left, and the round's changes are added in game
+/// order, so a run depends on its seed and B, never on the threads or
+/// ranks that play it. B must divide `yardsticks.every` and `stop.games`,
+/// so that checkpoints fall between rounds and a resumed run is exact.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TdSettings {
@@ -153,6 +162,10 @@ pub struct TdSettings {
     /// worth more than a slower one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gamma: Option<f32>,
+    /// Games learned a round on every thread and rank from the same
+    /// weights (absent or 1: one game after another on one thread).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<u64>,
 }
 
 fn result() -> String {
@@ -216,9 +229,11 @@ pub fn epsilon() -> f64 {
     0.1
 }
 
-/// A TD learner with its game count.
+/// A TD learner with its game count, and the actors of its rounds where
+/// `batch` is above 1.
 struct TdRun<G: Encodable> {
     learner: TdLearner<G>,
+    rounds: Option<TdRounds<G>>,
     game: G,
     done: u64,
 }
@@ -247,8 +262,20 @@ impl<G: Encodable> Learner for TdRun<G> {
         }
         let (mut error, mut first, mut plies, mut own) = (0.0, 0.0, 0usize, None);
         let start = self.done;
+        // With rounds, a round's games are learned before any is counted.
+        let mut round = Vec::new();
         for i in start..until {
-            let g = self.learner.learn_game(i);
+            let g = match self.rounds.as_mut() {
+                None => self.learner.learn_game(i),
+                Some(rounds) => {
+                    if round.is_empty() {
+                        let count = ((i / rounds.batch() + 1) * rounds.batch()).min(until) - i;
+                        round = rounds.learn(&mut self.learner, i, count);
+                        round.reverse();
+                    }
+                    round.pop().expect("a game of the round")
+                }
+            };
             if !g.mean_abs_error.is_finite() {
                 return Err(RunError(format!(
                     "TD diverged: the values stopped being finite in game {} (the last checkpoint, at {} games, is kept); lower learner.alpha, or use output = \"tanh\"",
@@ -314,6 +341,9 @@ impl<G: Encodable> Learner for TdRun<G> {
             }
             other => other.as_u64().ok_or_else(bad)?,
         };
+        if let Some(rounds) = self.rounds.as_mut() {
+            rounds.resync();
+        }
         self.learner.set_net(&net.net).map_err(err)
     }
 }
@@ -406,28 +436,58 @@ where
         gamma: l.gamma.unwrap_or(1.0),
     };
     let yardsticks = GameYardsticks::new(game, &config.yardsticks, config.seed)?;
-    let opponents = l
-        .opponents
-        .iter()
-        .map(|o| {
-            PlayerSpec::parse(game, o)
-                .and_then(|p| p.build(game))
-                .map_err(|e| RunError(format!("learner.opponents '{o}': {e}")))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
     let starts = crate::eval::openings::Openings::lines(game, &l.starts)
         .map_err(|e| RunError(format!("learner.starts {e}")))?;
-    let mut learner = TdLearner::new(game.clone(), &l.encoding, output, options)
-        .map_err(err)?
-        .with_opponents(opponents)
-        .with_starts(starts);
-    if let Some(init) = &config.init {
-        let file = NetFile::load(&init.net).map_err(err)?;
-        learner = learner.with_net(&file.net).map_err(err)?;
-    }
+    let make = || -> Result<TdLearner<G>, RunError> {
+        let opponents = l
+            .opponents
+            .iter()
+            .map(|o| {
+                PlayerSpec::parse(game, o)
+                    .and_then(|p| p.build(game))
+                    .map_err(|e| RunError(format!("learner.opponents '{o}': {e}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut learner = TdLearner::new(game.clone(), &l.encoding, output, options.clone())
+            .map_err(err)?
+            .with_opponents(opponents)
+            .with_starts(starts.clone());
+        if let Some(init) = &config.init {
+            let file = NetFile::load(&init.net).map_err(err)?;
+            learner = learner.with_net(&file.net).map_err(err)?;
+        }
+        Ok(learner)
+    };
+    let learner = make()?;
+    let rounds = match l.batch.unwrap_or(1) {
+        0 => {
+            return Err(RunError(
+                "learner.batch must be at least 1 (games a round; 1: one game after another)"
+                    .into(),
+            ))
+        }
+        1 => None,
+        b => {
+            for (name, n) in [
+                ("yardsticks.every", config.yardsticks.every),
+                ("stop.games", config.stop.games),
+            ] {
+                if n % b != 0 {
+                    return Err(RunError(format!(
+                        "learner.batch = {b} must divide {name} = {n}, so that checkpoints fall between rounds"
+                    )));
+                }
+            }
+            let actors = (0..rayon::current_num_threads())
+                .map(|_| make())
+                .collect::<Result<Vec<_>, _>>()?;
+            Some(TdRounds::new(actors, b))
+        }
+    };
     let text = toml::to_string_pretty(config).map_err(err)?;
     let mut run = TdRun {
         learner,
+        rounds,
         game: game.clone(),
         done: 0,
     };

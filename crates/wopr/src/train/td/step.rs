@@ -26,6 +26,11 @@ impl<G: Encodable> TdLearner<G> {
         if !encoded {
             self.encoding.encode_sparse(state, &mut self.inputs);
         }
+        if let Some(touched) = self.touched.as_mut() {
+            // Every weight this step (or a later one, through the trace)
+            // changes is an input of a position learned from.
+            touched.extend(self.inputs.iter().map(|&(i, _)| i));
+        }
         // Inputs carried over from the move's valuation are the position's
         // own (checked on every update of the test builds).
         debug_assert!(
