@@ -1,6 +1,7 @@
 //! `wopr bench`: random playouts per second per game, on one thread; or,
 //! with `--generation CONFIG`, the time of one generation of an evolution;
-//! with `--td`, TD learning speed; with `--mcts`, MCTS simulations per
+//! with `--td`, TD learning speed (with `--batch`, in rounds on threads
+//! and ranks: `bench_rounds.rs`); with `--mcts`, MCTS simulations per
 //! second from the start position (`mcts:sims=1` and `sims=10000`, the
 //! defaults and plain UCT).
 //!
@@ -63,6 +64,14 @@ pub struct BenchArgs {
     /// Connect-4 ablation's TCL runs; `docs/results/connect4-td.md`).
     #[arg(long, value_name = "BETA", requires = "td")]
     tcl_beta: Option<f32>,
+    /// With --td: compare the one-thread learner with learning in rounds
+    /// of this many games (`wopr td --batch`) on 1 and 2 threads and on 2
+    /// ranks of one thread, over the same games (as many as the one-thread
+    /// learner does in --seconds, rounded up to whole rounds): wall and CPU
+    /// seconds of each, and a check that every way of playing the rounds
+    /// learned the same weights.
+    #[arg(long, value_name = "B", requires = "td")]
+    batch: Option<u64>,
     /// Instead: MCTS simulations per second on each `--game` (default
     /// connect4:7x6) from the start position, on one thread: a new game
     /// and one move of `mcts:sims=1` (what a move costs beyond its
@@ -176,7 +185,7 @@ fn measure_with<G: Game>(
 }
 
 /// CPU seconds this process has used, all threads together.
-fn cpu_seconds() -> f64 {
+pub(crate) fn cpu_seconds() -> f64 {
     let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
     // SAFETY: getrusage fills the struct it is given.
     let usage = unsafe {
@@ -263,13 +272,26 @@ fn td(args: &BenchArgs, encoding: &str) -> anyhow::Result<()> {
     } else {
         args.games.clone()
     };
+    let budget = Duration::from_secs_f64(args.seconds);
+    if let Some(batch) = args.batch {
+        anyhow::ensure!(batch >= 1, "--batch must be at least 1 (games a round)");
+        for spec in &specs {
+            let game = super::parse_game(spec)?;
+            with_board_game!(&game, g => {
+                let (games, ..) = measure_td(g, encoding, args.trace_cut, args.tcl_beta, budget)?;
+                let games = games.div_ceil(batch).max(1) * batch;
+                let make = || super::bench_rounds::learner(g, encoding, args.trace_cut, args.tcl_beta);
+                super::bench_rounds::compare(g, &make, games, batch, args.json)?
+            }, anyhow::bail!("TD learns board games; {spec} is not one"));
+        }
+        return Ok(());
+    }
     if !args.json {
         println!(
             "{:<16} {:<10} {:>10} {:>12} {:>14}",
             "game", "encoding", "games/s", "plies/s", "updates/s"
         );
     }
-    let budget = Duration::from_secs_f64(args.seconds);
     for spec in specs {
         let game = super::parse_game(&spec)?;
         let (games, plies, updates, secs) = with_board_game!(&game, g => measure_td(g, encoding, args.trace_cut, args.tcl_beta, budget)?,
@@ -303,18 +325,7 @@ fn measure_td<G: Encodable>(
     tcl: Option<f32>,
     budget: Duration,
 ) -> anyhow::Result<(u64, u64, u64, f64)> {
-    use wopr::nn::Activation;
-    use wopr::train::td::{TdLearner, TdOptions};
-    let options = TdOptions {
-        alpha: if tcl.is_some() { 0.01 } else { 0.001 },
-        lambda: 0.5,
-        epsilon: 0.1,
-        trace_cut,
-        tcl,
-        ..TdOptions::default()
-    };
-    let mut learner = TdLearner::new(game.clone(), encoding, Activation::Tanh, options)
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut learner = super::bench_rounds::learner(game, encoding, trace_cut, tcl)?;
     let t = Instant::now();
     let (mut games, mut plies, mut updates) = (0u64, 0u64, 0u64);
     while t.elapsed() < budget {

@@ -2,6 +2,7 @@
 
 pub mod average;
 pub mod bench;
+pub mod bench_rounds;
 pub mod dataset;
 pub mod eval;
 pub mod evolve;

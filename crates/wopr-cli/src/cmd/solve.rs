@@ -1,4 +1,5 @@
-//! `wopr solve GAME [--moves …] [--json]`: the exact value of a position.
+//! `wopr solve GAME [--moves …|--position TEXT] [--empties N] [--json]`:
+//! the exact value of a position.
 
 use std::time::Instant;
 
@@ -14,8 +15,19 @@ pub struct SolveArgs {
     /// Game spec, e.g. `connect4:6x6`.
     game: String,
     /// Moves to play first, in notation, separated by spaces.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "position")]
     moves: Option<String>,
+    /// The position as text, for games that read one (reversi: the N²
+    /// squares row by row from a1, X black, O white, - empty, then the
+    /// colour to move, as the FFO endgame suite's `.obf` lines write it;
+    /// what follows a `;` is not read).
+    #[arg(long)]
+    position: Option<String>,
+    /// Let an endgame solver take positions of up to this many empty
+    /// squares (reversi's solver refuses more than 20 on 8x8 by default,
+    /// the limit its players keep to; a single solve may take longer).
+    #[arg(long, value_name = "N")]
+    empties: Option<u32>,
     /// A book of solved positions to look the position up in first, read
     /// only: it must exist and is never written (Connect-4).
     #[arg(long, value_name = "FILE")]
@@ -47,7 +59,20 @@ fn solve<G: Roster>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
             .solver()
             .ok_or_else(|| anyhow::anyhow!("{} has no exact solver (solvers: tictactoe, connect4, dots-and-boxes, reversi endgames)", game.spec()))?
     };
-    let mut state = game.initial_state();
+    if let Some(n) = args.empties {
+        anyhow::ensure!(
+            solver.widen(n),
+            "{}'s solver has no limit on empty squares to raise; --empties is for endgame solvers (reversi)",
+            game.spec()
+        );
+    }
+    let mut state = match &args.position {
+        Some(text) => game.position(text).map_err(|e| ExitError {
+            code: 2,
+            message: format!("--position: {e}"),
+        })?,
+        None => game.initial_state(),
+    };
     if let Some(m) = &args.moves {
         for (ply, token) in m.split_whitespace().enumerate() {
             apply_notation(&mut state, game.num_players(), token).map_err(|why| ExitError {

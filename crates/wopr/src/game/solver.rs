@@ -47,6 +47,15 @@ pub trait Solver<G: Game>: Send {
         let _ = limit;
     }
 
+    /// Lets an endgame solver take positions of up to `empties` empty
+    /// squares (its limit keeps a player's solves short; a user solving
+    /// one position may wait longer); false where the solver has no such
+    /// limit, as this default.
+    fn widen(&mut self, empties: u32) -> bool {
+        let _ = empties;
+        false
+    }
+
     /// Whether `state` is within this solver's reach: an endgame solver
     /// refuses positions with more empty squares than its limit
     /// ([`SolveError::TooLarge`]) and says so here without solving. The

@@ -54,6 +54,17 @@ pub trait Roster: Game {
         mcts::DEFAULT_C
     }
 
+    /// The position `text` writes, for games that read positions as text
+    /// (Reversi: the squares row by row and the colour to move, as
+    /// endgame test suites write them); this default reads none.
+    fn position(&self, text: &str) -> Result<Self::State, SpecError> {
+        let _ = text;
+        Err(SpecError(format!(
+            "{} reads no position from text (positions as text: reversi); give the moves that reach it",
+            self.spec()
+        )))
+    }
+
     /// An exact solver for this game's positions, where one exists.
     fn solver(&self) -> Option<Box<dyn Solver<Self>>> {
         None

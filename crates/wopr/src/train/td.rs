@@ -341,9 +341,9 @@ pub struct TdLearner<G: Encodable> {
     tcl_change: Vec<f32>,
     tcl_touched: Vec<u32>,
     /// Where kept (an actor of [`TdRounds`]), the inputs of every position
-    /// learned from since it was last emptied, with repeats: the weights
-    /// (and TCL sums) a game may have changed, the bias aside.
-    touched: Option<Vec<u32>>,
+    /// learned from since it was last emptied: the weights (and TCL sums)
+    /// a game may have changed, the bias aside.
+    touched: Option<rounds::Touched>,
 }
 
 impl<G: Encodable> TdLearner<G> {

@@ -67,6 +67,7 @@ pub mod encode;
 mod oracle;
 pub mod players;
 pub mod solver;
+pub mod text;
 
 use std::fmt;
 

@@ -299,6 +299,10 @@ impl Player<Reversi> for PerfectPlayer {
 /// Reversi's players: `standard` and its own `perfect`, then the board
 /// players; the exact solver is the endgame solver.
 impl Roster for Reversi {
+    fn position(&self, text: &str) -> Result<ReversiState, SpecError> {
+        super::text::position(self.size(), text)
+    }
+
     fn bot_names(&self) -> &'static [&'static str] {
         &[
             "alphabeta[:depth=D][,ms=T]",

@@ -416,6 +416,11 @@ impl ReversiSolver {
 }
 
 impl Solver<Reversi> for ReversiSolver {
+    fn widen(&mut self, empties: u32) -> bool {
+        self.max_empties = empties;
+        true
+    }
+
     fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
         self.time_limit = limit;
     }

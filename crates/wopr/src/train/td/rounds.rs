@@ -12,13 +12,12 @@
 //! and with `B` = 1 they are the one-thread learner's, bit for bit.
 //!
 //! A rank plays a contiguous block of each round's games
-//! ([`crate::dist::map_block`]), spread over its rayon threads, one actor
-//! a thread; every rank merges every game's changes, so all ranks keep
+//! ([`crate::dist::map_block`]), shared out between its actors, one
+//! thread each; every rank merges every game's changes, so all ranks keep
 //! the same weights. Opponents ([`TdLearner::with_opponents`]) are each
 //! actor's own, so they must play every game as `new_game` leaves them
 //! (wopr's players do).
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{TdGame, TdLearner};
@@ -29,7 +28,7 @@ use crate::game::encode::Encodable;
 pub struct GameChange {
     /// What the game did.
     pub summary: TdGame,
-    /// The entries it may have changed, ascending (the bias included).
+    /// The entries it may have changed, each once (the bias last).
     pub indices: Vec<u32>,
     /// For each index, for each array (the weights, then TCL's sums of
     /// changes and of their sizes where TCL is on): its value after the
@@ -37,6 +36,27 @@ pub struct GameChange {
     pub after: Vec<f32>,
     /// The same entries' changes from the round's start.
     pub change: Vec<f32>,
+}
+
+/// The entries a game touched, each listed once, in the order first
+/// touched (a mark per entry keeps the list free of repeats).
+#[derive(Default)]
+pub(super) struct Touched {
+    list: Vec<u32>,
+    seen: Vec<bool>,
+}
+
+impl Touched {
+    /// Lists the inputs of a position learned from.
+    pub(super) fn add(&mut self, inputs: &[(u32, f32)]) {
+        for &(i, _) in inputs {
+            let seen = &mut self.seen[i as usize];
+            if !*seen {
+                *seen = true;
+                self.list.push(i);
+            }
+        }
+    }
 }
 
 /// The actors that learn a run's games in rounds (see the module docs).
@@ -48,9 +68,10 @@ pub struct TdRounds<G: Encodable> {
 }
 
 impl<G: Encodable> TdRounds<G> {
-    /// Rounds of `batch` games played by `actors` (one a thread is enough;
-    /// each a learner built as the main one, its weights taken from the
-    /// main learner before the first round).
+    /// Rounds of `batch` games played by `actors`, each on a thread of its
+    /// own (each a learner built as the main one, its weights taken from
+    /// the main learner before the first round; which actor plays which
+    /// game changes nothing learned).
     ///
     /// # Panics
     /// Where `actors` is empty or `batch` is 0.
@@ -102,7 +123,10 @@ impl<G: Encodable> TdRounds<G> {
                 actor.weights.copy_from_slice(&main.weights);
                 actor.tcl_sum.copy_from_slice(&main.tcl_sum);
                 actor.tcl_size.copy_from_slice(&main.tcl_size);
-                actor.touched = Some(Vec::new());
+                actor.touched = Some(Touched {
+                    list: Vec::new(),
+                    seen: vec![false; main.weights.len()],
+                });
             }
             self.synced = true;
         }
@@ -112,18 +136,30 @@ impl<G: Encodable> TdRounds<G> {
         let changes: Vec<GameChange> = crate::dist::map_block(&tasks, |_, block| {
             let n = actors.len();
             // Actor t plays games t, t + n, t + 2n, … of this block.
-            let mut played: Vec<Vec<GameChange>> = actors
-                .par_iter_mut()
-                .enumerate()
-                .map(|(t, actor)| {
-                    block
-                        .iter()
-                        .skip(t)
-                        .step_by(n)
-                        .map(|&g| actor.play_from(&snapshot, g))
+            let share = |t: usize, actor: &mut TdLearner<G>| -> Vec<GameChange> {
+                block
+                    .iter()
+                    .skip(t)
+                    .step_by(n)
+                    .map(|&g| actor.play_from(&snapshot, g))
+                    .collect()
+            };
+            let mut played: Vec<Vec<GameChange>> = if n == 1 || block.len() < 2 {
+                vec![share(0, &mut actors[0])]
+            } else {
+                std::thread::scope(|scope| {
+                    let handles: Vec<_> = actors
+                        .iter_mut()
+                        .enumerate()
+                        .map(|(t, actor)| scope.spawn(move || share(t, actor)))
+                        .collect();
+                    handles
+                        .into_iter()
+                        .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
                         .collect()
                 })
-                .collect();
+            };
+            let n = played.len();
             let mut ordered = Vec::with_capacity(block.len());
             let mut streams: Vec<_> = played.iter_mut().map(|p| p.drain(..)).collect();
             for k in 0..block.len() {
@@ -133,7 +169,16 @@ impl<G: Encodable> TdRounds<G> {
         });
         main.merge(&changes);
         let merged = Arrays::of(main);
+        // Bring the actors up to the merged arrays: entry by entry, or
+        // whole where the round touched much of them (a copy is cheaper).
+        let listed: usize = changes.iter().map(|c| c.indices.len()).sum();
         for actor in &mut self.actors {
+            if listed > merged.weights.len() / 8 {
+                actor.weights.copy_from_slice(merged.weights);
+                actor.tcl_sum.copy_from_slice(merged.tcl_sum);
+                actor.tcl_size.copy_from_slice(merged.tcl_size);
+                continue;
+            }
             for c in &changes {
                 for &i in &c.indices {
                     merged.copy_entry(actor, i as usize);
@@ -174,12 +219,16 @@ impl<G: Encodable> TdLearner<G> {
     /// Learns game `index` from `snapshot` (which this actor's arrays
     /// equal), lists what it changed, and puts the arrays back.
     fn play_from(&mut self, snapshot: &Arrays, index: u64) -> GameChange {
-        self.touched.get_or_insert_with(Vec::new).clear();
         let summary = self.learn_game(index);
-        let mut indices = self.touched.take().unwrap_or_default();
+        let touched = self
+            .touched
+            .as_mut()
+            .expect("an actor lists what it touches");
+        let mut indices = std::mem::take(&mut touched.list);
+        for &i in &indices {
+            touched.seen[i as usize] = false;
+        }
         indices.push((self.weights.len() - 1) as u32);
-        indices.sort_unstable();
-        indices.dedup();
         let tcl = !self.tcl_sum.is_empty();
         let per = if tcl { 3 } else { 1 };
         let mut after = Vec::with_capacity(indices.len() * per);
@@ -197,7 +246,6 @@ impl<G: Encodable> TdLearner<G> {
             }
             snapshot.copy_entry(self, i);
         }
-        self.touched = Some(Vec::with_capacity(indices.len()));
         GameChange {
             summary,
             indices,
@@ -261,29 +309,16 @@ mod tests {
     }
 
     /// The weights and TCL sums after `games` games learned in rounds of
-    /// `batch` by `actors` actors on a pool of `threads` threads.
-    fn rounds(
-        tcl: bool,
-        farl: bool,
-        games: u64,
-        batch: u64,
-        actors: usize,
-        threads: usize,
-    ) -> Vec<u32> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
-            let mut main = learner(tcl, farl);
-            let mut r = TdRounds::new((0..actors).map(|_| learner(tcl, farl)).collect(), batch);
-            // Two calls, the second starting inside a round's span only at
-            // a multiple of the batch, as a resumed run does.
-            let first = games / 2 / batch * batch;
-            r.learn(&mut main, 0, first);
-            r.learn(&mut main, first, games - first);
-            bits(&main)
-        })
+    /// `batch` by `actors` actors (threads).
+    fn rounds(tcl: bool, farl: bool, games: u64, batch: u64, actors: usize) -> Vec<u32> {
+        let mut main = learner(tcl, farl);
+        let mut r = TdRounds::new((0..actors).map(|_| learner(tcl, farl)).collect(), batch);
+        // Two calls, the second starting at a multiple of the batch, as a
+        // resumed run does.
+        let first = games / 2 / batch * batch;
+        r.learn(&mut main, 0, first);
+        r.learn(&mut main, first, games - first);
+        bits(&main)
     }
 
     fn bits(l: &TdLearner<Connect4>) -> Vec<u32> {
@@ -304,7 +339,7 @@ mod tests {
                 one.learn_game(i);
             }
             assert_eq!(
-                rounds(tcl, farl, 24, 1, 2, 2),
+                rounds(tcl, farl, 24, 1, 2),
                 bits(&one),
                 "tcl {tcl}, farl {farl}"
             );
@@ -312,14 +347,14 @@ mod tests {
     }
 
     #[test]
-    fn a_round_learns_the_same_whatever_the_threads_and_actors() {
+    fn a_round_learns_the_same_whatever_the_actors() {
         for (tcl, farl) in [(false, false), (true, false)] {
-            let one = rounds(tcl, farl, 32, 8, 1, 1);
-            assert_eq!(rounds(tcl, farl, 32, 8, 2, 2), one);
-            assert_eq!(rounds(tcl, farl, 32, 8, 3, 2), one);
+            let one = rounds(tcl, farl, 32, 8, 1);
+            assert_eq!(rounds(tcl, farl, 32, 8, 2), one);
+            assert_eq!(rounds(tcl, farl, 32, 8, 3), one);
             // And it is not the one-thread learner: the games of a round
             // do not see each other's changes.
-            assert_ne!(rounds(tcl, farl, 32, 1, 1, 1), one);
+            assert_ne!(rounds(tcl, farl, 32, 1, 1), one);
         }
     }
 
@@ -342,13 +377,13 @@ mod tests {
 
     #[test]
     fn ranks_in_threads_keep_the_single_process_weights() {
-        let single = rounds(true, false, 24, 6, 2, 2);
+        let single = rounds(true, false, 24, 6, 2);
         let handles: Vec<_> = InProcess::ranks(2)
             .into_iter()
             .map(|comm| {
                 std::thread::spawn(move || {
                     install(Some(Rc::new(comm)));
-                    rounds(true, false, 24, 6, 1, 1)
+                    rounds(true, false, 24, 6, 1)
                 })
             })
             .collect();

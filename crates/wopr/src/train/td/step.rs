@@ -29,7 +29,7 @@ impl<G: Encodable> TdLearner<G> {
         if let Some(touched) = self.touched.as_mut() {
             // Every weight this step (or a later one, through the trace)
             // changes is an input of a position learned from.
-            touched.extend(self.inputs.iter().map(|&(i, _)| i));
+            touched.add(&self.inputs);
         }
         // Inputs carried over from the move's valuation are the position's
         // own (checked on every update of the test builds).
