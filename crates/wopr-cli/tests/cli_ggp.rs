@@ -301,16 +301,16 @@ fn late_illegal_and_missing_players_get_legal_moves_chosen() {
 fn bad_match_arguments_are_one_line_errors() {
     let ttt = sheet("gdl/tictactoe.kif");
     for (args, says) in [
-        (vec![ttt.as_str(), "127.0.0.1:1"], "2 roles (xplayer oplayer)"),
+        (
+            vec![ttt.as_str(), "127.0.0.1:1"],
+            "2 roles (xplayer oplayer)",
+        ),
         (
             vec![ttt.as_str(), "ftp://a/", "127.0.0.1:1"],
             "only http://",
         ),
         (vec!["no/such.kif", "a:1", "b:1"], "cannot read"),
-        (
-            vec![ttt.as_str(), "a:1", "b:1", "--id", "(x)"],
-            "bad --id",
-        ),
+        (vec![ttt.as_str(), "a:1", "b:1", "--id", "(x)"], "bad --id"),
     ] {
         let mut all = vec!["ggp", "match"];
         all.extend(args);

@@ -37,8 +37,14 @@ impl Url {
         if uri.scheme_str() != Some("http") {
             return Err(bad("only http:// is spoken"));
         }
-        let host = uri.host().filter(|h| !h.is_empty()).ok_or_else(|| bad("no host"))?;
-        let host = host.trim_start_matches('[').trim_end_matches(']').to_string();
+        let host = uri
+            .host()
+            .filter(|h| !h.is_empty())
+            .ok_or_else(|| bad("no host"))?;
+        let host = host
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_string();
         let port = uri.port_u16().unwrap_or(80);
         Ok(Url {
             text: text.to_string(),

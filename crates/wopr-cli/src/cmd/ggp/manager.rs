@@ -68,7 +68,9 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         format!("wopr.{secs}")
     });
     if Message::parse(&format!("(abort {id})")) != Ok(Message::Abort { id: id.clone() }) {
-        anyhow::bail!("bad --id '{id}': a match id is one lower-case symbol (letters, digits, . - _)");
+        anyhow::bail!(
+            "bad --id '{id}': a match id is one lower-case symbol (letters, digits, . - _)"
+        );
     }
     let rules: Vec<String> = sheet.rules.iter().map(|r| r.to_string()).collect();
     let record = super::runtime()?.block_on(play_match(

@@ -84,7 +84,9 @@ pub fn run(args: &PlayerArgs) -> anyhow::Result<()> {
         let local = listener.local_addr()?;
         println!(
             "wopr ggp: a GGP player listening on http://{local}/ (player: {}; Ctrl-C stops)",
-            args.player.as_deref().unwrap_or("mcts, or random where it does not apply")
+            args.player
+                .as_deref()
+                .unwrap_or("mcts, or random where it does not apply")
         );
         let app = axum::Router::new()
             .fallback(handle)
@@ -212,13 +214,18 @@ impl Server {
     /// The spec played in a match of `game`: `--player` where it fits the
     /// sheet, else MCTS, else random; its time budget set from the clock.
     fn spec_for(&self, game: &Gdl, id: &str, clock: Duration) -> PlayerSpec {
-        let given = self.spec.as_deref().and_then(|s| match PlayerSpec::parse(game, s) {
-            Ok(spec) => Some(spec),
-            Err(e) => {
-                eprintln!("match {id}: --player does not fit this sheet ({e}); playing the default");
-                None
-            }
-        });
+        let given = self
+            .spec
+            .as_deref()
+            .and_then(|s| match PlayerSpec::parse(game, s) {
+                Ok(spec) => Some(spec),
+                Err(e) => {
+                    eprintln!(
+                        "match {id}: --player does not fit this sheet ({e}); playing the default"
+                    );
+                    None
+                }
+            });
         let mut spec = given
             .or_else(|| PlayerSpec::parse(game, DEFAULT_PLAYER).ok())
             .unwrap_or(PlayerSpec::Random);

@@ -113,7 +113,10 @@ impl Message {
             return Ok(Message::Info);
         }
         let Some([head, args @ ..]) = e.items() else {
-            return fail(format!("'{}' is not a message (accepted: {KINDS})", cut(&e)));
+            return fail(format!(
+                "'{}' is not a message (accepted: {KINDS})",
+                cut(&e)
+            ));
         };
         let kind = head.sym().unwrap_or("");
         let want = match kind {
@@ -244,9 +247,9 @@ fn moves(e: &Sexp) -> Result<Option<Vec<Term>>, GgpError> {
 /// (`(f)` the constant `f`, as the rule-sheet reader takes it).
 fn term(e: &Sexp) -> Result<Term, GgpError> {
     match e {
-        Sexp::Sym(s) if s.starts_with('?') => {
-            fail(format!("a move must be a ground term, not the variable '{s}'"))
-        }
+        Sexp::Sym(s) if s.starts_with('?') => fail(format!(
+            "a move must be a ground term, not the variable '{s}'"
+        )),
         Sexp::Sym(s) => Ok(Term::Const(s.as_str().into())),
         Sexp::List(items, _) => match items.split_first() {
             Some((Sexp::Sym(f), [])) => Ok(Term::Const(f.as_str().into())),
@@ -337,7 +340,9 @@ impl Position {
         let r = self.game.reasoner();
         let mut ids = Vec::new();
         r.legal(&self.facts, role, &mut ids);
-        ids.iter().map(|&m| r.moves(role)[m as usize].clone()).collect()
+        ids.iter()
+            .map(|&m| r.moves(role)[m as usize].clone())
+            .collect()
     }
 
     /// Each role's goal value here (0..=100; 0 where none holds).
