@@ -298,6 +298,19 @@ fn late_illegal_and_missing_players_get_legal_moves_chosen() {
 }
 
 #[test]
+fn a_bad_player_spec_stops_the_server_before_it_listens() {
+    let out = wopr(&["ggp", "--port", "0", "--player", "mctz"]);
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("bad --player") && err.contains("mctz"),
+        "{err}"
+    );
+}
+
+#[test]
 fn bad_match_arguments_are_one_line_errors() {
     let ttt = sheet("gdl/tictactoe.kif");
     for (args, says) in [

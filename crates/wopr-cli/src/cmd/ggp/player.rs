@@ -67,8 +67,16 @@ fn margin(clock: Duration) -> Duration {
     (clock / 5).clamp(Duration::from_millis(100), Duration::from_secs(2))
 }
 
+/// A sheet every player spec of a two-player game fits, to check
+/// `--player` before any match.
+const CHECK_SHEET: &str = include_str!("../../../../../gdl/tictactoe.kif");
+
 /// Runs the player until Ctrl-C.
 pub fn run(args: &PlayerArgs) -> anyhow::Result<()> {
+    if let Some(spec) = &args.player {
+        let game = Gdl::from_text("gdl/tictactoe.kif", CHECK_SHEET, 10_000)?;
+        PlayerSpec::parse(&game, spec).map_err(|e| anyhow::anyhow!("bad --player: {e}"))?;
+    }
     let server = Arc::new(Server {
         spec: args.player.clone(),
         name: args.name.clone(),
