@@ -76,6 +76,9 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Check a GDL rule sheet, or write it as Prolog.
     Gdl(cmd::gdl::Args),
+    /// Play in General Game Playing matches over HTTP (a GGP player), or
+    /// run a match between GGP players (`wopr ggp match`).
+    Ggp(cmd::ggp::Args),
     /// Speak the Go Text Protocol on stdin/stdout as an engine playing a
     /// player (for GUIs and other programs).
     Gtp(cmd::gtp::GtpArgs),
@@ -118,6 +121,7 @@ fn main() -> ExitCode {
         Command::Games(a) => cmd::games::run(a),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Gdl(a) => cmd::gdl::run(a),
+        Command::Ggp(a) => cmd::ggp::run(a),
         Command::Position(a) => cmd::position::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Bench(a) => cmd::bench::run(a),

@@ -8,6 +8,7 @@ pub mod eval;
 pub mod evolve;
 pub mod games;
 pub mod gdl;
+pub mod ggp;
 pub mod grid;
 pub mod gtp;
 pub mod learn;

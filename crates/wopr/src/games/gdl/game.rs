@@ -237,6 +237,13 @@ impl Gdl {
         &self.rules.reasoner
     }
 
+    /// The state whose true facts are `facts` (a GGP player's position,
+    /// followed from the joint moves it is told), its turn worked out as
+    /// [`Game::initial_state`]'s is: forced joint moves are made at once.
+    pub fn state_at(&self, facts: Facts) -> GdlState {
+        GdlState::new(self.rules.clone(), facts)
+    }
+
     /// The move term of action `a`.
     pub fn action_term(&self, a: Action) -> Option<&Term> {
         self.rules.actions.get(a as usize)

@@ -4,11 +4,13 @@ pub mod ast;
 pub mod check;
 pub mod facts;
 pub mod game;
+pub mod ggp;
 pub mod ground;
 pub mod nonground;
 pub mod parse;
 pub mod prolog;
 pub mod reasoner;
+pub mod sexp;
 
 /// What was wrong with a rule sheet, in one line (with the rule's line
 /// number where there is one).
