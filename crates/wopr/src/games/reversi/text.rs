@@ -84,7 +84,7 @@ mod tests {
     fn bad_positions_say_what_is_accepted() {
         for (text, want) in [
             ("", "no board"),
-            ("XO X", "has 4 squares, not 64"),
+            ("XO X", "has 2 squares, not 64"),
             (
                 &format!("{} Z", "-".repeat(64)),
                 "the colour to move is 'Z'",
