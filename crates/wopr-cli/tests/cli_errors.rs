@@ -204,3 +204,40 @@ fn gdl_check_reports_gdl_ii_sheets_and_names_the_turns() {
     assert_eq!(turns, "turns:      one player at a time", "{text}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `wopr solve --position`: FFO endgame #40 (Edax's
+/// `problem/fforum-40-59.obf`, first line; 20 empty squares, Black to
+/// move) is +38 for Black, reached only by a2, as the suite gives it; bad
+/// text, a game that reads no positions, and `--empties` on a solver
+/// without that limit are one-line errors.
+#[test]
+fn solve_reads_a_reversi_position_as_the_ffo_suite_writes_it() {
+    let ffo40 =
+        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38; C7:+36;";
+    let out = wopr(&["solve", "reversi:8x8", "--position", ffo40, "--json"]);
+    assert!(out.status.success(), "{out:?}");
+    let out = String::from_utf8(out.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["score"], 38, "{out}");
+    // a2 is square 8 (row by row from a1).
+    assert_eq!(v["best"], serde_json::json!([8]), "{out}");
+    // One more empty square than the 8x8 solver takes by default: refused
+    // unless --empties lets it (not solved here: it would take seconds).
+    let ffo40_less_h1 = ffo40.replacen("O--OOOOX", "O--OOOO-", 1);
+    one_line_error(
+        &wopr(&["solve", "reversi:8x8", "--position", &ffo40_less_h1]),
+        &["21 empty squares is beyond the endgame solver's limit of 20 (--empties N raises it)"],
+    );
+    one_line_error(
+        &wopr(&["solve", "reversi:8x8", "--position", "XO X"]),
+        &["--position: the board has 2 squares, not 64"],
+    );
+    one_line_error(
+        &wopr(&["solve", "tictactoe", "--position", "x"]),
+        &["tictactoe reads no position from text"],
+    );
+    one_line_error(
+        &wopr(&["solve", "tictactoe", "--empties", "9"]),
+        &["has no limit on empty squares"],
+    );
+}

@@ -82,7 +82,12 @@ fn solve<G: Roster>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
         }
     }
     let t = Instant::now();
-    let sol = solver.solve(&state)?;
+    let sol = solver.solve(&state).map_err(|e| match e {
+        wopr::game::solver::SolveError::TooLarge(why) if args.empties.is_none() => {
+            anyhow::anyhow!("{why} (--empties N raises it)")
+        }
+        e => e.into(),
+    })?;
     let ms = t.elapsed().as_secs_f64() * 1000.0;
     if args.json {
         println!(
