@@ -30,10 +30,10 @@ enum Command {
     /// A ply is one action: a move of the player to move, a chance outcome
     /// (a `random` role's move in GDL-II), or at a simultaneous turn one
     /// joint move (every role's choice; the count is their product). On a
-    /// `gdl:` sheet a step where only one role has a choice is that role's
-    /// ply, and a step where every role has one forced move is played
-    /// without counting a ply (wopr's turn model, not GDL's "every step a
-    /// ply").
+    /// `gdl:` sheet a ply is one GDL step, as GGP reasoners count: the joint
+    /// move of every role (the product of their legal moves), a step where
+    /// every role has one forced move (`noop`) included, and GDL-II's
+    /// `random` one role among the others.
     Perft(cmd::perft::PerftArgs),
     /// Play moves from the start and show the position, its legal moves and result.
     Position(cmd::position::PositionArgs),

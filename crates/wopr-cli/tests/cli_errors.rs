@@ -232,6 +232,14 @@ fn solve_reads_a_reversi_position_as_the_ffo_suite_writes_it() {
         &wopr(&["solve", "reversi:8x8", "--position", "XO X"]),
         &["--position: the board has 2 squares, not 64"],
     );
+    // FFO #41 starts with an empty square, written `-`: read as the
+    // position, not as a flag (solving it, 22 empty squares, would take
+    // seconds; refused by the default limit instead).
+    let ffo41 = "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X";
+    one_line_error(
+        &wopr(&["solve", "reversi:8x8", "--position", ffo41]),
+        &["22 empty squares is beyond"],
+    );
     one_line_error(
         &wopr(&["solve", "tictactoe", "--position", "x"]),
         &["tictactoe reads no position from text"],

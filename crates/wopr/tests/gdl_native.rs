@@ -180,3 +180,41 @@ fn perft_counts_the_joint_moves_of_every_role() {
     assert_eq!(perft(&s, 2), 24 * 24);
     assert_eq!(perft(&s, 3), 0, "the game is over after two steps");
 }
+
+/// `wopr perft` on a sheet counts GDL steps (`Roster::perft`): a step
+/// where the one role has a single move (`wait`) is a ply with one
+/// sequence, where wopr's turn model plays it without counting; after it
+/// the two choices. Tic-Tac-Toe's sheet counts as the native game does
+/// (every step one role's choice and the other's `noop`).
+#[test]
+fn perft_of_a_sheet_counts_gdl_steps_forced_ones_included() {
+    use wopr::players::Roster;
+    let text = "(role a) (init (step 0))\n\
+        (<= (legal a wait) (true (step 0)))\n\
+        (<= (legal a left) (true (step 1)))\n\
+        (<= (legal a right) (true (step 1)))\n\
+        (<= (next (step 1)) (true (step 0)))\n\
+        (<= (next (step 2)) (true (step 1)))\n\
+        (<= terminal (true (step 2)))\n\
+        (goal a 100)\n";
+    let g = Gdl::from_text("forced.kif", text, 10_000).unwrap();
+    let s = g.initial_state();
+    assert_eq!((g.perft(&s, 1), g.perft(&s, 2), g.perft(&s, 3)), (1, 2, 0));
+    // wopr's turn model skips the forced step: 2 sequences at one ply.
+    assert_eq!(perft(&s, 1), 2);
+    let sheet = Gdl::from_text(
+        "tictactoe.kif",
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../gdl/tictactoe.kif"
+        ))
+        .unwrap(),
+        10_000,
+    )
+    .unwrap();
+    let start = sheet.initial_state();
+    // 9, 9·8, 9·8·7 and 9·8·7·6: no line ends before the fifth ply.
+    for (d, want) in [(1, 9), (2, 72), (3, 504), (4, 3024)] {
+        assert_eq!(sheet.perft(&start, d), want, "depth {d}");
+    }
+}

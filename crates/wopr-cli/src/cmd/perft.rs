@@ -2,8 +2,7 @@
 
 use std::time::Instant;
 
-use wopr::game::perft::perft;
-use wopr::{with_game, Game};
+use wopr::{with_game, Game, Roster};
 
 /// Arguments of `wopr perft`.
 #[derive(clap::Args, Debug)]
@@ -25,7 +24,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
         let start = g.initial_state();
         for d in 1..=args.depth {
             let t = Instant::now();
-            let n = perft(&start, d);
+            let n = g.perft(&start, d);
             println!("{d} {n}");
             if args.time {
                 eprintln!("depth {d}: {:.3} s", t.elapsed().as_secs_f64());

@@ -20,8 +20,8 @@ pub struct SolveArgs {
     /// The position as text, for games that read one (reversi: the N²
     /// squares row by row from a1, X black, O white, - empty, then the
     /// colour to move, as the FFO endgame suite's `.obf` lines write it;
-    /// what follows a `;` is not read).
-    #[arg(long)]
+    /// what follows a `;` is not read; it may start with `-`).
+    #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
     /// Let an endgame solver take positions of up to this many empty
     /// squares (reversi's solver refuses more than 20 on 8x8 by default,

@@ -65,6 +65,15 @@ pub trait Roster: Game {
         )))
     }
 
+    /// The number of move sequences of `depth` plies from `state`, as this
+    /// game counts plies: [`crate::game::perft::perft`] (a ply is one
+    /// seat's choice, or one joint choice at a simultaneous turn) unless
+    /// the game counts otherwise (GDL sheets: GDL steps,
+    /// [`crate::games::gdl::steps`]).
+    fn perft(&self, state: &Self::State, depth: u32) -> u64 {
+        crate::game::perft::perft(state, depth)
+    }
+
     /// An exact solver for this game's positions, where one exists.
     fn solver(&self) -> Option<Box<dyn Solver<Self>>> {
         None

@@ -232,6 +232,17 @@ impl Gdl {
         self.rules.simultaneous
     }
 
+    /// Where GDL steps from `state` start: the sheet's `init` if `state` is
+    /// the start position (which has played any forced steps already),
+    /// else `state`'s facts.
+    pub fn step_root(&self, state: &GdlState) -> Facts {
+        if state.facts() == self.initial_state().facts() {
+            self.reasoner().initial()
+        } else {
+            state.facts().clone()
+        }
+    }
+
     /// The reasoner under the game.
     pub fn reasoner(&self) -> &Reasoner {
         &self.rules.reasoner

@@ -11,6 +11,7 @@ pub mod parse;
 pub mod prolog;
 pub mod reasoner;
 pub mod sexp;
+pub mod steps;
 
 /// What was wrong with a rule sheet, in one line (with the rule's line
 /// number where there is one).

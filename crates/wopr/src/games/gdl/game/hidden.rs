@@ -145,4 +145,8 @@ impl Game for GdlHidden {
 }
 
 /// GDL-II games offer the players every game has (`random`, `first`).
-impl Roster for GdlHidden {}
+impl Roster for GdlHidden {
+    fn perft(&self, state: &GdlHiddenState, depth: u32) -> u64 {
+        crate::games::gdl::steps::step_perft(self.0.reasoner(), &self.0.step_root(&state.0), depth)
+    }
+}

@@ -53,6 +53,13 @@ impl Encodable for Gdl {
 }
 
 impl Roster for Gdl {
+    /// GDL steps ([`crate::games::gdl::steps`]); from the start position,
+    /// from the sheet's `init` (the start state has played any forced
+    /// steps already, as wopr's turn model does).
+    fn perft(&self, state: &GdlState, depth: u32) -> u64 {
+        crate::games::gdl::steps::step_perft(self.reasoner(), &self.step_root(state), depth)
+    }
+
     fn parse_bot(&self, spec: &GameSpec) -> Result<Option<PlayerSpec>, SpecError> {
         if self.rules.alternating {
             if spec.name == "perfect" {
