@@ -12,12 +12,13 @@
 //! and with `B` = 1 they are the one-thread learner's, bit for bit.
 //!
 //! A rank plays a contiguous block of each round's games
-//! ([`crate::dist::map_block`]), shared out between its actors, one
-//! thread each; every rank merges every game's changes, so all ranks keep
+//! ([`crate::dist::map_block`]), shared out between its actors, one a
+//! rayon worker thread; every rank merges every game's changes, so all ranks keep
 //! the same weights. Opponents ([`TdLearner::with_opponents`]) are each
 //! actor's own, so they must play every game as `new_game` leaves them
 //! (wopr's players do).
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{TdGame, TdLearner};
@@ -68,8 +69,8 @@ pub struct TdRounds<G: Encodable> {
 }
 
 impl<G: Encodable> TdRounds<G> {
-    /// Rounds of `batch` games played by `actors`, each on a thread of its
-    /// own (each a learner built as the main one, its weights taken from
+    /// Rounds of `batch` games played by `actors`, each on a rayon worker
+    /// thread (as many actors as the pool has threads; each a learner built as the main one, its weights taken from
     /// the main learner before the first round; which actor plays which
     /// game changes nothing learned).
     ///
@@ -144,20 +145,17 @@ impl<G: Encodable> TdRounds<G> {
                     .map(|&g| actor.play_from(&snapshot, g))
                     .collect()
             };
+            // One actor a rayon worker (threads that live the whole run:
+            // a round costs a wake-up, not a thread's start).
             let mut played: Vec<Vec<GameChange>> = if n == 1 || block.len() < 2 {
                 vec![share(0, &mut actors[0])]
             } else {
-                std::thread::scope(|scope| {
-                    let handles: Vec<_> = actors
-                        .iter_mut()
-                        .enumerate()
-                        .map(|(t, actor)| scope.spawn(move || share(t, actor)))
-                        .collect();
-                    handles
-                        .into_iter()
-                        .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                        .collect()
-                })
+                actors
+                    .par_iter_mut()
+                    .with_max_len(1)
+                    .enumerate()
+                    .map(|(t, actor)| share(t, actor))
+                    .collect()
             };
             let n = played.len();
             let mut ordered = Vec::with_capacity(block.len());
