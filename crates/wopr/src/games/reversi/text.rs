@@ -54,7 +54,7 @@ pub fn position(n: usize, text: &str) -> Result<ReversiState, SpecError> {
         "O" | "o" | "W" | "w" => 1,
         other => return Err(bad(format!("the colour to move is '{other}'"))),
     };
-    ReversiState::from_discs(n, discs, to_move).map_err(|e| bad(e))
+    ReversiState::from_discs(n, discs, to_move).map_err(bad)
 }
 
 #[cfg(test)]
