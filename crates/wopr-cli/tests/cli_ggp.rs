@@ -207,6 +207,8 @@ fn matches_complete_on_the_vendored_two_player_sheets() {
     let b = Player::start(&["--player", "random"]);
     for s in [
         "gdl/connect4-6x6.kif",
+        "gdl/connect4-7x6.kif",
+        "gdl/nim.kif",
         "gdl/ggp-base/ticTacToe.kif",
         "gdl/ggp-base/chomp.kif",
         "gdl/ggp-base/nim1.kif",
