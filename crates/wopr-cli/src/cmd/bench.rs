@@ -17,6 +17,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use super::cpu_time::cpu_seconds;
 use wopr::experiment::{start, Evolution, EvolveConfig, GenerationRow};
 use wopr::game::driver::{random_playout, random_playout_listed};
 use wopr::game::encode::Encodable;
@@ -182,18 +183,6 @@ fn measure_with<G: Game>(
         }
     }
     (playouts, actions, t.elapsed().as_secs_f64())
-}
-
-/// CPU seconds this process has used, all threads together.
-pub(crate) fn cpu_seconds() -> f64 {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage fills the struct it is given.
-    let usage = unsafe {
-        libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr());
-        usage.assume_init()
-    };
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    secs(usage.ru_utime) + secs(usage.ru_stime)
 }
 
 /// `--generation CONFIG`: runs generation 0 of the config `repeat` times

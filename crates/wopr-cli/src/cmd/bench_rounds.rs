@@ -21,7 +21,7 @@ use wopr::game::encode::Encodable;
 use wopr::nn::Activation;
 use wopr::train::td::{TdLearner, TdOptions, TdRounds};
 
-use super::bench::cpu_seconds;
+use super::cpu_time::cpu_seconds;
 
 /// One row: what learned, its threads, wall and CPU seconds.
 struct Timed {
