@@ -159,7 +159,8 @@ fn a_run_begun_on_two_ranks_resumes_on_three() {
             .collect()
     };
     assert_eq!(pick(folder(&straight)), pick(folder(&split)));
-    // TD does not spread: refused on several ranks, with the reason.
+    // TD one game after another does not spread: refused on several
+    // ranks, with the reason.
     let td = dir.join("td.toml");
     std::fs::write(
         &td,
@@ -169,5 +170,31 @@ fn a_run_begun_on_two_ranks_resumes_on_three() {
     let out = mpirun(2, &["run", s(&td), "--out", s(&dir.join("td")), "-q"]);
     let text = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(text.contains("does not spread over MPI ranks"), "{text}");
+    assert!(
+        text.contains("spreads over MPI ranks only in rounds"),
+        "{text}"
+    );
+    // In rounds (`learner.batch`) it does, and 2 ranks learn the single
+    // process's weights bit for bit.
+    let rounds = dir.join("rounds.toml");
+    std::fs::write(
+        &rounds,
+        "game = 'reversi:6x6'\n[learner]\nkind = 'td'\nencoding = 'ntuple3'\nalpha = 0.01\nlambda = 0.5\nbatch = 8\n[stop]\ngames = 800\n[yardsticks]\nevery = 400\n",
+    )
+    .unwrap();
+    let (ranked, single) = (dir.join("rounds-2"), dir.join("rounds-1"));
+    let out = mpirun(2, &["run", s(&rounds), "--out", s(&ranked), "-q"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = wopr(&["run", s(&rounds), "--out", s(&single), "-q"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let net = |d: &Path| std::fs::read_to_string(d.join("net.json")).unwrap();
+    assert_eq!(net(&ranked), net(&single));
 }

@@ -74,14 +74,28 @@ fn kind_of(text: &str, path: &Path) -> anyhow::Result<LearnerKind> {
 }
 
 /// Refuses a learner that does not share its work between the ranks of an
-/// MPI job (TD's games and training's epochs each follow from the last).
-fn one_process(kind: &str) -> anyhow::Result<()> {
-    if wopr::dist::size() > 1 {
+/// MPI job (training's epochs each follow from the last, and so do TD's
+/// games unless `learner.batch` above 1 learns them in rounds).
+fn one_process(kind: LearnerKind, text: &str) -> anyhow::Result<()> {
+    if wopr::dist::size() <= 1 {
+        return Ok(());
+    }
+    if kind == LearnerKind::Td {
+        let batch = text
+            .parse::<toml::Table>()
+            .ok()
+            .and_then(|d| d.get("learner")?.get("batch")?.as_integer());
+        if batch.is_some_and(|b| b > 1) {
+            return Ok(());
+        }
         anyhow::bail!(
-            "a {kind} run does not spread over MPI ranks (each step follows from the last): run it as one process; evolution configs spread their games"
+            "a td run spreads over MPI ranks only in rounds (each game follows from the last): set learner.batch above 1, or run it as one process"
         );
     }
-    Ok(())
+    anyhow::bail!(
+        "a {} run does not spread over MPI ranks (each step follows from the last): run it as one process; evolution configs spread their games",
+        kind.name()
+    )
 }
 
 fn start(path: &Path, args: &Args) -> anyhow::Result<()> {
@@ -91,7 +105,7 @@ fn start(path: &Path, args: &Args) -> anyhow::Result<()> {
         evolve::with_settings(&text, &args.set).map_err(|e| anyhow::anyhow!("bad --set: {e}"))?;
     let kind = kind_of(&text_set, path)?;
     if kind != LearnerKind::Evolve {
-        one_process(kind.name())?;
+        one_process(kind, &text_set)?;
     }
     match kind {
         LearnerKind::Evolve => evolve::run(&evolve::Args {
@@ -159,7 +173,8 @@ fn resume(dir: &Path, set: &[String], quiet: bool) -> anyhow::Result<()> {
             .with_context(|| format!("cannot read {}", path.display()))?;
         let kind = layer::run_kind(dir)?;
         if kind != "evolve" {
-            one_process(&kind)?;
+            let learner = LearnerKind::parse(&kind).map_err(|e| anyhow::anyhow!("{e}"))?;
+            one_process(learner, &text)?;
         }
         return match kind.as_str() {
             "evolve" => resume_evolution(dir, stop_key("stop.generations")?, quiet),
