@@ -3,6 +3,7 @@
 //! draw, and leave every algorithm to the library.
 
 mod cmd;
+mod http;
 mod human;
 mod plot;
 #[cfg(feature = "mpi")]

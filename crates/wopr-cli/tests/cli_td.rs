@@ -9,9 +9,11 @@ use std::process::Output;
 
 use cli_common::{fails_with, ok, s, wopr, Scratch};
 
-/// `wopr td` on Tic-Tac-Toe with a `raw` linear net, yardstick `random`.
-fn td(out: &Path, games: &str, extra: &[&str]) -> Output {
-    let mut args = vec![
+/// `wopr td` on Tic-Tac-Toe with a `raw` linear net, yardstick `random`,
+/// as a command (to set its environment).
+fn td_command(out: &Path, games: &str, extra: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_wopr"));
+    cmd.args([
         "td",
         "--game",
         "tictactoe",
@@ -30,9 +32,16 @@ fn td(out: &Path, games: &str, extra: &[&str]) -> Output {
         "--out",
         s(out),
         "-q",
-    ];
-    args.extend_from_slice(extra);
-    wopr(&args)
+    ])
+    .args(extra);
+    cmd
+}
+
+/// [`td_command`], run.
+fn td(out: &Path, games: &str, extra: &[&str]) -> Output {
+    td_command(out, games, extra)
+        .output()
+        .expect("the wopr binary runs")
 }
 
 #[test]
@@ -150,25 +159,7 @@ fn rounds_learn_the_same_on_one_thread_or_two_and_resume_exactly() {
     let dir = Scratch::new("wopr-cli-td", "batch", true);
     let batch = ["--batch", "50", "--lambda", "0.5", "--tcl-beta", "2.7"];
     let threaded = |out: &Path, games: &str, threads: &str| -> Output {
-        let mut args = vec![
-            "td",
-            "--game",
-            "tictactoe",
-            "--encoding",
-            "raw",
-            "--games",
-            games,
-            "--every",
-            "1000",
-            "--alpha",
-            "0.01",
-            "--out",
-            s(out),
-            "-q",
-        ];
-        args.extend_from_slice(&batch);
-        std::process::Command::new(env!("CARGO_BIN_EXE_wopr"))
-            .args(&args)
+        td_command(out, games, &batch)
             .env("RAYON_NUM_THREADS", threads)
             .output()
             .unwrap()

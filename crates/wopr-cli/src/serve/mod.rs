@@ -26,7 +26,6 @@ mod refusal;
 mod session;
 mod state;
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -168,16 +167,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         runs: args.runs.clone(),
         engines: Arc::new(engines),
     });
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    rt.block_on(async move {
-        let addr = SocketAddr::new(args.host, args.port);
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .with_context(|| format!("cannot listen on {addr}"))?;
-        let local = listener.local_addr()?;
+    crate::http::runtime()?.block_on(async move {
+        let (listener, local) = crate::http::listen(args.host, args.port).await?;
         println!(
             "wopr serve: listening on http://{local}/ (runs: {}, champions: {}; {slots} engine slots, {} ms per move; Ctrl-C stops)",
             args.runs.display(),

@@ -73,7 +73,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         );
     }
     let rules: Vec<String> = sheet.rules.iter().map(|r| r.to_string()).collect();
-    let record = super::runtime()?.block_on(play_match(
+    let record = crate::http::runtime()?.block_on(play_match(
         args,
         &id,
         &path,
@@ -236,16 +236,11 @@ async fn play_match(
     .to_string();
     let stops = ask_all(urls, vec![end; urls.len()], play_clock + grace).await;
     let goals = position.goals();
-    let summary: Vec<String> = roles
-        .iter()
-        .zip(&goals)
-        .map(|(r, g)| format!("{r} {g}"))
-        .collect();
     eprintln!(
         "match {id}: {} after {} steps; goals {}; {replaced} moves chosen for players; slowest answer {} ms",
         if finished { "over" } else { "aborted" },
         position.step(),
-        summary.join(", "),
+        position.goal_summary(),
         ms(slowest)
     );
     json!({

@@ -98,12 +98,3 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         None => player::run(&args.player),
     }
 }
-
-/// The tokio runtime both sides run on.
-fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
-    use anyhow::Context;
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")
-}

@@ -16,7 +16,6 @@
 //! a request says ends the server.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -84,12 +83,8 @@ pub fn run(args: &PlayerArgs) -> anyhow::Result<()> {
         matches: std::sync::Mutex::new(HashMap::new()),
         started: 0.into(),
     });
-    super::runtime()?.block_on(async move {
-        let addr = SocketAddr::new(args.host, args.port);
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .with_context(|| format!("cannot listen on {addr}"))?;
-        let local = listener.local_addr()?;
+    crate::http::runtime()?.block_on(async move {
+        let (listener, local) = crate::http::listen(args.host, args.port).await?;
         println!(
             "wopr ggp: a GGP player listening on http://{local}/ (player: {}; Ctrl-C stops)",
             args.player
@@ -175,17 +170,10 @@ async fn handle(
                     eprintln!("match {id}: the last moves do not fit ({e})");
                 }
             }
-            let goals = m.position.goals();
-            let roles = m.position.roles();
-            let goals: Vec<String> = roles
-                .iter()
-                .zip(&goals)
-                .map(|(r, g)| format!("{r} {g}"))
-                .collect();
             eprintln!(
                 "match {id}: over after {} steps; goals {}",
                 m.position.step(),
-                goals.join(", ")
+                m.position.goal_summary()
             );
             reply(StatusCode::OK, "done")
         }

@@ -269,8 +269,7 @@ impl<G: Encodable> Learner for TdRun<G> {
                 None => self.learner.learn_game(i),
                 Some(rounds) => {
                     if round.is_empty() {
-                        let count = ((i / rounds.batch() + 1) * rounds.batch()).min(until) - i;
-                        round = rounds.learn(&mut self.learner, i, count);
+                        round = rounds.learn_round(&mut self.learner, i, until);
                         round.reverse();
                     }
                     round.pop().expect("a game of the round")

@@ -353,6 +353,19 @@ impl Position {
             .collect()
     }
 
+    /// Each role with its goal value here, `"role goal"` joined by `", "`
+    /// (for logs and records).
+    pub fn goal_summary(&self) -> String {
+        let goals = self.goals();
+        let roles = self.roles();
+        let pairs: Vec<String> = roles
+            .iter()
+            .zip(&goals)
+            .map(|(r, g)| format!("{r} {g}"))
+            .collect();
+        pairs.join(", ")
+    }
+
     /// Makes the joint move `moves`, one legal term per role in role order.
     ///
     /// # Errors

@@ -107,13 +107,19 @@ impl<G: Encodable> TdRounds<G> {
     pub fn learn(&mut self, main: &mut TdLearner<G>, start: u64, count: u64) -> Vec<TdGame> {
         let mut games = Vec::with_capacity(count as usize);
         let end = start + count;
-        let mut first = start;
-        while first < end {
-            let last = ((first / self.batch + 1) * self.batch).min(end);
-            games.extend(self.round(main, first..last));
-            first = last;
+        while (start + games.len() as u64) < end {
+            let first = start + games.len() as u64;
+            games.extend(self.learn_round(main, first, end));
         }
         games
+    }
+
+    /// Learns from game `first` to the end of its round (`kB..(k+1)B`),
+    /// or to `end` if that comes sooner: one round, or the part of one a
+    /// run's checkpoint leaves.
+    pub fn learn_round(&mut self, main: &mut TdLearner<G>, first: u64, end: u64) -> Vec<TdGame> {
+        let last = ((first / self.batch + 1) * self.batch).min(end);
+        self.round(main, first..last)
     }
 
     /// One round: the games `indices`, from `main`'s weights, merged into
