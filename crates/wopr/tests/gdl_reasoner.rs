@@ -1,7 +1,7 @@
 //! The GDL reasoner (`games::gdl::reasoner`) on whole games and on small
 //! sheets that exercise one feature each.
 
-use wopr::games::gdl::check::check;
+use wopr::games::gdl::check::{check, stratified};
 use wopr::games::gdl::parse::parse;
 use wopr::games::gdl::reasoner::{Analysis, Facts, Reasoner};
 
@@ -241,6 +241,46 @@ fn recursion_over_the_state() {
     assert_eq!(s1.len(), 3);
     assert!(r.is_terminal(&s1));
     assert_eq!(r.goal(&s1, 0), Some(100));
+}
+
+/// Negation cycles between relations that vanish once ground: `odd` of a
+/// number depends on `odd` of the one before, and one goal on the other.
+const GROUND_STRATA: &str = "
+(role robot)
+(succ 0 1) (succ 1 2) (succ 2 3)
+(init (step 0))
+(legal robot go)
+(<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
+(<= (odd ?x) (succ ?y ?x) (not (odd ?y)))
+(<= terminal (true (step 3)))
+(<= (goal robot 0) (true (step ?x)) (not (odd ?x)))
+(<= (goal robot 100) (not (goal robot 0)))
+";
+
+#[test]
+fn negation_cycles_that_vanish_once_ground_are_run() {
+    let sheet = parse(GROUND_STRATA).unwrap();
+    assert!(stratified(&sheet).is_err(), "not stratified over relations");
+    let r = checked(GROUND_STRATA);
+    // odd 0 has no rule, so odd 1 and odd 3 hold and odd 2 does not.
+    let mut s = r.initial();
+    let mut goals = Vec::new();
+    while !r.is_terminal(&s) {
+        goals.push(r.goal(&s, 0));
+        s = r.next(&s, &[0]);
+    }
+    goals.push(r.goal(&s, 0));
+    assert_eq!(goals, [Some(0), Some(100), Some(0), Some(100)]);
+    // A cycle that stays once ground is refused, in one line.
+    let cyclic = GROUND_STRATA.replace(
+        "(legal robot go)",
+        "(legal robot go) (<= (p ?r) (role ?r) (not (q ?r))) (<= (q ?r) (role ?r) (not (p ?r)))",
+    );
+    let err = Reasoner::new(&parse(&cyclic).unwrap()).err().unwrap().0;
+    assert!(
+        err.contains("not stratified, even between ground atoms") && !err.contains('\n'),
+        "{err}"
+    );
 }
 
 /// GDL-II: a random deal that one player sees and the other does not.
