@@ -505,3 +505,70 @@ fn connect4_perft() {
     walk(&r, &r.initial(), 0, 6, &mut counts);
     assert_eq!(counts, [7, 49, 343, 2401, 16807, 117649]);
 }
+
+/// Everything a state answers: terminal, legal moves, goals, and the state
+/// after the first joint move.
+fn answers(r: &Reasoner, s: &Facts) -> (Analysis, Vec<Option<u32>>, Option<Facts>) {
+    let mut a = Analysis::default();
+    r.analyse(s, &mut a);
+    let goals = (0..r.roles().len()).map(|i| r.goal(s, i)).collect();
+    let next = joints(&a, r.roles().len())
+        .first()
+        .filter(|_| !a.terminal())
+        .map(|j| r.next(s, j));
+    (a, goals, next)
+}
+
+#[test]
+fn answers_do_not_depend_on_what_the_thread_asked_before() {
+    // Each thread keeps one reasoner's values and updates them by what
+    // changed since its last query: a thread that alternates two sheets
+    // and jumps between unrelated states must answer as a fresh thread
+    // asked about each state alone does.
+    let sheets = [TICTACTOE, REACH, FEATURES, GROUND_STRATA];
+    let reasoners: Vec<std::sync::Arc<Reasoner>> = sheets
+        .iter()
+        .map(|t| std::sync::Arc::new(checked(t)))
+        .collect();
+    let mut states: Vec<(usize, Facts)> = Vec::new();
+    let mut seed = 7u64;
+    for (i, r) in reasoners.iter().enumerate() {
+        for _ in 0..4 {
+            let mut s = r.initial();
+            loop {
+                states.push((i, s.clone()));
+                let mut a = Analysis::default();
+                r.analyse(&s, &mut a);
+                let js = joints(&a, r.roles().len());
+                if a.terminal() || js.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                s = r.next(&s, &js[(seed >> 33) as usize % js.len()]);
+            }
+        }
+    }
+    // Interleave the sheets and scramble the order.
+    for k in (1..states.len()).rev() {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        states.swap(k, (seed >> 33) as usize % (k + 1));
+    }
+    assert!(
+        states.len() > 20 && states.iter().any(|s| s.0 == 0) && states.iter().any(|s| s.0 == 1)
+    );
+    for (i, s) in &states {
+        let here = answers(&reasoners[*i], s);
+        let (r, s2) = (reasoners[*i].clone(), s.clone());
+        let fresh = std::thread::spawn(move || answers(&r, &s2)).join().unwrap();
+        assert_eq!(
+            here,
+            fresh,
+            "sheet {i}, state {:?}",
+            state_strings(&reasoners[*i], s)
+        );
+    }
+}

@@ -201,8 +201,7 @@ impl Reasoner {
         let compiled = compile(&g, &dense, num_atoms, base.len()..inputs)?;
         let size = (num_atoms, compiled.0.len());
         let ((rules, body, steps), num_atoms) = factor(compiled, num_atoms);
-        let (occurs_start, occurs, rule_step) =
-            live::occurrences(num_atoms, &rules, &body, &steps);
+        let (occurs_start, occurs, rule_step) = live::occurrences(num_atoms, &rules, &body, &steps);
         let d = |a: u32| dense[a as usize];
         let legal_atoms = moves
             .iter()

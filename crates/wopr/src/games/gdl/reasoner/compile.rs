@@ -313,10 +313,7 @@ const FACTOR_MIN: usize = 4;
 /// (`(<= (next (cell ?x ?y ?p)) (true (cell ?x ?y ?p)) (does ?r ?m) …)`).
 /// Recursive components are left as they are. New atoms are numbered from
 /// `num_atoms` up; returns the program and the new number of atoms.
-pub(super) fn factor(
-    (rules, body, steps): Compiled,
-    num_atoms: usize,
-) -> (Compiled, usize) {
+pub(super) fn factor((rules, body, steps): Compiled, num_atoms: usize) -> (Compiled, usize) {
     let mut out: Compiled = (Vec::new(), Vec::new(), Vec::new());
     let mut next_atom = num_atoms as u32;
     let mut keys: Vec<u32> = Vec::new();

@@ -79,8 +79,11 @@ thread_local! {
 }
 
 impl Grounded {
-    /// Brings this thread's values to `state` and `joint` (no move: every
-    /// `does` false), then reads them with `f`.
+    /// Brings this thread's values to `state` and `joint`, then reads them
+    /// with `f`. With no joint move the `does` atoms stay as they were:
+    /// what such a query reads (legal moves, terminal, goals) does not
+    /// depend on them in a checked sheet, and the next `next` query then
+    /// often changes few of them.
     pub(super) fn with_live<R>(
         &self,
         state: &Facts,
@@ -146,28 +149,33 @@ impl Grounded {
                 }
             }
         }
-        let mut wanted = std::mem::take(&mut live.wanted);
-        wanted.clear();
-        for (&m, w) in joint.unwrap_or(&[]).iter().zip(self.does_start.windows(2)) {
-            if m < w[1] - w[0] {
-                wanted.push(w[0] + m);
-            }
-        }
-        if wanted != live.does {
-            for i in 0..live.does.len() {
-                let a = live.does[i];
-                if !wanted.contains(&a) {
-                    self.flip(live, a, None);
+        if let Some(joint) = joint {
+            let mut wanted = std::mem::take(&mut live.wanted);
+            wanted.clear();
+            for (&m, w) in joint.iter().zip(self.does_start.windows(2)) {
+                if m < w[1] - w[0] {
+                    wanted.push(w[0] + m);
                 }
             }
-            for &a in &wanted {
-                if !live.value[a as usize] {
-                    self.flip(live, a, None);
+            if wanted != live.does {
+                // The new moves first: an atom that one move supports in
+                // place of another then never loses its support, and its
+                // step is not queued.
+                for &a in &wanted {
+                    if !live.value[a as usize] {
+                        self.flip(live, a, None);
+                    }
                 }
+                for i in 0..live.does.len() {
+                    let a = live.does[i];
+                    if !wanted.contains(&a) {
+                        self.flip(live, a, None);
+                    }
+                }
+                std::mem::swap(&mut live.does, &mut wanted);
             }
-            std::mem::swap(&mut live.does, &mut wanted);
+            live.wanted = wanted;
         }
-        live.wanted = wanted;
         while let Some(Reverse(s)) = live.heap.pop() {
             live.queued[s as usize] = false;
             self.settle(live, s);
@@ -175,9 +183,10 @@ impl Grounded {
     }
 
     /// Atom `a` changes value: the counts of the rules that read it, and
-    /// of those rules' heads, follow, and the steps whose rules changed are
-    /// queued (only those after step `after`, if given: a recursive
-    /// component does not queue itself).
+    /// of those rules' heads, follow. A step is queued when its atom's
+    /// count leaves or reaches 0, or a rule of its recursive component
+    /// changes (only a step after `after`, if given: a recursive component
+    /// does not queue itself).
     fn flip(&self, live: &mut Live, a: u32, after: Option<u32>) {
         let v = !live.value[a as usize];
         live.value[a as usize] = v;
@@ -205,10 +214,17 @@ impl Grounded {
             let s = self.rule_step[r];
             let head = self.steps[s as usize].head;
             if head != NONE {
+                let h = head as usize;
                 if holds {
-                    live.support[head as usize] += 1;
+                    live.support[h] += 1;
+                    if live.support[h] != 1 {
+                        continue;
+                    }
                 } else {
-                    live.support[head as usize] -= 1;
+                    live.support[h] -= 1;
+                    if live.support[h] != 0 {
+                        continue;
+                    }
                 }
             }
             if after.is_some_and(|x| s <= x) || live.queued[s as usize] {
