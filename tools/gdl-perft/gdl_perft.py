@@ -230,7 +230,7 @@ def check_safety(head, body):
     for l in body:
         if l[0] == 'pos':
             lit_vars(l, bound)
-    need = term_vars(head, set()) if False else set()
+    need = set()
     for a in head[1:]:
         term_vars(a, need)
     for l in body:
@@ -263,6 +263,15 @@ def match(p, g, b):
     return b
 
 
+def ground(t, b):
+    """Whether pattern t is ground under binding b."""
+    if is_var(t):
+        return t in b
+    if isinstance(t, str):
+        return True
+    return all(ground(a, b) for a in t[1:])
+
+
 def subst(t, b):
     if is_var(t):
         if t not in b:
@@ -286,12 +295,14 @@ class Program:
                 # Positive atoms first, then negations and distincts.
                 pos = [l for l in b if l[0] == 'pos']
                 rest = [l for l in b if l[0] != 'pos']
-                self.rules.append((head, pos + rest))
+                self.rules.append(
+                    (head, [(l, lit_vars(l, set())) for l in pos + rest]))
         for head, _ in self.rules:
             if head[0] in ('true', 'does'):
                 raise Invalid("a rule defines %s" % head[0])
         self.components()
         self.deadline = None
+        self.indexes = {}
 
     def components(self):
         """Dependency components in topological order, each with its class:
@@ -301,7 +312,7 @@ class Program:
         for head, body in self.rules:
             rels.add(head[0])
             es = edges.setdefault(head[0], set())
-            for l in body:
+            for l, _ in body:
                 for r, neg in lit_rels(l, False, []):
                     rels.add(r)
                     es.add((r, neg))
@@ -386,33 +397,78 @@ class Program:
             return subst(lit[1], b) != subst(lit[2], b)
         return any(self.holds(d, b, model, neg_model) for d in lit[1])
 
-    def solve(self, body, i, b, model, neg_model, delta_at, delta, out):
-        if i == len(body):
+    def candidates(self, lit, b, model, delta_at, delta, i):
+        """The facts a positive literal may match under b."""
+        a = lit[1]
+        facts = delta if i == delta_at else model.get(a[0], ())
+        args = a[1:]
+        known = tuple(k for k, t in enumerate(args) if ground(t, b))
+        if len(known) == len(args):
+            f = tuple(subst(t, b) for t in args)
+            return [f] if f in facts else []
+        if known and facts:
+            key = tuple(subst(args[k], b) for k in known)
+            return self.index(a[0], facts, known).get(key, ())
+        return facts
+
+    def solve(self, body, pending, b, model, neg_model, delta_at, delta, out):
+        """Every binding that satisfies the literals `pending` (indexes into
+        body): tests as soon as their variables are bound, then the
+        positive literal with the fewest candidate facts (the delta one
+        first)."""
+        rest = []
+        for i in pending:
+            lit, vs = body[i]
+            if lit[0] != 'pos' and all(v in b for v in vs):
+                if not self.holds(lit, b, model, neg_model):
+                    return
+            else:
+                rest.append(i)
+        if not rest:
             out.append(b)
             return
-        lit = body[i]
-        if lit[0] == 'pos':
-            a = lit[1]
-            facts = delta if i == delta_at else model.get(a[0], ())
-            args = a[1:]
-            for f in facts:
-                b2 = b
-                for p, g in zip(args, f):
-                    b2 = match(p, g, b2)
-                    if b2 is None:
-                        break
-                if b2 is not None:
-                    self.solve(body, i + 1, b2, model, neg_model, delta_at,
-                               delta, out)
-        else:
-            if self.holds(lit, b, model, neg_model):
-                self.solve(body, i + 1, b, model, neg_model, delta_at, delta,
+        best, best_facts = None, None
+        for i in rest:
+            lit = body[i][0]
+            if lit[0] != 'pos':
+                continue
+            facts = self.candidates(lit, b, model, delta_at, delta, i)
+            if i == delta_at:
+                best, best_facts = i, facts
+                break
+            if best is None or len(facts) < len(best_facts):
+                best, best_facts = i, facts
+        if best is None:
+            raise Invalid("a negation or distinct with unbound variables")
+        rest.remove(best)
+        args = body[best][0][1][1:]
+        for f in best_facts:
+            b2 = b
+            for p, g in zip(args, f):
+                b2 = match(p, g, b2)
+                if b2 is None:
+                    break
+            if b2 is not None:
+                self.solve(body, rest, b2, model, neg_model, delta_at, delta,
                            out)
+
+    def index(self, rel, facts, known):
+        """The facts of a relation by the values at positions `known`,
+        cached while the set is the same object of the same size."""
+        entry = self.indexes.get((rel, known))
+        if entry is not None and entry[0] is facts and entry[1] == len(facts):
+            return entry[2]
+        table = {}
+        for f in facts:
+            table.setdefault(tuple(f[k] for k in known), []).append(f)
+        self.indexes[(rel, known)] = (facts, len(facts), table)
+        return table
 
     def fire(self, rule, model, neg_model, delta_at=-1, delta=None):
         head, body = rule
         out = []
-        self.solve(body, 0, {}, model, neg_model, delta_at, delta, out)
+        self.solve(body, range(len(body)), {}, model, neg_model, delta_at,
+                   delta, out)
         return [tuple(subst(t, b) for t in head[1:]) for b in out]
 
     def least(self, comp, rules, model, neg_model):
@@ -430,7 +486,7 @@ class Program:
         while any(delta.values()):
             new = {r: set() for r in comp}
             for rule in rules:
-                for i, lit in enumerate(rule[1]):
+                for i, (lit, _) in enumerate(rule[1]):
                     if lit[0] == 'pos' and lit[1][0] in comp and delta[lit[1][0]]:
                         self.tick()
                         for t in self.fire(rule, model, neg_model, i,
@@ -470,7 +526,6 @@ class Program:
 
     def start(self):
         self.static = self.run({}, 0)
-        self.roles = [t[0] for t in self.rules if False]
         roles = self.static.get('role', set())
         self.roles = sorted(a[0] for a in roles)
         init = frozenset(a[0] for a in self.static.get('init', ()))

@@ -14,6 +14,12 @@ skipped, so a run can be resumed):
 
 where each reference's column is its counts joined by commas (`9,72,504`),
 then `;` and how it ended (`ok`, `timeout`, `invalid: …`, `error: …`).
+
+With --retry-tabled, nothing new is run: every sheet of FILE.tsv whose
+Prolog run ended in an error, or timed out before depth 1 (plain SLD resolution loops on left-recursive
+rules such as `(<= (r ?x) (r ?x) (q ?x))`) is run again with every relation
+tabled (SWI-Prolog's incremental tabling over the asserted `t/1` and
+`d/2`), and its line is rewritten, the end marked `(tabled)`.
 """
 
 import argparse
@@ -62,6 +68,48 @@ def run(cmd, seconds):
     return ','.join(counts), end.replace('\t', ' ')[:200]
 
 
+def tabled(program):
+    """The translated program with every relation tabled incrementally."""
+    import re
+    program = program.replace(':- dynamic t/1, d/2.',
+                              ':- dynamic([t/1, d/2], [incremental(true)]).')
+    program = re.sub(r":- dynamic ('g_[^']*'/\d+)\.", r":- table \1 as incremental.",
+                     program)
+    return re.sub(r":- discontiguous .*\n", "", program)
+
+
+def prolog_run(a, path, table):
+    """(counts, end) of SWI-Prolog on the sheet's translation."""
+    tr = subprocess.run([a.wopr, 'gdl', 'prolog', '--unchecked', path],
+                        capture_output=True, text=True)
+    if tr.returncode != 0:
+        return ('', 'error: translation: ' + tr.stderr.strip().splitlines()[-1][:150])
+    with tempfile.NamedTemporaryFile('w', suffix='.pl', delete=False) as pl:
+        pl.write(tabled(tr.stdout) if table else tr.stdout)
+    s = int(a.prolog_seconds)
+    try:
+        return run(['timeout', str(s), 'swipl', '--stack-limit=2g', '-g',
+                    'wopr_perft(%d)' % a.depth, '-t', 'halt', pl.name,
+                    os.path.join(HERE, 'perft.pl')], a.prolog_seconds)
+    finally:
+        os.unlink(pl.name)
+
+
+def retry_tabled(a):
+    with open(a.out) as f:
+        lines = [l.rstrip('\n').split('\t') for l in f]
+    for row in lines:
+        counts, end = row[2].split(';', 1)
+        if 'translation' not in end and (end.startswith('error')
+                                         or (end == 'timeout' and not counts)):
+            counts, end = prolog_run(a, os.path.join(a.root, row[0]), True)
+            row[2] = counts + ';' + end + ' (tabled)'
+            print('\t'.join(row), flush=True)
+    with open(a.out, 'w') as f:
+        for row in lines:
+            f.write('\t'.join(row) + '\n')
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--root', required=True)
@@ -70,8 +118,12 @@ def main():
     ap.add_argument('--prolog-seconds', type=float, default=10)
     ap.add_argument('--python-seconds', type=float, default=15)
     ap.add_argument('--depth', type=int, default=3)
-    ap.add_argument('sheets', nargs='+')
+    ap.add_argument('--retry-tabled', action='store_true')
+    ap.add_argument('sheets', nargs='*')
     a = ap.parse_args()
+    if a.retry_tabled:
+        retry_tabled(a)
+        return
     done = set()
     if os.path.exists(a.out):
         with open(a.out) as f:
@@ -82,17 +134,7 @@ def main():
         path = os.path.join(a.root, sheet)
         with open(path, 'rb') as f:
             sha = hashlib.sha256(f.read()).hexdigest()
-        with tempfile.NamedTemporaryFile('w', suffix='.pl', delete=False) as pl:
-            tr = subprocess.run([a.wopr, 'gdl', 'prolog', '--unchecked', path],
-                                stdout=pl, stderr=subprocess.PIPE, text=True)
-        if tr.returncode != 0:
-            prolog = ('', 'error: translation: ' + tr.stderr.strip().splitlines()[-1][:150])
-        else:
-            s = int(a.prolog_seconds)
-            prolog = run(['timeout', str(s), 'swipl', '--stack-limit=2g', '-g',
-                          'wopr_perft(%d)' % a.depth, '-t', 'halt', pl.name,
-                          os.path.join(HERE, 'perft.pl')], a.prolog_seconds)
-        os.unlink(pl.name)
+        prolog = prolog_run(a, path, False)
         python = run([sys.executable, os.path.join(HERE, 'gdl_perft.py'), path,
                       '--depth', str(a.depth), '--seconds', str(a.python_seconds)],
                      a.python_seconds)

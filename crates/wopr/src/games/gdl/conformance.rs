@@ -206,7 +206,8 @@ pub enum Verdict {
         reference: u64,
     },
     /// wopr's counts equal every reference count it reached (`depth` of
-    /// them, up to `known`); `timed_out` if it stopped before `known`.
+    /// them, up to `known`); `timed_out` if it ran out of time before
+    /// `known` (not when it was asked for fewer depths).
     Agrees {
         /// The deepest depth compared.
         depth: usize,
@@ -272,9 +273,9 @@ impl fmt::Display for Verdict {
             ),
             Verdict::Agrees {
                 depth,
-                known,
                 timed_out: false,
-            } if depth == known => write!(f, "agrees to depth {depth}"),
+                ..
+            } => write!(f, "agrees to depth {depth}"),
             Verdict::Agrees { depth, known, .. } => write!(
                 f,
                 "timed out; agrees to depth {depth} of {known}"
@@ -327,7 +328,7 @@ pub fn judge(entry: &Entry, run: &Run) -> Verdict {
     Verdict::Agrees {
         depth,
         known,
-        timed_out: depth < known,
+        timed_out: run.timed_out && depth < known,
     }
 }
 
