@@ -20,6 +20,10 @@ Prolog run ended in an error, or timed out before depth 1 (plain SLD resolution 
 rules such as `(<= (r ?x) (r ?x) (q ?x))`) is run again with every relation
 tabled (SWI-Prolog's incremental tabling over the asserted `t/1` and
 `d/2`), and its line is rewritten, the end marked `(tabled)`.
+
+With --extend, the reference that reached fewer depths than the other on
+a sheet is run again under this run's (longer) time limits, and the line
+rewritten where it gets deeper.
 """
 
 import argparse
@@ -110,6 +114,38 @@ def retry_tabled(a):
             f.write('\t'.join(row) + '\n')
 
 
+def python_run(a, path):
+    """(counts, end) of gdl_perft.py on the sheet."""
+    return run([sys.executable, os.path.join(HERE, 'gdl_perft.py'), path,
+                '--depth', str(a.depth), '--seconds', str(a.python_seconds)],
+               a.python_seconds)
+
+
+def extend(a):
+    """Reruns, with this run's time limits, the reference that reached
+    fewer depths than the other on each sheet; keeps the deeper result."""
+    with open(a.out) as f:
+        lines = [l.rstrip('\n').split('\t') for l in f]
+    for row in lines:
+        (pc, pe), (yc, ye) = (row[2].split(';', 1), row[3].split(';', 1))
+        np, ny = len([c for c in pc.split(',') if c]), len([c for c in yc.split(',') if c])
+        if ye.startswith('invalid') or max(np, ny) == 0 or np == ny:
+            continue
+        path = os.path.join(a.root, row[0])
+        if np < ny:
+            c, e = prolog_run(a, path, 'tabled' in pe)
+            if len([x for x in c.split(',') if x]) > np:
+                row[2] = c + ';' + e + (' (tabled)' if 'tabled' in pe else '')
+        else:
+            c, e = python_run(a, path)
+            if len([x for x in c.split(',') if x]) > ny:
+                row[3] = c + ';' + e
+        print('\t'.join(row), flush=True)
+        with open(a.out, 'w') as f:
+            for r in lines:
+                f.write('\t'.join(r) + '\n')
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--root', required=True)
@@ -119,10 +155,14 @@ def main():
     ap.add_argument('--python-seconds', type=float, default=15)
     ap.add_argument('--depth', type=int, default=3)
     ap.add_argument('--retry-tabled', action='store_true')
+    ap.add_argument('--extend', action='store_true')
     ap.add_argument('sheets', nargs='*')
     a = ap.parse_args()
     if a.retry_tabled:
         retry_tabled(a)
+        return
+    if a.extend:
+        extend(a)
         return
     done = set()
     if os.path.exists(a.out):
@@ -135,9 +175,7 @@ def main():
         with open(path, 'rb') as f:
             sha = hashlib.sha256(f.read()).hexdigest()
         prolog = prolog_run(a, path, False)
-        python = run([sys.executable, os.path.join(HERE, 'gdl_perft.py'), path,
-                      '--depth', str(a.depth), '--seconds', str(a.python_seconds)],
-                     a.python_seconds)
+        python = python_run(a, path)
         line = '\t'.join([sheet, sha, ';'.join(prolog), ';'.join(python)])
         print(line, flush=True)
         with open(a.out, 'a') as f:

@@ -84,7 +84,10 @@ fn vendored_sheets_count_as_the_references_do() {
         }
     }
     assert!(refused >= 5, "only {refused} invalid sheets refused");
-    assert!(checked_depths >= 90, "only {checked_depths} counts compared");
+    assert!(
+        checked_depths >= 90,
+        "only {checked_depths} counts compared"
+    );
 }
 
 /// Every `.kif` file under `gdl/` is in the manifest, so a sheet added
@@ -111,7 +114,10 @@ fn the_manifest_lists_every_sheet_in_gdl() {
             }
         }
     }
-    assert!(missing.is_empty(), "not in gdl/conformance/counts.tsv: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "not in gdl/conformance/counts.tsv: {missing:?}"
+    );
 }
 
 fn wopr(args: &[&str]) -> Output {
@@ -148,7 +154,10 @@ fn suite_command_gives_a_verdict_per_sheet_and_the_totals() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
-    assert!(lines[0].starts_with("gdl/tictactoe.kif: agrees to depth 3"), "{stdout}");
+    assert!(
+        lines[0].starts_with("gdl/tictactoe.kif: agrees to depth 3"),
+        "{stdout}"
+    );
     assert!(
         lines[1].starts_with("gdl/nim.kif: disagrees at depth 3: wopr 8, references 9"),
         "{stdout}"
@@ -173,10 +182,21 @@ fn suite_command_gives_a_verdict_per_sheet_and_the_totals() {
         "gdl/tictactoe.kif\t-\t-\t9\t72\t504\tagreed\n\
          gdl/ggp-base/chineseCheckers4p.kif\t-\t-\t6\t36\t-\tagreed\n",
     );
-    let out = wopr(&["gdl", "suite", m.to_str().unwrap(), "--seconds", "0.3", "--depth", "2"]);
+    let out = wopr(&[
+        "gdl",
+        "suite",
+        m.to_str().unwrap(),
+        "--seconds",
+        "0.3",
+        "--depth",
+        "2",
+    ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    assert!(stdout.contains("chineseCheckers4p.kif: timed out while loading"), "{stdout}");
+    assert!(
+        stdout.contains("chineseCheckers4p.kif: timed out while loading"),
+        "{stdout}"
+    );
     assert!(stdout.contains("1 timed out"), "{stdout}");
 }
 
@@ -188,9 +208,18 @@ fn suite_command_refuses_bad_manifests_in_one_line() {
             vec!["gdl", "suite", m.to_str().unwrap()],
             "manifest line 1: 6 tab-separated columns, expected 7",
         ),
-        (vec!["gdl", "suite", "no/such.tsv"], "cannot read no/such.tsv"),
         (
-            vec!["gdl", "suite", "gdl/conformance/counts.tsv", "--seconds", "0"],
+            vec!["gdl", "suite", "no/such.tsv"],
+            "cannot read no/such.tsv",
+        ),
+        (
+            vec![
+                "gdl",
+                "suite",
+                "gdl/conformance/counts.tsv",
+                "--seconds",
+                "0",
+            ],
             "is not a number of seconds",
         ),
     ] {
@@ -199,6 +228,9 @@ fn suite_command_refuses_bad_manifests_in_one_line() {
         assert!(!out.status.success(), "{args:?}");
         // The error is its first line (clap adds a hint to try --help).
         let first = stderr.lines().next().unwrap_or("");
-        assert!(first.starts_with("error: ") && first.contains(says), "{args:?}: {stderr}");
+        assert!(
+            first.starts_with("error: ") && first.contains(says),
+            "{args:?}: {stderr}"
+        );
     }
 }

@@ -17,7 +17,8 @@ use wopr::games::gdl::conformance::{judge, parse_manifest, sha256_hex, Entry, Ru
 pub fn run(manifest: &Path, root: &Path, depth: usize, seconds: f64) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(manifest)
         .with_context(|| format!("cannot read {}", manifest.display()))?;
-    let entries = parse_manifest(&text).map_err(|e| anyhow::anyhow!("{}: {e}", manifest.display()))?;
+    let entries =
+        parse_manifest(&text).map_err(|e| anyhow::anyhow!("{}: {e}", manifest.display()))?;
     if entries.is_empty() {
         anyhow::bail!("{}: no sheets listed", manifest.display());
     }
@@ -35,7 +36,10 @@ pub fn run(manifest: &Path, root: &Path, depth: usize, seconds: f64) -> anyhow::
     }
     println!("{}", summary(&verdicts));
     let wrong = verdicts.iter().filter(|v| v.is_wrong()).count();
-    let missing = verdicts.iter().filter(|v| matches!(v, Verdict::Missing(_))).count();
+    let missing = verdicts
+        .iter()
+        .filter(|v| matches!(v, Verdict::Missing(_)))
+        .count();
     if wrong + missing > 0 {
         anyhow::bail!(
             "{wrong} of {} sheets answered wrongly, {missing} missing or changed",
@@ -56,7 +60,12 @@ fn check_one(
     let path = root.join(&entry.path);
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,
-        Err(e) => return Ok(Verdict::Missing(format!("cannot read {}: {e}", path.display()))),
+        Err(e) => {
+            return Ok(Verdict::Missing(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )))
+        }
     };
     if let Some(want) = &entry.sha256 {
         let got = sha256_hex(&bytes);
@@ -130,7 +139,11 @@ fn count_in_child(exe: &Path, path: &Path, depth: usize, seconds: f64) -> anyhow
     let _ = reader.join();
     let err = err_reader.join().unwrap_or_default();
     if !run.timed_out && !status.success() {
-        let last = err.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let last = err
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
         run.refused = Some(if last.is_empty() {
             format!("the count ended with {status}")
         } else {
@@ -155,11 +168,14 @@ fn reason(line: &str, path: &Path) -> String {
 fn summary(verdicts: &[Verdict]) -> String {
     let count = |f: &dyn Fn(&Verdict) -> bool| verdicts.iter().filter(|v| f(v)).count();
     let agrees_at = |d: usize| {
-        count(&|v| {
-            matches!(v, Verdict::Agrees { depth, timed_out: false, .. } if *depth == d)
-        })
+        count(&|v| matches!(v, Verdict::Agrees { depth, timed_out: false, .. } if *depth == d))
     };
-    let loaded = count(&|v| !matches!(v, Verdict::Missing(_) | Verdict::Refused { .. } | Verdict::TimedOut { loaded: false }));
+    let loaded = count(&|v| {
+        !matches!(
+            v,
+            Verdict::Missing(_) | Verdict::Refused { .. } | Verdict::TimedOut { loaded: false }
+        )
+    });
     format!(
         "{} sheets: {loaded} loaded; {} agree (to depth 3: {}, 2: {}, 1: {}); {} disagree; {} refused ({} invalid GDL, as expected); {} accepted though invalid; {} timed out ({} agreeing as far as they got); {} loaded without reference counts; {} missing or changed",
         verdicts.len(),

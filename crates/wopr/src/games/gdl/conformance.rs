@@ -101,10 +101,7 @@ pub fn parse_manifest(text: &str) -> Result<Vec<Entry>, GdlError> {
             )));
         }
         let path = cols[0].trim();
-        if path.is_empty()
-            || path.starts_with('/')
-            || path.split(['/', '\\']).any(|p| p == "..")
-        {
+        if path.is_empty() || path.starts_with('/') || path.split(['/', '\\']).any(|p| p == "..") {
             return Err(bad(format!(
                 "path '{path}' must be relative to the root, without '..'"
             )));
@@ -262,7 +259,9 @@ impl fmt::Display for Verdict {
                 expected: true,
             } => write!(f, "refused (invalid GDL, as expected): {reason}"),
             Verdict::Refused { reason, .. } => write!(f, "refused: {reason}"),
-            Verdict::Accepted(note) => write!(f, "accepted, but the references call it invalid: {note}"),
+            Verdict::Accepted(note) => {
+                write!(f, "accepted, but the references call it invalid: {note}")
+            }
             Verdict::Disagrees {
                 depth,
                 wopr,
@@ -276,10 +275,9 @@ impl fmt::Display for Verdict {
                 timed_out: false,
                 ..
             } => write!(f, "agrees to depth {depth}"),
-            Verdict::Agrees { depth, known, .. } => write!(
-                f,
-                "timed out; agrees to depth {depth} of {known}"
-            ),
+            Verdict::Agrees { depth, known, .. } => {
+                write!(f, "timed out; agrees to depth {depth} of {known}")
+            }
             Verdict::TimedOut { loaded: true } => write!(f, "timed out (loaded, counting depth 1)"),
             Verdict::TimedOut { loaded: false } => write!(f, "timed out while loading"),
             Verdict::Loaded { counts } => {
@@ -428,24 +426,35 @@ mod tests {
         assert_eq!(m.len(), 2);
         assert_eq!(m[0].counts, [Some(9), Some(72), None]);
         assert_eq!(m[0].known_depth(), 2);
-        assert_eq!((m[1].kind, m[1].note.as_str(), m[1].line), (Kind::Invalid, "unsafe rule", 4));
+        assert_eq!(
+            (m[1].kind, m[1].note.as_str(), m[1].line),
+            (Kind::Invalid, "unsafe rule", 4)
+        );
         for (bad, says) in [
             ("a.kif\t-\t-\t1\t2\tagreed", "6 tab-separated columns"),
             ("../a.kif\t-\t-\t1\t2\t3\tagreed", "without '..'"),
             ("a.kif\tabc\t-\t1\t2\t3\tagreed", "commit 'abc'"),
             ("a.kif\t-\t-\tx\t2\t3\tagreed", "depth 1 count 'x'"),
-            ("a.kif\t-\t-\t1\t-\t3\tagreed", "a count at depth 3 but none at depth 2"),
+            (
+                "a.kif\t-\t-\t1\t-\t3\tagreed",
+                "a count at depth 3 but none at depth 2",
+            ),
             ("a.kif\t-\t-\t1\t2\t3\tmaybe", "reference 'maybe'"),
             ("a.kif\t-\t-\t1\t-\t-\tinvalid", "invalid sheet with counts"),
         ] {
             let e = parse_manifest(bad).unwrap_err().to_string();
-            assert!(e.starts_with("manifest line 1: ") && e.contains(says), "{e}");
+            assert!(
+                e.starts_with("manifest line 1: ") && e.contains(says),
+                "{e}"
+            );
         }
     }
 
     #[test]
     fn verdicts() {
-        let entry = parse_manifest("a.kif\t-\t-\t9\t72\t504\tagreed").unwrap().remove(0);
+        let entry = parse_manifest("a.kif\t-\t-\t9\t72\t504\tagreed")
+            .unwrap()
+            .remove(0);
         let run = |counts: Vec<u64>, timed_out| Run {
             loaded: true,
             counts,
@@ -465,7 +474,10 @@ mod tests {
             }
         );
         let v = judge(&entry, &run(vec![9], true));
-        assert_eq!((v.word(), v.to_string().as_str()), ("timed out", "timed out; agrees to depth 1 of 3"));
+        assert_eq!(
+            (v.word(), v.to_string().as_str()),
+            ("timed out", "timed out; agrees to depth 1 of 3")
+        );
         let refused = Run {
             loaded: false,
             counts: vec![],
@@ -473,7 +485,9 @@ mod tests {
             timed_out: false,
         };
         assert_eq!(judge(&entry, &refused).word(), "refused");
-        let invalid = parse_manifest("a.kif\t-\t-\t-\t-\t-\tinvalid: x").unwrap().remove(0);
+        let invalid = parse_manifest("a.kif\t-\t-\t-\t-\t-\tinvalid: x")
+            .unwrap()
+            .remove(0);
         assert!(judge(&invalid, &run(vec![1], false)).is_wrong());
         assert!(!judge(&invalid, &refused).is_wrong());
     }
