@@ -378,6 +378,11 @@ class Program:
             rules = [ru for ru in self.rules if ru[0][0] in comp]
             self.comps.append((comp, c, neg_inside, rules))
         self.cls = cls
+        for r in ('legal', 'goal', 'terminal'):
+            if cls.get(r, 0) == 2:
+                raise Invalid("%s depends on does" % r)
+        if cls.get('init', 0) > 0:
+            raise Invalid("init depends on true or does")
 
     def tick(self):
         if self.deadline is not None and time.time() > self.deadline:

@@ -65,6 +65,10 @@ enum What {
         /// Time limit per sheet, loading included, in seconds.
         #[arg(long, default_value_t = 60.0, value_parser = positive_seconds)]
         seconds: f64,
+        /// Address space per sheet, in MiB (0: no cap); a sheet that
+        /// needs more is reported as refused, out of memory.
+        #[arg(long, default_value_t = 8192)]
+        memory_mib: u64,
     },
     /// Load a sheet, print `loaded`, then its perft counts in GDL steps,
     /// `d count` for d = 1..=DEPTH (what `wopr gdl suite` runs per sheet).
@@ -75,6 +79,9 @@ enum What {
         /// Deepest depth to count.
         #[arg(value_parser = clap::value_parser!(u32).range(1..=20))]
         depth: u32,
+        /// Address space cap in MiB (0: none).
+        #[arg(long, default_value_t = 0)]
+        memory_mib: u64,
     },
 }
 
@@ -116,8 +123,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             root,
             depth,
             seconds,
-        } => super::gdl_suite::run(manifest, root, *depth as usize, *seconds),
-        What::Count { sheet, depth } => super::gdl_suite::count(sheet, *depth),
+            memory_mib,
+        } => super::gdl_suite::run(manifest, root, *depth as usize, *seconds, *memory_mib),
+        What::Count {
+            sheet,
+            depth,
+            memory_mib,
+        } => super::gdl_suite::count(sheet, *depth, *memory_mib),
     }
 }
 

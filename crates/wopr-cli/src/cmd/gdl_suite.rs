@@ -5,7 +5,7 @@
 //! and its counts are compared with the references' counts.
 
 use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -13,8 +13,15 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use wopr::games::gdl::conformance::{judge, parse_manifest, sha256_hex, Entry, Run, Verdict};
 
-/// Runs the suite: one line per sheet, then the totals.
-pub fn run(manifest: &Path, root: &Path, depth: usize, seconds: f64) -> anyhow::Result<()> {
+/// Runs the suite: one line per sheet, then the totals. Each sheet's child
+/// has `seconds` and `memory_mib` MiB of address space.
+pub fn run(
+    manifest: &Path,
+    root: &Path,
+    depth: usize,
+    seconds: f64,
+    memory_mib: u64,
+) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(manifest)
         .with_context(|| format!("cannot read {}", manifest.display()))?;
     let entries =
@@ -26,7 +33,7 @@ pub fn run(manifest: &Path, root: &Path, depth: usize, seconds: f64) -> anyhow::
     let mut verdicts = Vec::new();
     for entry in &entries {
         let start = Instant::now();
-        let verdict = check_one(&exe, root, entry, depth, seconds)?;
+        let verdict = check_one(&exe, root, entry, depth, seconds, memory_mib)?;
         println!(
             "{}: {verdict} ({:.2} s)",
             entry.path,
@@ -56,6 +63,7 @@ fn check_one(
     entry: &Entry,
     depth: usize,
     seconds: f64,
+    memory_mib: u64,
 ) -> anyhow::Result<Verdict> {
     let path = root.join(&entry.path);
     let bytes = match std::fs::read(&path) {
@@ -76,17 +84,25 @@ fn check_one(
             )));
         }
     }
-    let run = count_in_child(exe, &path, depth, seconds)?;
+    let run = count_in_child(exe, &path, depth, seconds, memory_mib)?;
     Ok(judge(entry, &run))
 }
 
 /// Runs `wopr gdl count PATH DEPTH`, killed after `seconds`.
-fn count_in_child(exe: &Path, path: &Path, depth: usize, seconds: f64) -> anyhow::Result<Run> {
+fn count_in_child(
+    exe: &Path,
+    path: &Path,
+    depth: usize,
+    seconds: f64,
+    memory_mib: u64,
+) -> anyhow::Result<Run> {
     let mut child = Command::new(exe)
         .arg("gdl")
         .arg("count")
         .arg(path)
         .arg(depth.to_string())
+        .arg("--memory-mib")
+        .arg(memory_mib.to_string())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -144,7 +160,9 @@ fn count_in_child(exe: &Path, path: &Path, depth: usize, seconds: f64) -> anyhow
             .rev()
             .find(|l| !l.trim().is_empty())
             .unwrap_or("");
-        run.refused = Some(if last.is_empty() {
+        run.refused = Some(if err.contains("memory allocation of") {
+            format!("out of memory (over {memory_mib} MiB)")
+        } else if last.is_empty() {
             format!("the count ended with {status}")
         } else {
             reason(last, path)
@@ -194,11 +212,32 @@ fn summary(verdicts: &[Verdict]) -> String {
     )
 }
 
+/// Caps this process's address space at `mib` MiB (0: no cap), so that a
+/// sheet whose grounding outgrows memory fails alone.
+fn limit_memory(mib: u64) {
+    #[cfg(unix)]
+    if mib > 0 {
+        let bytes = mib.saturating_mul(1 << 20) as libc::rlim_t;
+        let limit = libc::rlimit {
+            rlim_cur: bytes,
+            rlim_max: bytes,
+        };
+        // SAFETY: setrlimit reads the struct passed by reference and has
+        // no other precondition; a failure leaves the limit as it was.
+        unsafe {
+            libc::setrlimit(libc::RLIMIT_AS, &limit);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = mib;
+}
+
 /// `wopr gdl count SHEET DEPTH`: the child's work. Prints `loaded` once
 /// the sheet is loaded, then `d count` for d = 1..=DEPTH.
-pub fn count(sheet: &PathBuf, depth: u32) -> anyhow::Result<()> {
+pub fn count(sheet: &Path, depth: u32, memory_mib: u64) -> anyhow::Result<()> {
     use std::io::Write;
     use wopr::{with_game, Game, Roster};
+    limit_memory(memory_mib);
     let game = super::parse_game(&format!("gdl:{}", sheet.display()))?;
     with_game!(&game, g => {
         println!("loaded");
