@@ -23,7 +23,7 @@ tabled (SWI-Prolog's incremental tabling over the asserted `t/1` and
 
 With --extend, the reference that reached fewer depths than the other on
 a sheet is run again under this run's (longer) time limits, and the line
-rewritten where it gets deeper.
+rewritten where it gets deeper (only for the SHEETs named, if any).
 """
 
 import argparse
@@ -130,6 +130,8 @@ def extend(a):
         (pc, pe), (yc, ye) = (row[2].split(';', 1), row[3].split(';', 1))
         np, ny = len([c for c in pc.split(',') if c]), len([c for c in yc.split(',') if c])
         if ye.startswith('invalid') or max(np, ny) == 0 or np == ny:
+            continue
+        if a.sheets and row[0] not in a.sheets:
             continue
         path = os.path.join(a.root, row[0])
         if np < ny:
