@@ -8,7 +8,7 @@
 % read as sets (findall, then sort). Counts are memoised per state.
 
 :- dynamic 'g_role'/1, 'g_init'/1, 'g_legal'/2, 'g_next'/1, 'g_terminal'/0.
-:- dynamic wopr_memo/4, wopr_kids/3.
+:- dynamic wopr_memo/4, wopr_kids/3, wopr_info/3.
 
 wopr_set_state(S) :-
     retractall(t(_)), retractall(d(_, _)),
@@ -25,8 +25,9 @@ wopr_next_of(Rs, J, C) :-
     findall(X, 'g_next'(X), C0), sort(C0, C),
     retractall(d(_, _)).
 
-% wopr_children(S, K): K is `end` or kids(JointMoves, NextStates).
-wopr_children(S, K) :-
+% wopr_moves(S, K): K is `end`, or moves(N, Roles, LegalLists) with N the
+% number of joint moves (not listed: depth 1 needs only the product).
+wopr_moves(S, K) :-
     wopr_set_state(S),
     (   'g_terminal'
     ->  K = end
@@ -34,25 +35,32 @@ wopr_children(S, K) :-
         findall(L, (member(R, Rs), findall(M, 'g_legal'(R, M), L0), sort(L0, L)), Ls),
         (   member([], Ls)
         ->  K = end
-        ;   findall(J, wopr_joint(Ls, J), Js), length(Js, N),
-            findall(C, (member(J, Js), wopr_next_of(Rs, J, C)), Cs),
-            K = kids(N, Cs)
+        ;   foldl([L, A0, A]>>(length(L, X), A is A0 * X), Ls, 1, N),
+            K = moves(N, Rs, Ls)
         )
     ).
 
-wopr_kids_of(S, K) :- term_hash(S, H), wopr_kids(H, S, K0), !, K = K0.
-wopr_kids_of(S, K) :- wopr_children(S, K), term_hash(S, H), assertz(wopr_kids(H, S, K)).
+wopr_moves_of(S, K) :- term_hash(S, H), wopr_info(H, S, K0), !, K = K0.
+wopr_moves_of(S, K) :- wopr_moves(S, K), term_hash(S, H), assertz(wopr_info(H, S, K)).
+
+% wopr_kids_of(S, Rs, Ls, Cs): the next state of every joint move.
+wopr_kids_of(S, _, _, Cs) :- term_hash(S, H), wopr_kids(H, S, Cs0), !, Cs = Cs0.
+wopr_kids_of(S, Rs, Ls, Cs) :-
+    wopr_set_state(S),
+    findall(C, (wopr_joint(Ls, J), wopr_next_of(Rs, J, C)), Cs),
+    term_hash(S, H), assertz(wopr_kids(H, S, Cs)).
 
 wopr_count(_, 0, 1) :- !.
 wopr_count(S, D, N) :- term_hash(S, H), wopr_memo(H, S, D, N0), !, N = N0.
 wopr_count(S, D, N) :-
-    wopr_kids_of(S, K),
+    wopr_moves_of(S, K),
     (   K = end
     ->  N = 0
-    ;   K = kids(J, Cs),
+    ;   K = moves(J, Rs, Ls),
         (   D =:= 1
         ->  N = J
-        ;   D1 is D - 1, foldl(wopr_add(D1), Cs, 0, N)
+        ;   wopr_kids_of(S, Rs, Ls, Cs),
+            D1 is D - 1, foldl(wopr_add(D1), Cs, 0, N)
         )
     ),
     term_hash(S, H), assertz(wopr_memo(H, S, D, N)).

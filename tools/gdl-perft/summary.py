@@ -67,7 +67,7 @@ def main():
     examples = collections.defaultdict(list)
     timed, disagree, accepted = [], [], []
     for path, v in sorted(verdicts.items()):
-        name = path.split('/')[-1][:-4]
+        name = path.split('/')[-2] if path.count('/') >= 2 else path
         if v.startswith('refused: '):
             c = category(v[len('refused: '):])
             if kinds.get(path) == 'unknown':
