@@ -22,7 +22,8 @@ tabled (SWI-Prolog's incremental tabling over the asserted `t/1` and
 `d/2`), and its line is rewritten, the end marked `(tabled)`.
 
 With --extend, the reference that reached fewer depths than the other on
-a sheet is run again under this run's (longer) time limits, and the line
+a sheet is run again under this run's (longer) time limits (Prolog
+tabled), and the line
 rewritten where it gets deeper (only for the SHEETs named, if any).
 """
 
@@ -135,9 +136,9 @@ def extend(a):
             continue
         path = os.path.join(a.root, row[0])
         if np < ny:
-            c, e = prolog_run(a, path, 'tabled' in pe)
+            c, e = prolog_run(a, path, True)
             if len([x for x in c.split(',') if x]) > np:
-                row[2] = c + ';' + e + (' (tabled)' if 'tabled' in pe else '')
+                row[2] = c + ';' + e + ' (tabled)'
         else:
             c, e = python_run(a, path)
             if len([x for x in c.split(',') if x]) > ny:
