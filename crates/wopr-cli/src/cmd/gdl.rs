@@ -1,6 +1,7 @@
 //! `wopr gdl check SHEET` and `wopr gdl prolog SHEET`: a GDL rule sheet's
 //! checks and ground size, and its Prolog translation (the reference the
-//! reasoner is timed against).
+//! reasoner is timed against); `wopr gdl suite MANIFEST` the conformance
+//! suite (`gdl_suite.rs`).
 
 use std::path::PathBuf;
 
@@ -30,11 +31,69 @@ enum What {
         sheet: PathBuf,
     },
     /// Print the sheet as a Prolog program with a random-playout driver
-    /// (`swipl -g 'wopr_bench(2)' -t halt FILE.pl`).
+    /// (`swipl -g 'wopr_bench(2)' -t halt FILE.pl`); consult
+    /// `tools/gdl-perft/perft.pl` after it for perft counts.
     Prolog {
         /// The rule sheet (KIF).
         sheet: PathBuf,
+        /// Translate a sheet that parses but fails wopr's validity checks
+        /// (for reference counts on sheets wopr refuses).
+        #[arg(long)]
+        unchecked: bool,
     },
+    /// Run the GDL conformance suite: load every sheet a manifest lists and
+    /// compare its perft counts with the references' counts.
+    ///
+    /// A manifest is a tab-separated file, one sheet a line: path (under
+    /// --root), commit, sha256 (or `-`), the perft counts at depths 1, 2, 3
+    /// in GDL steps where both references (SWI-Prolog and
+    /// tools/gdl-perft/gdl_perft.py) agree (or `-`), and `agreed`,
+    /// `invalid`, `disagreed` or `unknown` with an optional `: note`.
+    /// Each sheet is counted by a child process killed after --seconds. One
+    /// line per sheet (agrees / disagrees with both counts / refused with
+    /// wopr's reason / timed out / loaded without reference counts /
+    /// missing), then the totals. Exits 1 when a count disagrees, an
+    /// invalid sheet is accepted, or a sheet is missing or changed.
+    /// `gdl/conformance/counts.tsv` (root: the repository) lists the
+    /// repository's sheets; `gdl/conformance/repository.tsv` the
+    /// ggp-repository's (see docs/guide/gdl.md for how to get them).
+    Suite {
+        /// The manifest (TSV).
+        manifest: PathBuf,
+        /// The folder the manifest's paths are relative to.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Deepest depth to count (1..=3).
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=3))]
+        depth: u32,
+        /// Time limit per sheet, loading included, in seconds.
+        #[arg(long, default_value_t = 60.0, value_parser = positive_seconds)]
+        seconds: f64,
+        /// Address space per sheet, in MiB (0: no cap); a sheet that
+        /// needs more is reported as refused, out of memory.
+        #[arg(long, default_value_t = 8192)]
+        memory_mib: u64,
+    },
+    /// Load a sheet, print `loaded`, then its perft counts in GDL steps,
+    /// `d count` for d = 1..=DEPTH (what `wopr gdl suite` runs per sheet).
+    #[command(hide = true)]
+    Count {
+        /// The rule sheet (KIF).
+        sheet: PathBuf,
+        /// Deepest depth to count.
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=20))]
+        depth: u32,
+        /// Address space cap in MiB (0: none).
+        #[arg(long, default_value_t = 0)]
+        memory_mib: u64,
+    },
+}
+
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 86_400.0 => Ok(x),
+        _ => Err(format!("'{s}' is not a number of seconds in (0, 86400]")),
+    }
 }
 
 /// Runs `wopr gdl …`.
@@ -58,15 +117,29 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             report(&g, hidden, extension);
             Ok(())
         }
-        What::Prolog { sheet } => {
+        What::Prolog { sheet, unchecked } => {
             let text = std::fs::read_to_string(sheet)
                 .with_context(|| format!("cannot read {}", sheet.display()))?;
             let fail = |e: wopr::games::gdl::GdlError| anyhow::anyhow!("{}: {e}", sheet.display());
             let parsed = parse(&text).map_err(fail)?;
-            check(&parsed).map_err(fail)?;
+            if !unchecked {
+                check(&parsed).map_err(fail)?;
+            }
             print!("{}", to_prolog(&parsed));
             Ok(())
         }
+        What::Suite {
+            manifest,
+            root,
+            depth,
+            seconds,
+            memory_mib,
+        } => super::gdl_suite::run(manifest, root, *depth as usize, *seconds, *memory_mib),
+        What::Count {
+            sheet,
+            depth,
+            memory_mib,
+        } => super::gdl_suite::count(sheet, *depth, *memory_mib),
     }
 }
 

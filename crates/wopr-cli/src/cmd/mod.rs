@@ -9,6 +9,7 @@ pub mod eval;
 pub mod evolve;
 pub mod games;
 pub mod gdl;
+pub mod gdl_suite;
 pub mod ggp;
 pub mod grid;
 pub mod gtp;

@@ -2,6 +2,7 @@
 
 pub mod ast;
 pub mod check;
+pub mod conformance;
 pub mod facts;
 pub mod game;
 pub mod ggp;
