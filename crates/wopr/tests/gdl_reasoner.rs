@@ -1,7 +1,7 @@
 //! The GDL reasoner (`games::gdl::reasoner`) on whole games and on small
 //! sheets that exercise one feature each.
 
-use wopr::games::gdl::check::check;
+use wopr::games::gdl::check::{check, stratified};
 use wopr::games::gdl::parse::parse;
 use wopr::games::gdl::reasoner::{Analysis, Facts, Reasoner};
 
@@ -243,6 +243,46 @@ fn recursion_over_the_state() {
     assert_eq!(r.goal(&s1, 0), Some(100));
 }
 
+/// Negation cycles between relations that vanish once ground: `odd` of a
+/// number depends on `odd` of the one before, and one goal on the other.
+const GROUND_STRATA: &str = "
+(role robot)
+(succ 0 1) (succ 1 2) (succ 2 3)
+(init (step 0))
+(legal robot go)
+(<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
+(<= (odd ?x) (succ ?y ?x) (not (odd ?y)))
+(<= terminal (true (step 3)))
+(<= (goal robot 0) (true (step ?x)) (not (odd ?x)))
+(<= (goal robot 100) (not (goal robot 0)))
+";
+
+#[test]
+fn negation_cycles_that_vanish_once_ground_are_run() {
+    let sheet = parse(GROUND_STRATA).unwrap();
+    assert!(stratified(&sheet).is_err(), "not stratified over relations");
+    let r = checked(GROUND_STRATA);
+    // odd 0 has no rule, so odd 1 and odd 3 hold and odd 2 does not.
+    let mut s = r.initial();
+    let mut goals = Vec::new();
+    while !r.is_terminal(&s) {
+        goals.push(r.goal(&s, 0));
+        s = r.next(&s, &[0]);
+    }
+    goals.push(r.goal(&s, 0));
+    assert_eq!(goals, [Some(0), Some(100), Some(0), Some(100)]);
+    // A cycle that stays once ground is refused, in one line.
+    let cyclic = GROUND_STRATA.replace(
+        "(legal robot go)",
+        "(legal robot go) (<= (p ?r) (role ?r) (not (q ?r))) (<= (q ?r) (role ?r) (not (p ?r)))",
+    );
+    let err = Reasoner::new(&parse(&cyclic).unwrap()).err().unwrap().0;
+    assert!(
+        err.contains("not stratified, even between ground atoms") && !err.contains('\n'),
+        "{err}"
+    );
+}
+
 /// GDL-II: a random deal that one player sees and the other does not.
 const DEAL: &str = "
 (role random) (role alice) (role bob)
@@ -464,4 +504,71 @@ fn connect4_perft() {
     }
     walk(&r, &r.initial(), 0, 6, &mut counts);
     assert_eq!(counts, [7, 49, 343, 2401, 16807, 117649]);
+}
+
+/// Everything a state answers: terminal, legal moves, goals, and the state
+/// after the first joint move.
+fn answers(r: &Reasoner, s: &Facts) -> (Analysis, Vec<Option<u32>>, Option<Facts>) {
+    let mut a = Analysis::default();
+    r.analyse(s, &mut a);
+    let goals = (0..r.roles().len()).map(|i| r.goal(s, i)).collect();
+    let next = joints(&a, r.roles().len())
+        .first()
+        .filter(|_| !a.terminal())
+        .map(|j| r.next(s, j));
+    (a, goals, next)
+}
+
+#[test]
+fn answers_do_not_depend_on_what_the_thread_asked_before() {
+    // Each thread keeps one reasoner's values and updates them by what
+    // changed since its last query: a thread that alternates two sheets
+    // and jumps between unrelated states must answer as a fresh thread
+    // asked about each state alone does.
+    let sheets = [TICTACTOE, REACH, FEATURES, GROUND_STRATA];
+    let reasoners: Vec<std::sync::Arc<Reasoner>> = sheets
+        .iter()
+        .map(|t| std::sync::Arc::new(checked(t)))
+        .collect();
+    let mut states: Vec<(usize, Facts)> = Vec::new();
+    let mut seed = 7u64;
+    for (i, r) in reasoners.iter().enumerate() {
+        for _ in 0..4 {
+            let mut s = r.initial();
+            loop {
+                states.push((i, s.clone()));
+                let mut a = Analysis::default();
+                r.analyse(&s, &mut a);
+                let js = joints(&a, r.roles().len());
+                if a.terminal() || js.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                s = r.next(&s, &js[(seed >> 33) as usize % js.len()]);
+            }
+        }
+    }
+    // Interleave the sheets and scramble the order.
+    for k in (1..states.len()).rev() {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        states.swap(k, (seed >> 33) as usize % (k + 1));
+    }
+    assert!(
+        states.len() > 20 && states.iter().any(|s| s.0 == 0) && states.iter().any(|s| s.0 == 1)
+    );
+    for (i, s) in &states {
+        let here = answers(&reasoners[*i], s);
+        let (r, s2) = (reasoners[*i].clone(), s.clone());
+        let fresh = std::thread::spawn(move || answers(&r, &s2)).join().unwrap();
+        assert_eq!(
+            here,
+            fresh,
+            "sheet {i}, state {:?}",
+            state_strings(&reasoners[*i], s)
+        );
+    }
 }

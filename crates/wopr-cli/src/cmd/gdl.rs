@@ -8,7 +8,11 @@ use std::path::PathBuf;
 use anyhow::Context;
 use wopr::game::Game;
 use wopr::games::gdl::game::Gdl;
-use wopr::games::gdl::{check::check, parse::parse, prolog::to_prolog};
+use wopr::games::gdl::{
+    check::{check, stratified},
+    parse::parse,
+    prolog::to_prolog,
+};
 use wopr::players::Roster;
 
 /// Arguments of `wopr gdl`.
@@ -104,7 +108,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 wopr::AnyGame::GdlHidden(h) => (h.0, true),
                 other => anyhow::bail!("{} is not a GDL sheet", other.spec()),
             };
-            report(&g, hidden);
+            // Loaded, so it parses; whether its negation is stratified over
+            // relations (the specification) or only over ground atoms.
+            let extension = std::fs::read_to_string(sheet)
+                .ok()
+                .and_then(|text| parse(&text).ok())
+                .is_some_and(|parsed| stratified(&parsed).is_err());
+            report(&g, hidden, extension);
             Ok(())
         }
         What::Prolog { sheet, unchecked } => {
@@ -133,10 +143,18 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
 }
 
-fn report(g: &Gdl, hidden: bool) {
+fn report(g: &Gdl, hidden: bool, extension: bool) {
     let r = g.reasoner();
     let (atoms, rules) = r.size();
-    println!("sheet:      {} (valid GDL)", g.spec());
+    if extension {
+        println!(
+            "sheet:      {} (GDL with a negation cycle between relations that vanishes once \
+             ground: a wopr extension; the specification asks for strata of relations)",
+            g.spec()
+        );
+    } else {
+        println!("sheet:      {} (valid GDL)", g.spec());
+    }
     println!(
         "roles:      {}",
         r.roles()

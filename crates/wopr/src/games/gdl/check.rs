@@ -37,8 +37,6 @@
 //! 3. The dependency graph (an edge from a rule's head relation to every
 //!    relation in its body, marked negative under `not`), each rule in
 //!    sheet order:
-//!    - **stratification**: no negated literal's relation is in the head's
-//!      strongly connected component (so no cycle runs through negation);
 //!    - **the recursion restriction** of the specification:
 //!      for every positive body atom `q(t1 … tk)` whose relation is in the
 //!      head's strongly connected component (looked for at the top of the
@@ -57,7 +55,18 @@
 //!      and move, whatever the position.
 //!
 //! The first violation found is returned as a one-line [`GdlError`] that
-//! names the line and shows the rule (cut to about 100 characters). What
+//! names the line and shows the rule (cut to about 100 characters).
+//!
+//! **Stratification** (no cycle of the relation graph runs through a
+//! negated literal) is the specification's condition too, but [`check`]
+//! leaves it out and [`stratified`] tests it apart: as an extension, wopr
+//! runs a sheet whose negation cycles between relations vanish once the
+//! rules are ground, as published sheets such as
+//! `(<= (goal robot 100) (not (goal robot 0)))` need and other GGP players
+//! accept. The reasoner then checks the condition on ground atoms, and
+//! refuses a sheet whose ground program still has an atom that depends on
+//! its own negation, or that is too large to ground (the non-ground
+//! evaluator needs strata of relations). What
 //! static checks cannot tell (that every role has a legal move, that the
 //! game ends, that goals are defined in terminal states) is not checked.
 
@@ -136,12 +145,25 @@ pub fn check(sheet: &Sheet) -> Result<(), GdlError> {
     check_required(sheet)?;
     let graph = Graph::new(sheet);
     for rule in &sheet.rules {
-        graph.check_stratified(rule)?;
         graph.check_recursion(rule)?;
         graph.check_move_free(rule)?;
         graph.check_state_free(rule)?;
     }
     Ok(())
+}
+
+/// Whether `sheet`'s negation is stratified over relations, as the GDL
+/// specification asks: no negated literal's relation is in the strongly
+/// connected component of the rule's head, so no cycle of the relation
+/// graph runs through negation. [`check`] does not ask this (see the
+/// module's docs); the error names the first rule, in sheet order, whose
+/// negation closes a cycle.
+pub fn stratified(sheet: &Sheet) -> Result<(), GdlError> {
+    let graph = Graph::new(sheet);
+    sheet
+        .rules
+        .iter()
+        .try_for_each(|rule| graph.check_stratified(rule))
 }
 
 /// A rule as an error shows it: its `Display`, cut to about 100 characters.
@@ -490,7 +512,7 @@ impl Graph {
     fn check_recursion(&self, rule: &Rule) -> Result<(), GdlError> {
         let p = self.id(&rule.head.rel);
         // The cyclic atoms, at the top of the body or inside `or`, but not
-        // under `not` (stratification has dealt with those).
+        // under `not` (the recursion restriction is about positive atoms).
         let mut cyclic = Vec::new();
         fn positive<'a>(l: &'a Literal, out: &mut Vec<&'a Atom>) {
             match l {

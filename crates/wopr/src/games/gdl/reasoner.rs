@@ -9,11 +9,10 @@
 //! atoms that do not depend on `true` or `does` are evaluated once, here,
 //! and folded into the rules that read them. What is left is a list of
 //! steps: one atom and its rules (it holds if one rule's body does), or a
-//! recursive component evaluated to a fixpoint. Each query (legal moves,
-//! terminal, goals, next state, percepts, initial state) runs only the steps
-//! its outputs need, in order, over a per-thread scratch of generation
-//! stamps: an atom is true iff its stamp is the current generation, so no
-//! clearing and no allocation per call.
+//! recursive component evaluated to a fixpoint. Each thread keeps every
+//! atom's value for the state and move it last evaluated, and a query
+//! re-evaluates only the steps that read what changed ([`live`]): between
+//! the positions of a playout or a search, a few base facts and moves.
 //!
 //! A sheet whose ground program would exceed the limit (ground rules and
 //! atoms together, [`DEFAULT_LIMIT`] by default) is not grounded: if its
@@ -23,7 +22,7 @@
 //! tells which one a reasoner uses. Otherwise the error says that the game
 //! is too large.
 
-use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::ast::{Sheet, Sym, Term};
 use super::ground::{ground, possible, DEFAULT_LIMIT};
@@ -33,8 +32,9 @@ use super::GdlError;
 pub use super::facts::{cmp_terms, Facts};
 
 mod compile;
+mod live;
 
-use compile::{compile, program, GRule, Step};
+use compile::{compile, factor, GRule, Step};
 
 const NONE: u32 = u32::MAX;
 
@@ -79,9 +79,15 @@ enum Backend {
     NonGround(Box<NonGround>),
 }
 
-/// The compiled ground program: its atoms, rules and steps, and per query
-/// the steps it runs.
+/// The compiled ground program: its atoms, rules and steps, and per atom
+/// the rules that read it.
 struct Grounded {
+    /// This program's number, unique in the process: whose values a
+    /// thread's [`live::Live`] holds.
+    id: u64,
+    /// The atoms and rules of the compiled program before [`factor`] added
+    /// its own.
+    size: (usize, usize),
     num_base: usize,
     num_atoms: usize,
     /// The `does` atom of role `r`'s move `m` is `does_start[r] + m`, for
@@ -96,23 +102,18 @@ struct Grounded {
     /// The next atoms and their base facts.
     next_atoms: Vec<(u32, u32)>,
     sees_atoms: Vec<Vec<u32>>,
-    p_legal: Vec<Vec<Step>>,
-    p_goal: Vec<Vec<Step>>,
-    p_terminal: Vec<Step>,
-    p_analyse: Vec<Step>,
-    p_next: Vec<Step>,
-    p_sees: Vec<Vec<Step>>,
+    /// Every step, in evaluation order.
+    steps: Vec<Step>,
+    /// Atom `a` occurs in the bodies `occurs[occurs_start[a]..occurs_start[a + 1]]`:
+    /// a rule's index shifted left by one, the low bit set under `not`.
+    occurs_start: Vec<u32>,
+    occurs: Vec<u32>,
+    /// Each rule's step.
+    rule_step: Vec<u32>,
 }
 
-/// The per-thread scratch: a generation stamp per atom.
-struct Scratch {
-    gen: u32,
-    stamp: Vec<u32>,
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = const { RefCell::new(Scratch { gen: 0, stamp: Vec::new() }) };
-}
+/// The source of [`Grounded::id`] (0 is no program).
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 impl Reasoner {
     /// Grounds and compiles `sheet` (which should have passed
@@ -197,7 +198,10 @@ impl Reasoner {
             }
         }
         let num_atoms = count as usize;
-        let (rules, body, steps, step_of) = compile(&g, &dense, num_atoms, base.len()..inputs)?;
+        let compiled = compile(&g, &dense, num_atoms, base.len()..inputs)?;
+        let size = (num_atoms, compiled.0.len());
+        let ((rules, body, steps), num_atoms) = factor(compiled, num_atoms);
+        let (occurs_start, occurs, rule_step) = live::occurrences(num_atoms, &rules, &body, &steps);
         let d = |a: u32| dense[a as usize];
         let legal_atoms = moves
             .iter()
@@ -236,30 +240,9 @@ impl Reasoner {
         }
         sees.iter_mut()
             .for_each(|s| s.sort_by(|x, y| cmp_terms(&x.0, &y.0)));
-        let prog = |targets: &mut dyn Iterator<Item = u32>| {
-            program(&rules, &body, &steps, &step_of, targets)
-        };
-        let goal_targets = |r: usize| goal_atoms[r].iter().map(|g| g.0).collect::<Vec<_>>();
-        let p_legal = (0..roles.len())
-            .map(|r| prog(&mut legal_of(&moves, r, &dense)))
-            .collect();
-        let p_goal = (0..roles.len())
-            .map(|r| prog(&mut goal_targets(r).into_iter()))
-            .collect();
-        let p_terminal = prog(&mut std::iter::once(terminal_atom));
-        let p_analyse = {
-            let mut all = (0..roles.len())
-                .flat_map(|r| legal_of(&moves, r, &dense))
-                .chain([terminal_atom]);
-            prog(&mut all)
-        };
-        let p_next = prog(&mut next_atoms.iter().map(|n| n.0));
-        let p_sees = sees
-            .iter()
-            .map(|s| prog(&mut s.iter().map(|p| p.1)))
-            .collect();
-        let p_init = prog(&mut init_atoms.iter().map(|n| n.0));
         let grounded = Grounded {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            size,
             num_base: base.len(),
             sees_atoms: sees
                 .iter()
@@ -273,17 +256,15 @@ impl Reasoner {
             goal_atoms,
             terminal_atom,
             next_atoms,
-            p_legal,
-            p_goal,
-            p_terminal,
-            p_analyse,
-            p_next,
-            p_sees,
+            steps,
+            occurs_start,
+            occurs,
+            rule_step,
         };
         let mut initial = Facts::empty(base.len());
-        grounded.eval(&initial.clone(), None, &p_init, |st, gen| {
+        grounded.with_live(&initial.clone(), None, |live| {
             for &(a, b) in &init_atoms {
-                if st[a as usize] == gen {
+                if live.value()[a as usize] {
                     initial.insert(b as usize);
                 }
             }
@@ -342,91 +323,6 @@ fn is_over_limit(e: &GdlError) -> bool {
     e.0.contains(": grounding exceeds ")
 }
 
-/// The legal atoms of role `r`, move by move.
-fn legal_of<'a>(
-    moves: &'a [Vec<(Term, u32, u32)>],
-    r: usize,
-    dense: &'a [u32],
-) -> impl Iterator<Item = u32> + 'a {
-    moves[r].iter().map(move |m| dense[m.2 as usize])
-}
-
-impl Grounded {
-    /// Evaluates `prog` on `state` (and the joint move), then reads the
-    /// stamps with `f`: atom `a` is true iff `stamp[a] == gen`.
-    fn eval<R>(
-        &self,
-        state: &Facts,
-        joint: Option<&[u32]>,
-        prog: &[Step],
-        f: impl FnOnce(&[u32], u32) -> R,
-    ) -> R {
-        SCRATCH.with(|cell| {
-            let mut scratch = cell.borrow_mut();
-            let s = &mut *scratch;
-            if s.stamp.len() < self.num_atoms {
-                s.stamp.resize(self.num_atoms, 0);
-            }
-            s.gen = s.gen.wrapping_add(1);
-            if s.gen == 0 {
-                s.stamp.fill(0);
-                s.gen = 1;
-            }
-            let (gen, st) = (s.gen, &mut s.stamp[..]);
-            let nb = self.num_base;
-            for (i, &w) in state.0.iter().enumerate() {
-                let mut w = w;
-                while w != 0 {
-                    let b = i * 64 + w.trailing_zeros() as usize;
-                    w &= w - 1;
-                    if b < nb {
-                        st[b] = gen;
-                    }
-                }
-            }
-            for (&m, w) in joint.unwrap_or(&[]).iter().zip(self.does_start.windows(2)) {
-                if m < w[1] - w[0] {
-                    st[(w[0] + m) as usize] = gen;
-                }
-            }
-            self.run(prog, st, gen);
-            f(st, gen)
-        })
-    }
-
-    fn run(&self, prog: &[Step], st: &mut [u32], gen: u32) {
-        let holds = |r: &GRule, st: &[u32]| {
-            self.body[r.start as usize..r.neg as usize]
-                .iter()
-                .all(|&a| st[a as usize] == gen)
-                && self.body[r.neg as usize..r.end as usize]
-                    .iter()
-                    .all(|&a| st[a as usize] != gen)
-        };
-        for s in prog {
-            let rules = &self.rules[s.lo as usize..s.hi as usize];
-            if s.head != NONE {
-                if rules.iter().any(|r| holds(r, st)) {
-                    st[s.head as usize] = gen;
-                }
-                continue;
-            }
-            loop {
-                let mut changed = false;
-                for r in rules {
-                    if st[r.head as usize] != gen && holds(r, st) {
-                        st[r.head as usize] = gen;
-                        changed = true;
-                    }
-                }
-                if !changed {
-                    break;
-                }
-            }
-        }
-    }
-}
-
 impl Reasoner {
     /// The roles, in the order of the sheet's `role` facts (GDL-II's
     /// `random` among them if the sheet has it).
@@ -470,7 +366,7 @@ impl Reasoner {
     /// is expanded).
     pub fn size(&self) -> (usize, usize) {
         match &self.backend {
-            Backend::Grounded(g) => (g.num_atoms, g.rules.len()),
+            Backend::Grounded(g) => g.size,
             Backend::NonGround(n) => n.size(),
         }
     }
@@ -502,11 +398,12 @@ impl Reasoner {
             Backend::Grounded(g) => g,
             Backend::NonGround(n) => return n.legal(state, role, out),
         };
-        let (Some(prog), Some(atoms)) = (g.p_legal.get(role), g.legal_atoms.get(role)) else {
+        let Some(atoms) = g.legal_atoms.get(role) else {
             return;
         };
-        g.eval(state, None, prog, |st, gen| {
-            out.extend((0..atoms.len() as u32).filter(|&m| st[atoms[m as usize] as usize] == gen));
+        g.with_live(state, None, |live| {
+            let v = live.value();
+            out.extend((0..atoms.len() as u32).filter(|&m| v[atoms[m as usize] as usize]));
         });
     }
 
@@ -518,13 +415,12 @@ impl Reasoner {
             Backend::NonGround(n) => return n.analyse(state, &mut out.legal, &mut out.terminal),
         };
         out.legal.resize_with(self.roles.len(), Vec::new);
-        g.eval(state, None, &g.p_analyse, |st, gen| {
-            out.terminal = g.terminal_atom != NONE && st[g.terminal_atom as usize] == gen;
+        g.with_live(state, None, |live| {
+            let v = live.value();
+            out.terminal = g.terminal_atom != NONE && v[g.terminal_atom as usize];
             for (l, atoms) in out.legal.iter_mut().zip(&g.legal_atoms) {
                 l.clear();
-                l.extend(
-                    (0..atoms.len() as u32).filter(|&m| st[atoms[m as usize] as usize] == gen),
-                );
+                l.extend((0..atoms.len() as u32).filter(|&m| v[atoms[m as usize] as usize]));
             }
         });
     }
@@ -538,9 +434,7 @@ impl Reasoner {
         if g.terminal_atom == NONE {
             return false;
         }
-        g.eval(state, None, &g.p_terminal, |st, gen| {
-            st[g.terminal_atom as usize] == gen
-        })
+        g.with_live(state, None, |live| live.value()[g.terminal_atom as usize])
     }
 
     /// `role`'s goal value in `state` (0..=100 in GDL), the greatest if
@@ -550,11 +444,11 @@ impl Reasoner {
             Backend::Grounded(g) => g,
             Backend::NonGround(n) => return n.goal(state, role),
         };
-        let (prog, atoms) = (g.p_goal.get(role)?, &g.goal_atoms[role]);
-        g.eval(state, None, prog, |st, gen| {
+        let atoms = g.goal_atoms.get(role)?;
+        g.with_live(state, None, |live| {
             atoms
                 .iter()
-                .find(|&&(a, _)| st[a as usize] == gen)
+                .find(|&&(a, _)| live.value()[a as usize])
                 .map(|&(_, v)| v)
         })
     }
@@ -579,9 +473,9 @@ impl Reasoner {
             Backend::Grounded(g) => g,
             Backend::NonGround(n) => return n.next_into(state, joint, out),
         };
-        g.eval(state, Some(joint), &g.p_next, |st, gen| {
+        g.with_live(state, Some(joint), |live| {
             for &(a, b) in &g.next_atoms {
-                if st[a as usize] == gen {
+                if live.value()[a as usize] {
                     out.0[b as usize / 64] |= 1 << (b % 64);
                 }
             }
@@ -602,11 +496,12 @@ impl Reasoner {
             Backend::Grounded(g) => g,
             Backend::NonGround(n) => return n.sees(state, joint, role, out),
         };
-        let (Some(prog), Some(atoms)) = (g.p_sees.get(role), g.sees_atoms.get(role)) else {
+        let Some(atoms) = g.sees_atoms.get(role) else {
             return;
         };
-        g.eval(state, Some(joint), prog, |st, gen| {
-            out.extend((0..atoms.len() as u32).filter(|&p| st[atoms[p as usize] as usize] == gen));
+        g.with_live(state, Some(joint), |live| {
+            let v = live.value();
+            out.extend((0..atoms.len() as u32).filter(|&p| v[atoms[p as usize] as usize]));
         });
     }
 }

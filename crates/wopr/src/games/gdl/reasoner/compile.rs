@@ -25,9 +25,9 @@ pub(super) struct Step {
 }
 
 /// The compiled program: the rules (in dense atom numbers, the atoms that
-/// never change folded away), their bodies, the steps in evaluation order,
-/// and each atom's step (`NONE` if it has none: an input, or never true).
-pub(super) type Compiled = (Vec<GRule>, Vec<u32>, Vec<Step>, Vec<u32>);
+/// never change folded away), their bodies, and the steps in evaluation
+/// order.
+pub(super) type Compiled = (Vec<GRule>, Vec<u32>, Vec<Step>);
 
 /// Splits the ground program into components, evaluates those that do not
 /// depend on the inputs (the atoms below `does.end`; `does` the moves), and
@@ -85,7 +85,6 @@ pub(super) fn compile(
     // 0: depends on the inputs; 1: always true; 2: never true.
     let mut known = vec![0u8; num_atoms];
     let (mut rules, mut body, mut steps) = (Vec::new(), Vec::new(), Vec::new());
-    let mut step_of = vec![NONE; num_atoms];
     for (c, atoms) in comps.iter().enumerate() {
         let (rule_lo, body_lo) = (rules.len(), body.len());
         let (mut dynamic, mut recursive) = (false, atoms.len() > 1);
@@ -103,7 +102,8 @@ pub(super) fn compile(
                         if is_neg {
                             let term = dense.iter().position(|&x| x == b).unwrap_or(0);
                             return Err(GdlError(format!(
-                                "negation is not stratified: {} depends on its own negation",
+                                "negation is not stratified, even between ground atoms: {} \
+                                 depends on its own negation",
                                 g.terms.to_term(term as u32)
                             )));
                         }
@@ -141,11 +141,7 @@ pub(super) fn compile(
             }
             dedup(&mut rules, &mut body, atom_lo);
         }
-        let always = |a: u32,
-                      rules: &mut Vec<GRule>,
-                      steps: &mut Vec<Step>,
-                      step_of: &mut [u32],
-                      len: usize| {
+        let always = |a: u32, rules: &mut Vec<GRule>, steps: &mut Vec<Step>, len: usize| {
             rules.push(GRule {
                 head: a,
                 start: len as u32,
@@ -157,7 +153,6 @@ pub(super) fn compile(
                 lo: rules.len() as u32 - 1,
                 hi: rules.len() as u32,
             });
-            step_of[a as usize] = steps.len() as u32 - 1;
         };
         if !dynamic {
             // Fixed for good: evaluate now.
@@ -181,7 +176,7 @@ pub(super) fn compile(
             body.truncate(body_lo);
             for &a in atoms {
                 if known[a as usize] == 1 {
-                    always(a, &mut rules, &mut steps, &mut step_of, body.len());
+                    always(a, &mut rules, &mut steps, body.len());
                 } else {
                     known[a as usize] = 2;
                 }
@@ -190,7 +185,7 @@ pub(super) fn compile(
             rules.truncate(rule_lo);
             body.truncate(body_lo);
             known[atoms[0] as usize] = 1;
-            always(atoms[0], &mut rules, &mut steps, &mut step_of, body.len());
+            always(atoms[0], &mut rules, &mut steps, body.len());
         } else {
             let head = if recursive { NONE } else { atoms[0] };
             steps.push(Step {
@@ -198,12 +193,9 @@ pub(super) fn compile(
                 lo: rule_lo as u32,
                 hi: rules.len() as u32,
             });
-            atoms
-                .iter()
-                .for_each(|&a| step_of[a as usize] = steps.len() as u32 - 1);
         }
     }
-    Ok((rules, body, steps, step_of))
+    Ok((rules, body, steps))
 }
 
 /// Drops the repeated rules among `rules[lo..]` (one atom's, whose bodies
@@ -308,36 +300,103 @@ fn tarjan(n: usize, from: usize, adj_start: &[usize], adj: &[u32]) -> Vec<Vec<u3
     comps
 }
 
-/// The steps that `targets` need, in evaluation order.
-pub(super) fn program(
-    rules: &[GRule],
-    body: &[u32],
-    steps: &[Step],
-    step_of: &[u32],
-    targets: &mut dyn Iterator<Item = u32>,
-) -> Vec<Step> {
-    let mut need = vec![false; steps.len()];
-    let mut todo = Vec::new();
-    let mut add = |a: u32, todo: &mut Vec<u32>| {
-        let s = step_of.get(a as usize).copied().unwrap_or(NONE);
-        if s != NONE && !need[s as usize] {
-            need[s as usize] = true;
-            todo.push(s);
-        }
-    };
-    targets.for_each(|a| add(a, &mut todo));
-    while let Some(s) = todo.pop() {
-        let Step { lo, hi, .. } = steps[s as usize];
-        for r in &rules[lo as usize..hi as usize] {
-            body[r.start as usize..r.end as usize]
-                .iter()
-                .for_each(|&b| add(b, &mut todo));
-        }
+/// How many of an atom's rules must share a literal for [`factor`] to take
+/// it out of them.
+const FACTOR_MIN: usize = 4;
+
+/// Takes out of each atom's rules the literal most of them share, when at
+/// least [`FACTOR_MIN`] do: `h <- L, B1; …; h <- L, Bk` becomes
+/// `h <- L, x` with a new atom `x <- B1; …; x <- Bk` (its step just before
+/// `h`'s), and `h`'s other rules stay. The atom's value is the same; what
+/// changes is the work when `L` changes, one rule instead of `k`. Sheets
+/// often repeat a state fact with every move that leaves it alone
+/// (`(<= (next (cell ?x ?y ?p)) (true (cell ?x ?y ?p)) (does ?r ?m) …)`).
+/// Recursive components are left as they are. New atoms are numbered from
+/// `num_atoms` up; returns the program and the new number of atoms.
+pub(super) fn factor((rules, body, steps): Compiled, num_atoms: usize) -> (Compiled, usize) {
+    let mut out: Compiled = (Vec::new(), Vec::new(), Vec::new());
+    let mut next_atom = num_atoms as u32;
+    let mut keys: Vec<u32> = Vec::new();
+    // A literal as a key: its atom shifted left, the low bit set under `not`.
+    fn keyed(body: &[u32], r: GRule) -> impl Iterator<Item = u32> + '_ {
+        (r.start..r.end).map(move |i| body[i as usize] << 1 | u32::from(i >= r.neg))
     }
-    steps
-        .iter()
-        .zip(need)
-        .filter(|s| s.1)
-        .map(|s| *s.0)
-        .collect()
+    let lits = |r: &GRule| keyed(&body, *r);
+    let push = |out: &mut Compiled, head: u32, lits: &mut dyn Iterator<Item = u32>| {
+        let start = out.1.len() as u32;
+        let mut neg: Vec<u32> = Vec::new();
+        for k in lits {
+            if k & 1 == 0 {
+                out.1.push(k >> 1);
+            } else {
+                neg.push(k >> 1);
+            }
+        }
+        let split = out.1.len() as u32;
+        out.1.extend(neg);
+        out.0.push(GRule {
+            head,
+            start,
+            neg: split,
+            end: out.1.len() as u32,
+        });
+    };
+    for step in steps {
+        let rs = &rules[step.lo as usize..step.hi as usize];
+        // The literal that most rules share (each rule counted once).
+        keys.clear();
+        for r in rs {
+            let at = keys.len();
+            keys.extend(lits(r));
+            keys[at..].sort_unstable();
+            let mut seen = at;
+            for i in at..keys.len() {
+                if i == at || keys[i] != keys[i - 1] {
+                    keys[seen] = keys[i];
+                    seen += 1;
+                }
+            }
+            keys.truncate(seen);
+        }
+        keys.sort_unstable();
+        let best = keys
+            .chunk_by(|a, b| a == b)
+            .max_by_key(|run| run.len())
+            .filter(|run| run.len() >= FACTOR_MIN)
+            .map(|run| run[0]);
+        let (Some(shared), true) = (best, step.head != NONE) else {
+            let lo = out.0.len() as u32;
+            for r in rs {
+                push(&mut out, r.head, &mut lits(r));
+            }
+            out.2.push(Step {
+                head: step.head,
+                lo,
+                hi: out.0.len() as u32,
+            });
+            continue;
+        };
+        let aux = next_atom;
+        next_atom += 1;
+        let lo = out.0.len() as u32;
+        for r in rs.iter().filter(|r| lits(r).any(|k| k == shared)) {
+            push(&mut out, aux, &mut lits(r).filter(|&k| k != shared));
+        }
+        out.2.push(Step {
+            head: aux,
+            lo,
+            hi: out.0.len() as u32,
+        });
+        let lo = out.0.len() as u32;
+        push(&mut out, step.head, &mut [shared, aux << 1].into_iter());
+        for r in rs.iter().filter(|r| !lits(r).any(|k| k == shared)) {
+            push(&mut out, r.head, &mut lits(r));
+        }
+        out.2.push(Step {
+            head: step.head,
+            lo,
+            hi: out.0.len() as u32,
+        });
+    }
+    (out, next_atom as usize)
 }
