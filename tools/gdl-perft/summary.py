@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Tallies `wopr gdl suite` output for the results page.
 
-    summary.py SUITE_OUTPUT.txt MANIFEST.tsv
+    summary.py SUITE_OUTPUT.txt[,MORE.txt...] MANIFEST.tsv
+
+(several outputs, comma-separated: a sheet's last verdict counts)
 
 prints, in Markdown: what the references found (from the manifest), what
 wopr did (verdicts), refusals of sheets the references count as valid,
@@ -55,14 +57,28 @@ def main():
     print('| %d | %d | %d | %d | %d | %d | %d |\n' % (
         len(kinds), d[3], d[2], d[1], ref['invalid'], ref['disagreed'], ref['unknown']))
     verdicts = {}
-    for line in open(suite):
-        m = re.match(r'^(\S+\.kif): (.*) \(\d+\.\d+ s\)$', line.rstrip('\n'))
-        if m:
-            verdicts[m.group(1)] = m.group(2)
-        elif re.match(r'^\d+ sheets: ', line):
-            total = line.strip()
+    for name in suite.split(','):
+        # Later files override earlier ones (a rerun of some sheets).
+        for line in open(name):
+            m = re.match(r'^(\S+\.kif): (.*) \(\d+\.\d+ s\)$', line.rstrip('\n'))
+            if m:
+                verdicts[m.group(1)] = m.group(2)
+    v = list(verdicts.values())
+    agree = [x for x in v if x.startswith('agrees to depth')]
     print('## wopr\n')
-    print('`%s`\n' % total)
+    print('| sheets | loaded | agree to depth 3 | to depth 2 | to depth 1 | disagree | refused | timed out loading | timed out counting | loaded, no reference |')
+    print('|---|---|---|---|---|---|---|---|---|---|')
+    print('| %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n' % (
+        len(v),
+        sum(not x.startswith(('refused', 'missing', 'timed out while loading')) for x in v),
+        sum(x.startswith('agrees to depth 3') for x in agree),
+        sum(x.startswith('agrees to depth 2') for x in agree),
+        sum(x.startswith('agrees to depth 1') for x in agree),
+        sum(x.startswith(('disagrees', 'accepted')) for x in v),
+        sum(x.startswith('refused') for x in v),
+        sum(x.startswith('timed out while loading') for x in v),
+        sum(x.startswith(('timed out (loaded', 'timed out;')) for x in v),
+        sum(x.startswith('loaded') for x in v)))
     refused = collections.Counter()
     examples = collections.defaultdict(list)
     timed, disagree, accepted = [], [], []
