@@ -198,7 +198,14 @@ impl Reasoner {
             }
         }
         let num_atoms = count as usize;
-        let compiled = compile(&g, &dense, num_atoms, base.len()..inputs)?;
+        let compiled = compile(&g, &dense, num_atoms, base.len()..inputs).map_err(|e| {
+            // A cycle through negation between ground atoms is one between
+            // relations too: name the rule that closes it.
+            match super::check::stratified(sheet) {
+                Err(rule) => GdlError(format!("{rule}; {e}")),
+                Ok(()) => e,
+            }
+        })?;
         let size = (num_atoms, compiled.0.len());
         let ((rules, body, steps), num_atoms) = factor(compiled, num_atoms);
         let (occurs_start, occurs, rule_step) = live::occurrences(num_atoms, &rules, &body, &steps);
