@@ -663,7 +663,8 @@ impl Grounder {
     }
 }
 
-fn dedup_tail(v: &mut Vec<u32>, start: usize) {
+/// Drops the repeats in `v[start..]`, which holds equal values side by side.
+pub(in crate::games::gdl) fn dedup_tail(v: &mut Vec<u32>, start: usize) {
     let mut w = start;
     for i in start..v.len() {
         if i == start || v[i] != v[w - 1] {

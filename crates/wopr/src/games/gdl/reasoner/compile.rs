@@ -1,7 +1,7 @@
 //! Compiling a grounded sheet into steps: strongly connected components in
 //! evaluation order, the atoms that never change evaluated and folded away.
 
-use crate::games::gdl::ground::Grounding;
+use crate::games::gdl::ground::{dedup_tail, Grounding};
 use crate::games::gdl::GdlError;
 
 use super::NONE;
@@ -349,14 +349,7 @@ pub(super) fn factor((rules, body, steps): Compiled, num_atoms: usize) -> (Compi
             let at = keys.len();
             keys.extend(lits(r));
             keys[at..].sort_unstable();
-            let mut seen = at;
-            for i in at..keys.len() {
-                if i == at || keys[i] != keys[i - 1] {
-                    keys[seen] = keys[i];
-                    seen += 1;
-                }
-            }
-            keys.truncate(seen);
+            dedup_tail(&mut keys, at);
         }
         keys.sort_unstable();
         let best = keys
