@@ -11,7 +11,7 @@
 //! steps: one atom and its rules (it holds if one rule's body does), or a
 //! recursive component evaluated to a fixpoint. Each thread keeps every
 //! atom's value for the state and move it last evaluated, and a query
-//! re-evaluates only the steps that read what changed ([`live`]): between
+//! re-evaluates only the steps that read what changed (the `live` module): between
 //! the positions of a playout or a search, a few base facts and moves.
 //!
 //! A sheet whose ground program would exceed the limit (ground rules and
