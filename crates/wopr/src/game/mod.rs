@@ -36,6 +36,7 @@ pub mod encode;
 pub mod info;
 pub mod ntuple;
 pub mod oracle;
+pub mod patterns;
 pub mod perft;
 pub mod player;
 pub mod rng;
@@ -46,7 +47,7 @@ use std::fmt::{Debug, Display};
 
 pub use driver::{play_game, GameRecord};
 pub use info::{GameInfo, ParamInfo};
-pub use player::{Failure, Player, ValuePlayer, ViewOf};
+pub use player::{BestSoFar, Failure, Player, ValuePlayer, ViewOf};
 pub use spec::{GameSpec, SpecError};
 
 /// An action index: a number in `0..game.num_actions()`. Its meaning is fixed

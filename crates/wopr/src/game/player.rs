@@ -28,6 +28,40 @@ pub trait Player<G: Game>: Send {
     fn failure(&mut self) -> Option<Failure> {
         None
     }
+
+    /// Gives the player a cell where, while [`Player::choose`] thinks, it
+    /// posts the move it would play if stopped now, so that a caller with a
+    /// hard deadline (a GGP play clock) can answer with it. Players that
+    /// search anytime (MCTS) post as they go; the default ignores the cell.
+    fn share_best(&mut self, best: BestSoFar) {
+        let _ = best;
+    }
+}
+
+/// The move a thinking player would play if stopped now (see
+/// [`Player::share_best`]): a shared cell, empty until the player posts.
+#[derive(Clone, Debug, Default)]
+pub struct BestSoFar(std::sync::Arc<std::sync::atomic::AtomicU32>);
+
+impl BestSoFar {
+    /// An empty cell.
+    pub fn new() -> BestSoFar {
+        BestSoFar::default()
+    }
+
+    /// Posts `action` as the best move so far.
+    pub fn set(&self, action: Action) {
+        self.0
+            .store(u32::from(action) + 1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The last move posted, `None` before the first.
+    pub fn get(&self) -> Option<Action> {
+        match self.0.load(std::sync::atomic::Ordering::Relaxed) {
+            0 => None,
+            a => Some((a - 1) as Action),
+        }
+    }
 }
 
 /// How a player failed to give a move (an outside engine: `players::gtp`).

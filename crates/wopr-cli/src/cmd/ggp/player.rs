@@ -8,8 +8,10 @@
 //! fifth of the clock, 100 ms to 2 s) for the network: the player is built
 //! with a time budget of the clock less twice the margin (a lower `ms=` in
 //! the spec is kept), and a player still thinking at the clock less the
-//! margin is left to finish alone while a random legal move is answered;
-//! the match builds a fresh player for its next move.
+//! margin is left to finish alone while the best move it has found so far
+//! is answered (`Player::share_best`: MCTS posts it as it searches), or a
+//! random legal move where it has posted none; the match builds a fresh
+//! player for its next move.
 //!
 //! **Errors.** A malformed message is a 400, an unknown match id a 404, a
 //! second `start` of a held id a 409, each with a one-line reason; nothing
@@ -24,7 +26,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use tokio::sync::Mutex;
 use wopr::game::rng::stream;
-use wopr::game::{ActionList, Player, State, Turn};
+use wopr::game::{ActionList, BestSoFar, Player, State, Turn};
 use wopr::games::gdl::ast::Term;
 use wopr::games::gdl::game::Gdl;
 use wopr::games::gdl::ggp::{Message, Position};
@@ -368,6 +370,10 @@ async fn play(
     let hard = m.play_clock.saturating_sub(margin(m.play_clock));
     let left = hard.saturating_sub(arrived.elapsed());
     let mut think_rng = rng.clone();
+    // The move the player would play if stopped now, for a deadline it
+    // overruns (MCTS posts as it searches; other players leave it empty).
+    let best = BestSoFar::new();
+    player.share_best(best.clone());
     let thinking = tokio::task::spawn_blocking(move || {
         let mut acts = ActionList::new();
         state.legal_actions(&mut acts);
@@ -389,11 +395,19 @@ async fn play(
             None
         }
         Err(_) => {
+            let so_far = best
+                .get()
+                .and_then(|a| m.position.game().action_term(a).cloned());
             eprintln!(
-                "match {id}: the player was still thinking at {} ms; a random legal move",
-                hard.as_millis()
+                "match {id}: the player was still thinking at {} ms; {}",
+                hard.as_millis(),
+                if so_far.is_some() {
+                    "its best move so far"
+                } else {
+                    "a random legal move"
+                }
             );
-            None
+            so_far
         }
     };
     let answer = chosen

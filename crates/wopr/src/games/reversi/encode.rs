@@ -8,17 +8,25 @@
 //! Othello "snakes": `walk6`, 30 walks of 6 squares drawn once from a
 //! fixed seed and shared under the 8 symmetries (30 · 3⁶ = 21,870 inputs),
 //! and `walk6p`, the same with separate tables for each player to move
-//! (43,740 inputs).
+//! (43,740 inputs); and Buro's Logistello patterns
+//! ([`crate::game::patterns`]): `logistello` with one table set,
+//! `logistello4` and `logistello12` with a set for each of 4 or 12 spans of
+//! the disc count (167,265 inputs a set on 8x8; 6x6 and larger boards).
 
 use super::{Reversi, ReversiState};
 use crate::game::encode::{bit_grid, concat, mover, unknown, Encodable, Encoding, EncodingOf};
 use crate::game::ntuple::{ntuple_length, NTuples};
+use crate::game::patterns::{logistello, Patterns};
 use crate::game::{Game, SpecError};
 
 /// The `walk6` tuples: 30 walks of 6 squares, drawn from seed 2008 (the
 /// year of Lucas's n-tuple Othello paper; fixed, so the name always means
 /// the same tuples on a board size).
 const WALK6: (usize, usize, u64) = (6, 30, 2008);
+
+/// The Logistello pattern encodings and their numbers of stages.
+const LOGISTELLO: [(&str, usize); 3] =
+    [("logistello", 1), ("logistello4", 4), ("logistello12", 12)];
 
 impl Encodable for Reversi {
     fn encoding_names(&self) -> &'static [&'static str] {
@@ -35,6 +43,9 @@ impl Encodable for Reversi {
             "handa+ntuple3",
             "walk6",
             "walk6p",
+            "logistello",
+            "logistello4",
+            "logistello12",
         ]
     }
     fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError> {
@@ -53,6 +64,22 @@ impl Encodable for Reversi {
             } else {
                 walks
             }));
+        }
+        if let Some(&(name, stages)) = LOGISTELLO.iter().find(|(n, _)| *n == name) {
+            if self.size() < 6 {
+                return Err(SpecError(format!(
+                    "encoding '{name}' needs a board of 6x6 or more, not {}",
+                    self.spec()
+                )));
+            }
+            let patterns = logistello(self.size());
+            return Ok(Box::new(Patterns::square(
+                name,
+                &patterns,
+                self.size(),
+                stages,
+                ReversiState::discs,
+            )));
         }
         if name == "handa" {
             return Ok(Box::new(ReversiHanda::new(self.size())));
@@ -163,6 +190,57 @@ mod tests {
             wp.encode_sparse(&next, &mut b);
             assert!(b.iter().all(|&(i, _)| i as usize >= 30 * 729));
         }
+    }
+
+    /// Buro's eleven patterns on 8x8: the edge with its X-squares and the
+    /// 2×5 corner (3¹⁰ = 59,049 entries each), the 3×3 corner and rows two
+    /// to four (3⁹ and 3 · 3⁸: 19,683 each), the diagonals of 4 to 8 squares
+    /// (3⁴ + … + 3⁸ = 9,801): 167,265 entries a stage. Each pattern is read
+    /// in its 8 ordered images (4 places × 2 directions), the main diagonal
+    /// in 4 (2 places × 2): 10 · 8 + 4 = 84 look-ups a position.
+    #[test]
+    fn logistello_patterns_have_eleven_tables_a_stage() {
+        let game = Reversi::new(8).unwrap();
+        for (name, stages) in LOGISTELLO {
+            let enc = game.encoding(name).unwrap();
+            assert_eq!(enc.size(), stages * 167_265, "{name}");
+            let mut pairs = Vec::new();
+            let mut s = game.initial_state();
+            let mut rng = crate::game::rng::stream(3, &[]);
+            while !s.is_terminal() {
+                enc.encode_sparse(&s, &mut pairs);
+                assert_eq!(pairs.len(), 84);
+                // Every pair falls in the table set of the position's stage.
+                let discs = 64 - s.empties() as usize;
+                let stage = (discs - 4) * stages / 61;
+                let set = stage * 167_265..(stage + 1) * 167_265;
+                assert!(pairs.iter().all(|&(i, _)| set.contains(&(i as usize))));
+                let mut dense = vec![0.0; enc.size()];
+                enc.encode(&s, &mut dense);
+                let mut summed = vec![0.0; enc.size()];
+                pairs.iter().for_each(|&(i, x)| summed[i as usize] += x);
+                assert_eq!(summed, dense);
+                let a = s.random_action(&mut rng);
+                s.apply(a);
+            }
+        }
+        // A position and its mirror image read the same inputs.
+        let mirror = |b: u64| {
+            (0..64)
+                .filter(|i| b >> i & 1 == 1)
+                .fold(0u64, |m, i| m | 1 << ((i / 8) * 8 + 7 - i % 8))
+        };
+        let enc = game.encoding("logistello4").unwrap();
+        let discs = [0x0000_1818_3c00_0301u64, 0x8100_2424_0000_c000];
+        let a = ReversiState::from_discs(8, discs, 0).unwrap();
+        let b = ReversiState::from_discs(8, discs.map(mirror), 0).unwrap();
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        enc.encode_sparse(&a, &mut x);
+        enc.encode_sparse(&b, &mut y);
+        x.sort_unstable_by_key(|p| p.0);
+        y.sort_unstable_by_key(|p| p.0);
+        assert_eq!(x, y);
+        assert!(Reversi::new(4).unwrap().encoding("logistello").is_err());
     }
 
     /// `raw` and `planes` read from the bitboards give the inputs the

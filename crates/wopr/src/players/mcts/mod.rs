@@ -135,6 +135,7 @@ use std::time::Duration;
 use super::net::NetEval;
 use super::{Player, ViewOf};
 use crate::game::encode::Encodable;
+use crate::game::player::BestSoFar;
 use crate::game::rng::WoprRng;
 use crate::game::{Action, Game, GameSpec, SpecError, State};
 use crate::nn::{NetFile, Network};
@@ -367,6 +368,10 @@ where
 
     fn new_game(&mut self) {
         self.clear();
+    }
+
+    fn share_best(&mut self, best: BestSoFar) {
+        self.best_so_far = Some(best);
     }
 }
 

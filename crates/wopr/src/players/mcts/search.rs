@@ -8,6 +8,7 @@ use std::time::Instant;
 use rand::RngExt;
 
 use super::{Leaf, MctsConfig, Select};
+use crate::game::player::BestSoFar;
 use crate::game::rng::WoprRng;
 use crate::game::{Action, ActionList, Game, SpecError, State, Turn};
 
@@ -134,7 +135,13 @@ pub struct MctsPlayer<G: Game> {
     /// A root child was proven in the last iteration: look whether the
     /// move is decided.
     root_dirty: bool,
+    /// Where the move the search would play now is posted, every
+    /// [`POST_EVERY`] iterations (see `Player::share_best`).
+    pub(super) best_so_far: Option<BestSoFar>,
 }
+
+/// Iterations between two posts of the best move so far.
+const POST_EVERY: u32 = 256;
 
 impl<G: Game> MctsPlayer<G>
 where
@@ -168,6 +175,7 @@ where
             path: Vec::new(),
             outcomes: Vec::new(),
             root_dirty: false,
+            best_so_far: None,
         })
     }
 
@@ -230,8 +238,17 @@ where
                 self.root_dirty = false;
                 decided = self.root_decided();
             }
+            if i % POST_EVERY == 0 {
+                if let Some(cell) = &self.best_so_far {
+                    cell.set(self.best_child());
+                }
+            }
         }
-        self.best_child()
+        let best = self.best_child();
+        if let Some(cell) = &self.best_so_far {
+            cell.set(best);
+        }
+        best
     }
 
     /// Whether the move is decided without more search: a root child is a

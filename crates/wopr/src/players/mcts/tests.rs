@@ -271,3 +271,43 @@ fn puct_over_a_flat_value_finds_wins_and_blocks() {
     assert_eq!(p.spec(), "mcts:sims=400,c=1,rollout=net:flat,select=puct");
     assert!(MctsPlayer::new(&TicTacToe, config, Leaf::Random).is_err());
 }
+
+/// A search given a cell posts its best move while it thinks, so a
+/// caller past its deadline has one before the search returns, and posts
+/// the move it returns at the end.
+#[test]
+fn the_best_move_so_far_is_posted_during_the_search() {
+    let game = Connect4::new(7, 6).unwrap();
+    let config = MctsConfig {
+        sims: 10_000_000,
+        time: Some(std::time::Duration::from_millis(1500)),
+        ..MctsConfig::default()
+    };
+    let mut p = MctsPlayer::new(&game, config, Leaf::Random).unwrap();
+    let cell = crate::game::BestSoFar::new();
+    assert_eq!(cell.get(), None);
+    p.share_best(cell.clone());
+    let s = game.initial_state();
+    let acts = legal(&s);
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let finished = done.clone();
+    let thinking = std::thread::spawn(move || {
+        let a = p.choose(&s, &acts, &mut stream(3, &[]));
+        finished.store(true, std::sync::atomic::Ordering::SeqCst);
+        a
+    });
+    // The first post comes after the first iteration, long before the
+    // 1.5-s budget runs out.
+    let mut seen = None;
+    for _ in 0..1000 {
+        seen = cell.get();
+        if seen.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let during = !done.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(seen.is_some_and(|a| a < 7) && during, "{seen:?} {during}");
+    let chosen = thinking.join().unwrap();
+    assert_eq!(cell.get(), Some(chosen));
+}
