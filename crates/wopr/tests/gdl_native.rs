@@ -218,3 +218,40 @@ fn perft_of_a_sheet_counts_gdl_steps_forced_ones_included() {
         assert_eq!(sheet.perft(&start, d), want, "depth {d}");
     }
 }
+
+/// A role may have more possible moves than one position's move list
+/// holds (`MAX_ACTIONS`, 512): the sheet loads, GDL perft counts every
+/// legal move, and where more than 512 are legal at once wopr's players
+/// are offered the 512 of lowest action (the module docs, "Move lists").
+/// Here one role picks one of 700 numbers, then one of the 10 below 10.
+#[test]
+fn a_role_may_have_more_moves_than_a_move_list_holds() {
+    use wopr::game::MAX_ACTIONS;
+    use wopr::players::Roster;
+    let mut text = String::from(
+        "(role a) (init (step 0))\n\
+         (<= (legal a (pick ?n)) (true (step 0)) (num ?n))\n\
+         (<= (legal a (pick ?n)) (true (step 1)) (small ?n))\n\
+         (<= (next (step 1)) (true (step 0)))\n\
+         (<= (next (step 2)) (true (step 1)))\n\
+         (<= terminal (true (step 2)))\n\
+         (goal a 100)\n",
+    );
+    for n in 0..700 {
+        text.push_str(&format!("(num {n})\n"));
+    }
+    for n in 0..10 {
+        text.push_str(&format!("(small {n})\n"));
+    }
+    let g = Gdl::from_text("many.kif", &text, 10_000).unwrap();
+    let s = g.initial_state();
+    // 700 first steps, each followed by 10: 7,000 two-step lines.
+    assert_eq!((g.perft(&s, 1), g.perft(&s, 2)), (700, 7_000));
+    let first = legal_of(&s);
+    assert_eq!(first.len(), MAX_ACTIONS);
+    // The lowest actions, in order, each a legal move that plays.
+    assert!(first.windows(2).all(|w| w[0] < w[1]));
+    let mut next = s.clone();
+    next.apply(first[MAX_ACTIONS - 1]);
+    assert_eq!(legal_of(&next).len(), 10);
+}

@@ -24,6 +24,15 @@
 //! whitespace); the sheet's own `(mark 1 1)` and `#N` (action `N`) are read
 //! too, case-insensitively.
 //!
+//! **Move lists.** A role may have any number of possible moves (up to
+//! 65,535 distinct move terms in all). Every wopr game lists a position's
+//! moves in one fixed-size list of [`MAX_ACTIONS`] (512), so where a role
+//! has more legal moves than that *at one position*, wopr's own players
+//! (MCTS, random, nets) choose among the 512 of lowest action and never see
+//! the rest there. GDL perft (`super::steps`) and a GGP player's list of
+//! legal moves read the reasoner directly and see them all, so counts and
+//! the moves a game manager may send are unaffected.
+//!
 //! **Returns.** GDL goals are 0..=100; a seat's return is
 //! `(goal − 50) / 50`, so 100/50/0 become +1/0/−1 (a seat with no goal
 //! holding counts as goal 0).
@@ -154,15 +163,6 @@ impl Gdl {
                 actions.len(),
                 Action::MAX
             )));
-        }
-        for r in 0..reasoner.roles().len() {
-            if reasoner.moves(r).len() > MAX_ACTIONS {
-                return Err(SpecError(format!(
-                    "gdl:{path}: role {} has {} possible moves, more than the {MAX_ACTIONS} one position may list",
-                    reasoner.roles()[r],
-                    reasoner.moves(r).len()
-                )));
-            }
         }
         let action_of = (0..reasoner.roles().len())
             .map(|r| {
@@ -443,13 +443,19 @@ impl GdlState {
 
     fn seat_legal(&self, seat: usize, out: &mut ActionList) {
         let role = self.rules.seats[seat];
-        let mut acts: Vec<Action> = self.legal[role]
-            .iter()
-            .map(|&m| self.rules.action_of[role][m as usize])
-            .collect();
-        acts.sort_unstable();
-        out.extend(acts);
+        list_capped(&self.legal[role], &self.rules.action_of[role], out);
     }
+}
+
+/// Lists the actions of a role's legal moves `legal` (through its
+/// `action_of` table) in `out`, lowest action first: at most the
+/// [`MAX_ACTIONS`] lowest where a position offers more (see the module
+/// docs, "Move lists").
+fn list_capped(legal: &[u32], action_of: &[Action], out: &mut ActionList) {
+    let mut acts: Vec<Action> = legal.iter().map(|&m| action_of[m as usize]).collect();
+    acts.sort_unstable();
+    acts.truncate(MAX_ACTIONS - out.len());
+    out.extend(acts);
 }
 
 impl State for GdlState {
@@ -464,12 +470,7 @@ impl State for GdlState {
             Turn::Player(seat) => self.seat_legal(seat, out),
             Turn::Chance => {
                 let r = self.rules.random.expect("a chance turn has a random role");
-                let mut acts: Vec<Action> = self.legal[r]
-                    .iter()
-                    .map(|&m| self.rules.action_of[r][m as usize])
-                    .collect();
-                acts.sort_unstable();
-                out.extend(acts);
+                list_capped(&self.legal[r], &self.rules.action_of[r], out);
             }
             _ => {}
         }
