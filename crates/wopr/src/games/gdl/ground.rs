@@ -7,8 +7,11 @@
 //! possible once `init(X)` or `next(X)` is, `does(R, M)` once `legal(R, M)`
 //! is. The fixpoint is semi-naive: each round joins every rule with at least
 //! one literal matched among the atoms new in the previous round, the
-//! positive literals joined greedily (bound ones first, over per-argument
-//! indices). Every successful join is a ground rule `head <- pos, not neg`;
+//! positive literals joined greedily in an order planned anew each round:
+//! the literal expected to match fewest atoms next, estimated from the
+//! relations' sizes so far and their indexes, which cover each argument
+//! and each argument of a nested term (`(true (cell ?x ?y ?p))` with `?x`
+//! and `?y` bound probes the atoms by `?x` or `?y`). Every successful join is a ground rule `head <- pos, not neg`;
 //! the negative atoms that can never hold are dropped from it at the end.
 //!
 //! `or` is expanded into separate rules (disjunctive normal form), `(not (or
@@ -25,7 +28,7 @@ mod terms;
 
 use normal::{dnf, product, resolve, unify, BLit};
 pub(in crate::games::gdl) use plan::{match_args, Pat};
-use plan::{match_pat, plan, CRule, PStep};
+use plan::{match_pat, plan, slot, slot_pat, CRule, PStep, SUB_SLOTS};
 use terms::FxMap;
 pub(super) use terms::Terms;
 
@@ -171,7 +174,9 @@ impl Grounder {
             name: self.terms.names[sym as usize].clone(),
             arity,
             list: Vec::new(),
-            index: (0..arity).map(|_| FxMap::default()).collect(),
+            index: (0..arity * (SUB_SLOTS + 1))
+                .map(|_| FxMap::default())
+                .collect(),
             old: 0,
             cur: 0,
         });
@@ -268,16 +273,14 @@ impl Grounder {
                 .map_err(unsafe_err)?;
             dist.push((x, y));
         }
-        let mut rule = CRule {
+        let rule = CRule {
             line,
             head,
             pos,
             neg,
             dist,
             nvars: vars.len(),
-            plans: Vec::new(),
         };
-        rule.plans = (0..rule.pos.len()).map(|i| plan(&rule, i)).collect();
         self.rules.push(rule);
         Ok(())
     }
@@ -367,7 +370,9 @@ impl Grounder {
                     st.out.clear();
                     st.found = 0;
                     st.budget = self.limit.saturating_sub(self.atoms + self.out.head.len());
-                    if self.join(r, &r.plans[i], 0, i, &mut st).is_err() {
+                    // Planned now, from the relations' sizes so far.
+                    let steps = plan(r, i, |j, slots, full| self.estimate(r, j, slots, full));
+                    if self.join(r, &steps, 0, i, &mut st).is_err() {
                         return Err(self.too_big());
                     }
                     let width = r.nvars + r.pos.len();
@@ -382,6 +387,24 @@ impl Grounder {
         }
         self.rules = rules;
         Ok(())
+    }
+
+    /// The expected matches of positive literal `j` of `r` probed at
+    /// `slots` (all its arguments bound where `full`): the relation's size
+    /// over the distinct values of its most selective probed slot.
+    fn estimate(&self, r: &CRule, j: usize, slots: &[(usize, Option<usize>)], full: bool) -> f64 {
+        if full {
+            return 1.0;
+        }
+        let rel = &self.rels[r.pos[j].0 as usize];
+        let size = rel.list.len() as f64;
+        slots
+            .iter()
+            .map(|&(k, sub)| match rel.index[slot(k, sub)].len() {
+                0 => 0.0,
+                keys => size / keys as f64,
+            })
+            .fold(size, f64::min)
     }
 
     /// Joins plan step `k` onwards; `first` is the literal matched among the
@@ -435,11 +458,12 @@ impl Grounder {
             }
         } else if !step.bound.is_empty() {
             let mut best: Option<&Vec<u32>> = None;
-            for &p in &step.bound {
-                let Some(v) = self.find_inst(&args[p], &st.binds, &mut st.key) else {
+            for &(k, j) in &step.bound {
+                let pat = slot_pat(args, k, j);
+                let Some(v) = self.find_inst(pat, &st.binds, &mut st.key) else {
                     return Ok(());
                 };
-                let Some(list) = rel.index[p].get(&v) else {
+                let Some(list) = rel.index[slot(k, j)].get(&v) else {
                     return Ok(());
                 };
                 if best.is_none_or(|b| list.len() < b.len()) {
@@ -614,7 +638,12 @@ impl Grounder {
         let p = r.list.len() as u32;
         r.list.push(id);
         for (k, &a) in self.terms.args(id).iter().enumerate() {
-            r.index[k].entry(a).or_default().push(p);
+            r.index[slot(k, None)].entry(a).or_default().push(p);
+            // The arguments of a nested term, for patterns that bind some
+            // of them only (`(true (cell ?x ?y ?p))`).
+            for (j, &b) in self.terms.args(a).iter().take(SUB_SLOTS).enumerate() {
+                r.index[slot(k, Some(j))].entry(b).or_default().push(p);
+            }
         }
         self.atom_pos[id as usize] = p;
         let (target, sym) = match rel {

@@ -60,12 +60,32 @@ pub(super) fn pat_vars(p: &Pat, out: &mut Vec<u32>) {
     }
 }
 
-/// One step of a join plan: which positive literal, which of its arguments
-/// are bound before it (to probe the index), whether all of them are, and
-/// which `distinct`s to check after it.
+/// The most arguments of a nested term that the index keeps a slot for.
+pub(super) const SUB_SLOTS: usize = 15;
+
+/// The index slot of argument `k` of an atom (`None`), or of argument `j`
+/// of the term at argument `k` (`Some(j)`, `j < SUB_SLOTS`): `(true (cell
+/// ?x ?y ?p))` with `?x` and `?y` bound probes the slots of `?x` and `?y`
+/// inside `true`'s one argument.
+pub(super) fn slot(k: usize, j: Option<usize>) -> usize {
+    k * (SUB_SLOTS + 1) + j.map_or(0, |j| j + 1)
+}
+
+/// The pattern an index slot of a literal's arguments reads (see [`slot`]).
+pub(super) fn slot_pat(args: &[Pat], k: usize, j: Option<usize>) -> &Pat {
+    match (j, &args[k]) {
+        (Some(j), Pat::Fn(_, subs)) => &subs[j],
+        _ => &args[k],
+    }
+}
+
+/// One step of a join plan: which positive literal, which index slots are
+/// bound before it (to probe the index: an argument, or an argument of a
+/// nested term whose other arguments are not all bound), whether all its
+/// arguments are, and which `distinct`s to check after it.
 pub(super) struct PStep {
     pub(super) lit: usize,
-    pub(super) bound: Vec<usize>,
+    pub(super) bound: Vec<(usize, Option<usize>)>,
     pub(super) full: bool,
     pub(super) checks: Vec<usize>,
 }
@@ -80,14 +100,45 @@ pub(super) struct CRule {
     pub(super) neg: Vec<Pat>,
     pub(super) dist: Vec<(Pat, Pat)>,
     pub(super) nvars: usize,
-    /// One join plan per positive literal, starting with it.
-    pub(super) plans: Vec<Vec<PStep>>,
+}
+
+/// Whether every variable of `p` is bound.
+fn is_bound(p: &Pat, bound: &[bool]) -> bool {
+    let mut vs = Vec::new();
+    pat_vars(p, &mut vs);
+    vs.iter().all(|&v| bound[v as usize])
+}
+
+/// The index slots a literal with arguments `args` can probe once the
+/// variables `bound` marks are bound (see [`slot`]), and whether all its
+/// arguments are bound.
+pub(super) fn probes(args: &[Pat], bound: &[bool]) -> (Vec<(usize, Option<usize>)>, bool) {
+    let mut slots = Vec::new();
+    for (k, a) in args.iter().enumerate() {
+        if is_bound(a, bound) {
+            slots.push((k, None));
+        } else if let Pat::Fn(_, subs) = a {
+            slots.extend(
+                (0..subs.len().min(SUB_SLOTS))
+                    .filter(|&j| is_bound(&subs[j], bound))
+                    .map(|j| (k, Some(j))),
+            );
+        }
+    }
+    let full = (0..args.len()).all(|k| slots.contains(&(k, None)));
+    (slots, full)
 }
 
 /// The join plan starting with positive literal `first`: greedily, the
-/// literal whose arguments are all bound, else the one binding fewest new
-/// variables (more bound arguments first).
-pub(super) fn plan(r: &CRule, first: usize) -> Vec<PStep> {
+/// literal with the fewest expected matches, as `cost(literal, probes,
+/// full)` estimates them from the relations' sizes and indexes (a literal
+/// whose arguments are all bound matches at most once), then the one
+/// binding fewest new variables.
+pub(super) fn plan(
+    r: &CRule,
+    first: usize,
+    cost: impl Fn(usize, &[(usize, Option<usize>)], bool) -> f64,
+) -> Vec<PStep> {
     let mut bound = vec![false; r.nvars];
     let mut left: Vec<usize> = (0..r.pos.len()).filter(|&j| j != first).collect();
     let mut checked = vec![false; r.dist.len()];
@@ -95,15 +146,7 @@ pub(super) fn plan(r: &CRule, first: usize) -> Vec<PStep> {
     let mut next = Some(first);
     while let Some(lit) = next {
         let args = &r.pos[lit].1;
-        let is_bound = |p: &Pat, bound: &[bool]| {
-            let mut vs = Vec::new();
-            pat_vars(p, &mut vs);
-            vs.iter().all(|&v| bound[v as usize])
-        };
-        let bound_args: Vec<usize> = (0..args.len())
-            .filter(|&k| is_bound(&args[k], &bound))
-            .collect();
-        let full = bound_args.len() == args.len();
+        let (bound_args, full) = probes(args, &bound);
         for a in args {
             let mut vs = Vec::new();
             pat_vars(a, &mut vs);
@@ -127,10 +170,14 @@ pub(super) fn plan(r: &CRule, first: usize) -> Vec<PStep> {
             vs.sort_unstable();
             vs.dedup();
             let new = vs.iter().filter(|&&v| !bound[v as usize]).count();
-            let nb = r.pos[j].1.iter().filter(|a| is_bound(a, &bound)).count();
-            (new > 0, new, usize::MAX - nb, j)
+            let (slots, full) = probes(&r.pos[j].1, &bound);
+            (cost(j, &slots, full), new, j)
         };
-        next = left.iter().copied().min_by_key(|&j| score(j));
+        next = left
+            .iter()
+            .map(|&j| score(j))
+            .min_by(|a, b| a.0.total_cmp(&b.0).then((a.1, a.2).cmp(&(b.1, b.2))))
+            .map(|(_, _, j)| j);
         left.retain(|&j| Some(j) != next);
     }
     steps
