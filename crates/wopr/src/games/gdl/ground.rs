@@ -390,21 +390,11 @@ impl Grounder {
     }
 
     /// The expected matches of positive literal `j` of `r` probed at
-    /// `slots` (all its arguments bound where `full`): the relation's size
-    /// over the distinct values of its most selective probed slot.
+    /// `slots` (see [`plan::expected`]).
     fn estimate(&self, r: &CRule, j: usize, slots: &[(usize, Option<usize>)], full: bool) -> f64 {
-        if full {
-            return 1.0;
-        }
         let rel = &self.rels[r.pos[j].0 as usize];
-        let size = rel.list.len() as f64;
-        slots
-            .iter()
-            .map(|&(k, sub)| match rel.index[slot(k, sub)].len() {
-                0 => 0.0,
-                keys => size / keys as f64,
-            })
-            .fold(size, f64::min)
+        let keys = slots.iter().map(|&(k, sub)| rel.index[slot(k, sub)].len());
+        plan::expected(rel.list.len(), keys, full)
     }
 
     /// Joins plan step `k` onwards; `first` is the literal matched among the

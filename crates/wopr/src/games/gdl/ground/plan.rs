@@ -129,6 +129,19 @@ pub(super) fn probes(args: &[Pat], bound: &[bool]) -> (Vec<(usize, Option<usize>
     (slots, full)
 }
 
+/// The expected matches of a literal over a relation of `size` atoms,
+/// probed at slots holding `keys` distinct values each (all its arguments
+/// bound where `full`): the relation's size over the distinct values of
+/// its most selective slot, at most 1 when all are bound.
+pub(super) fn expected(size: usize, keys: impl Iterator<Item = usize>, full: bool) -> f64 {
+    if full {
+        return 1.0;
+    }
+    let size = size as f64;
+    keys.map(|k| if k == 0 { 0.0 } else { size / k as f64 })
+        .fold(size, f64::min)
+}
+
 /// The join plan starting with positive literal `first`: greedily, the
 /// literal with the fewest expected matches, as `cost(literal, probes,
 /// full)` estimates them from the relations' sizes and indexes (a literal
