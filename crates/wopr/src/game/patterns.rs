@@ -120,6 +120,23 @@ impl<S> Patterns<S> {
         self.images.len()
     }
 
+    /// The summed table sizes of one stage (the inputs of one table set).
+    pub fn per_stage(&self) -> usize {
+        self.per_stage
+    }
+
+    /// Every pattern image: where its table starts within a stage's set,
+    /// and its squares as bit indices, square `j` the digit of weight `3ʲ`
+    /// in the configuration it reads.
+    pub fn image_squares(&self) -> impl Iterator<Item = (usize, &[u8])> + '_ {
+        self.images.iter().map(|&(base, start, len)| {
+            (
+                base as usize,
+                &self.squares[start as usize..start as usize + len as usize],
+            )
+        })
+    }
+
     /// The stage of a position with `discs` discs on the board: the span of
     /// `(discs − 4) · stages / (cells − 3)`, so the 4 to `cells` discs fall
     /// into `stages` spans of equal width.

@@ -187,6 +187,9 @@ where
     G::State: Searchable,
 {
     let file = net::load_checked(game, &settings.path)?;
+    if let Some(own) = own_line(game, &file, settings) {
+        return game.build_bot(&own);
+    }
     match net::wrapper_line(&file).filter(|_| !settings.names_a_mode()) {
         Some(line) => {
             let line = line.to_string();
@@ -200,6 +203,26 @@ where
             )
         }
         None => Ok(Box::new(net::NetPlayer::from_loaded(game, file, settings)?)),
+    }
+}
+
+/// Where a net file's `player` line names one of the game's own players
+/// that reads a net (`engine:ms=1000` on Reversi) and the spec names no
+/// mode of its own: that player over this file (`net=PATH` added, the
+/// spec's `ms=` replacing the line's).
+fn own_line<G: Roster>(game: &G, file: &crate::nn::NetFile, settings: &net::NetSettings) -> Option<PlayerSpec> {
+    if settings.names_a_mode() {
+        return None;
+    }
+    let mut spec = GameSpec::parse(file.player.as_deref()?).ok()?;
+    spec.args.retain(|(k, _)| k != "net" && (settings.time.is_none() || k != "ms"));
+    spec.args.push(("net".into(), settings.path.clone()));
+    if let Some(t) = settings.time {
+        spec.args.push(("ms".into(), t.as_millis().to_string()));
+    }
+    match game.parse_bot(&spec) {
+        Ok(Some(own @ PlayerSpec::Own(_))) => Some(own),
+        _ => None,
     }
 }
 

@@ -222,9 +222,13 @@ impl PlayerSpec {
                 time: *time,
                 ..Cost::default()
             },
+            // A game's own player may read a net (`net=PATH`, Reversi's
+            // `engine`) and solve endgames (`empties=E`).
             PlayerSpec::Own(o) => Cost {
                 depth: o.depth,
                 time: o.time,
+                empties: o.spec.get("empties").and_then(|e| e.parse().ok()),
+                nets: o.spec.get("net").map(str::to_string).into_iter().collect(),
                 ..Cost::default()
             },
             PlayerSpec::Gtp(g) => Cost {
@@ -243,6 +247,13 @@ impl PlayerSpec {
                 rollout: Some(p), ..
             } => vec![p],
             PlayerSpec::Net(s) => vec![&mut s.path],
+            PlayerSpec::Own(o) => o
+                .spec
+                .args
+                .iter_mut()
+                .filter(|(k, _)| k == "net")
+                .map(|(_, v)| v)
+                .collect(),
             _ => Vec::new(),
         }
     }

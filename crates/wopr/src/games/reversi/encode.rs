@@ -28,6 +28,31 @@ const WALK6: (usize, usize, u64) = (6, 30, 2008);
 const LOGISTELLO: [(&str, usize); 3] =
     [("logistello", 1), ("logistello4", 4), ("logistello12", 12)];
 
+impl Reversi {
+    /// The Logistello pattern encoding `name` (`logistello`, `logistello4`,
+    /// `logistello12`) on this board; `None` for any other name, an error
+    /// on boards under 6x6.
+    pub(crate) fn logistello(
+        &self,
+        name: &str,
+    ) -> Option<Result<Patterns<ReversiState>, SpecError>> {
+        let &(name, stages) = LOGISTELLO.iter().find(|(n, _)| *n == name)?;
+        if self.size() < 6 {
+            return Some(Err(SpecError(format!(
+                "encoding '{name}' needs a board of 6x6 or more, not {}",
+                self.spec()
+            ))));
+        }
+        Some(Ok(Patterns::square(
+            name,
+            &logistello(self.size()),
+            self.size(),
+            stages,
+            ReversiState::discs,
+        )))
+    }
+}
+
 impl Encodable for Reversi {
     fn encoding_names(&self) -> &'static [&'static str] {
         &[
@@ -65,21 +90,8 @@ impl Encodable for Reversi {
                 walks
             }));
         }
-        if let Some(&(name, stages)) = LOGISTELLO.iter().find(|(n, _)| *n == name) {
-            if self.size() < 6 {
-                return Err(SpecError(format!(
-                    "encoding '{name}' needs a board of 6x6 or more, not {}",
-                    self.spec()
-                )));
-            }
-            let patterns = logistello(self.size());
-            return Ok(Box::new(Patterns::square(
-                name,
-                &patterns,
-                self.size(),
-                stages,
-                ReversiState::discs,
-            )));
+        if let Some(patterns) = self.logistello(name) {
+            return Ok(Box::new(patterns?));
         }
         if name == "handa" {
             return Ok(Box::new(ReversiHanda::new(self.size())));

@@ -64,6 +64,7 @@
 //!   agents", *Proc. 41st SICE Annual Conference (SICE 2002)*, 2002.
 
 pub mod encode;
+pub mod engine;
 mod oracle;
 pub mod players;
 pub mod solver;

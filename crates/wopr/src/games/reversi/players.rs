@@ -46,11 +46,15 @@
 //! solving to about a second: 12 on 4×4 (solved from the start), 20 on 6×6,
 //! 18 on 8×8.
 //!
+//! **`engine:net=PATH[,ms=T][,depth=D][,empties=E]`** is the alpha-beta
+//! engine over a learned pattern net ([`super::engine`]).
+//!
 
 use std::time::Duration;
 
 use rand::RngExt;
 
+use super::engine::{EnginePlayer, EngineSettings};
 use super::solver::{default_max_empties, default_perfect_empties, ReversiSolver};
 use super::{Reversi, ReversiState};
 use crate::game::rng::WoprRng;
@@ -310,6 +314,7 @@ impl Roster for Reversi {
             "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
             "standard[:depth=D][,ms=T]",
             "perfect[:empties=E][,ms=T]",
+            "engine:net=PATH[,ms=T][,depth=D][,empties=E]",
         ]
     }
 
@@ -320,6 +325,14 @@ impl Roster for Reversi {
                 Ok(Some(PlayerSpec::Own(OwnSpec::new(
                     spec,
                     Some(depth),
+                    true,
+                )?)))
+            }
+            "engine" => {
+                let settings = EngineSettings::parse(self, spec)?;
+                Ok(Some(PlayerSpec::Own(OwnSpec::new(
+                    spec,
+                    settings.depth,
                     true,
                 )?)))
             }
@@ -334,6 +347,11 @@ impl Roster for Reversi {
 
     fn build_bot(&self, spec: &PlayerSpec) -> Result<Box<dyn Player<Reversi>>, SpecError> {
         match spec {
+            PlayerSpec::Own(own) if own.spec.name == "engine" => Ok(Box::new(EnginePlayer::new(
+                self,
+                EngineSettings::parse(self, &own.spec)?,
+                own.time,
+            )?)),
             PlayerSpec::Own(own) => Ok(Box::new(
                 StandardPlayer::from_spec(&own.spec)?.with_time_limit(own.time),
             )),

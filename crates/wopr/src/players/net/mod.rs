@@ -74,7 +74,7 @@ mod eval;
 mod settings;
 
 pub use eval::NetEval;
-pub use settings::{Finished, NetMode, NetSettings, Reduce};
+pub use settings::{line_names_a_player, Finished, NetMode, NetSettings, Reduce};
 
 /// A player that chooses with a net.
 pub struct NetPlayer<G: Encodable> {
@@ -278,8 +278,8 @@ where
     }
 
     /// The player of a loaded `file` with `settings` over the file's own
-    /// (a line naming a search around the net, [`wrapper_line`], leaves
-    /// the net alone to its default mode here).
+    /// (a line naming a player around the net, [`line_names_a_player`],
+    /// leaves the net alone to its default mode here).
     pub fn from_loaded(game: &G, file: NetFile, settings: &NetSettings) -> Result<Self, SpecError> {
         let encoding = game.encoding(file.encoding.as_deref().unwrap_or("raw"))?;
         let default_mode = if file.net.num_outputs() == 1 {
@@ -288,7 +288,7 @@ where
             "policy"
         };
         let defaults = match &file.player {
-            _ if wrapper_line(&file).is_some() => NetSettings::default(),
+            Some(p) if line_names_a_player(p) => NetSettings::default(),
             Some(p) if p.contains('=') => {
                 NetSettings::options(&GameSpec::parse(&format!("net:{p}"))?)?
             }

@@ -114,6 +114,14 @@ const MODE_NAMES: &[&str] = &[
     "softmax",
 ];
 
+/// Whether a net file's `player` line names a player around the net
+/// (`mcts:…`, or a game's own player such as Reversi's `engine:…`) rather
+/// than `net:` settings: a name before a `:` that is not a mode.
+pub fn line_names_a_player(line: &str) -> bool {
+    line.split_once(':')
+        .is_some_and(|(name, _)| !MODE_NAMES.contains(&name.trim().to_ascii_lowercase().as_str()))
+}
+
 impl NetSettings {
     /// Reads a whole `net:PATH[,…]` spec (keys checked; nothing opened).
     pub fn parse(spec: &GameSpec) -> Result<NetSettings, SpecError> {
