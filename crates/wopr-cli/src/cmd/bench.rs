@@ -3,7 +3,8 @@
 //! with `--td`, TD learning speed (with `--batch`, in rounds on threads
 //! and ranks: `bench_rounds.rs`); with `--mcts`, MCTS simulations per
 //! second from the start position (`mcts:sims=1` and `sims=10000`, the
-//! defaults and plain UCT).
+//! defaults and plain UCT); with `--engine NET`, the Reversi engine's
+//! search and net reading (`bench_engine.rs`).
 //!
 //! The loop is the library's `random_playout`, statically dispatched: no
 //! allocation, no hashing and no trait objects inside a playout. The time
@@ -81,6 +82,19 @@ pub struct BenchArgs {
     /// UCT), repeated for `--seconds` each.
     #[arg(long, conflicts_with_all = ["generation", "td"])]
     mcts: bool,
+    /// Instead: the Reversi engine (`engine:net=NET`) on 20 positions of
+    /// 20 random plies from the start of each `--game` (default
+    /// reversi:8x8): its search to each depth up to --depth (positions
+    /// visited and CPU seconds), the depths --ms reaches, and the pattern
+    /// net read incrementally against afresh.
+    #[arg(long, value_name = "NET", conflicts_with_all = ["generation", "td", "mcts"])]
+    engine: Option<String>,
+    /// With --engine: the deepest search timed.
+    #[arg(long, default_value_t = 8, requires = "engine")]
+    depth: u32,
+    /// With --engine: the time budget whose depth is reported.
+    #[arg(long, default_value_t = 1000, requires = "engine")]
+    ms: u64,
     /// With --generation: how many times to run it (the median is
     /// reported).
     #[arg(long, default_value_t = 3, requires = "generation")]
@@ -113,6 +127,20 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     }
     if args.mcts {
         return mcts(args);
+    }
+    if let Some(net) = &args.engine {
+        if !(1..=20).contains(&args.depth) {
+            anyhow::bail!("--depth must be in 1..=20");
+        }
+        let games = if args.games.is_empty() {
+            vec!["reversi:8x8".to_string()]
+        } else {
+            args.games.clone()
+        };
+        for g in games {
+            super::bench_engine::run(&g, net, args.depth, args.ms)?;
+        }
+        return Ok(());
     }
     let specs: Vec<String> = if args.games.is_empty() {
         DEFAULT_GAMES.iter().map(|s| s.to_string()).collect()

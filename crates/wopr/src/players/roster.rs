@@ -210,12 +210,17 @@ where
 /// that reads a net (`engine:ms=1000` on Reversi) and the spec names no
 /// mode of its own: that player over this file (`net=PATH` added, the
 /// spec's `ms=` replacing the line's).
-fn own_line<G: Roster>(game: &G, file: &crate::nn::NetFile, settings: &net::NetSettings) -> Option<PlayerSpec> {
+fn own_line<G: Roster>(
+    game: &G,
+    file: &crate::nn::NetFile,
+    settings: &net::NetSettings,
+) -> Option<PlayerSpec> {
     if settings.names_a_mode() {
         return None;
     }
     let mut spec = GameSpec::parse(file.player.as_deref()?).ok()?;
-    spec.args.retain(|(k, _)| k != "net" && (settings.time.is_none() || k != "ms"));
+    spec.args
+        .retain(|(k, _)| k != "net" && (settings.time.is_none() || k != "ms"));
     spec.args.push(("net".into(), settings.path.clone()));
     if let Some(t) = settings.time {
         spec.args.push(("ms".into(), t.as_millis().to_string()));

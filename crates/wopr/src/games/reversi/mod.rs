@@ -271,6 +271,12 @@ impl Default for Reversi {
 }
 
 impl Reversi {
+    /// The opponent discs turned over when the side owning `own` places
+    /// on square `sq` (bit `row × n + col`) against `opp`.
+    pub fn flips(&self, own: u64, opp: u64, sq: usize) -> u64 {
+        flips_for(self.size(), own, opp, sq)
+    }
+
     /// Reversi on an `n`×`n` board; `n` must be even and in 4..=8.
     pub fn new(n: usize) -> Result<Reversi, SpecError> {
         check_size(n, n)

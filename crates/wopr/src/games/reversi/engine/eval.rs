@@ -14,7 +14,7 @@
 
 use super::super::{Reversi, ReversiState};
 use crate::game::SpecError;
-use crate::nn::{Network, NetFile};
+use crate::nn::{NetFile, Network};
 
 /// The most pattern images an engine reads (84 on 8x8).
 pub const MAX_IMAGES: usize = 96;
@@ -109,9 +109,7 @@ impl PatternEval {
             images: images.len(),
             start,
             per_stage,
-            stage: (0..=cells)
-                .map(|d| patterns.stage_of(d) as u32)
-                .collect(),
+            stage: (0..=cells).map(|d| patterns.stage_of(d) as u32).collect(),
             weights: [black, white],
             bias: params[inputs],
         })

@@ -97,9 +97,8 @@ impl EnginePlayer {
         time: Option<Duration>,
     ) -> Result<EnginePlayer, SpecError> {
         let file = crate::players::net::load_checked(game, &settings.net)?;
-        let eval = PatternEval::new(game, &file).map_err(|e| {
-            SpecError(format!("engine:net={}: {e}", settings.net))
-        })?;
+        let eval = PatternEval::new(game, &file)
+            .map_err(|e| SpecError(format!("engine:net={}: {e}", settings.net)))?;
         let n = game.size();
         let mut solver = ReversiSolver::new(n, settings.empties.max(1));
         solver.set_time_limit(time.map(|t| t * 3 / 4));
@@ -116,7 +115,12 @@ impl EnginePlayer {
         &mut self.search
     }
 
-    fn midgame(&mut self, state: &ReversiState, budget: Option<Duration>, rng: &mut WoprRng) -> Action {
+    fn midgame(
+        &mut self,
+        state: &ReversiState,
+        budget: Option<Duration>,
+        rng: &mut WoprRng,
+    ) -> Action {
         let depth = match (self.settings.depth, budget) {
             (Some(d), _) => d,
             (None, Some(_)) => MAX_DEPTH,

@@ -166,9 +166,12 @@ impl Search {
             idx: self.eval.indices(state),
         };
         let mut moves: Vec<(usize, i32)> = bits(moves_n::<N>(node.own, node.opp))
-            .map(|sq| (sq as usize, 0))
+            .map(|sq| (sq, 0))
             .collect();
-        assert!(!moves.is_empty(), "the engine searches positions with a move");
+        assert!(
+            !moves.is_empty(),
+            "the engine searches positions with a move"
+        );
         moves.shuffle(rng);
         for m in moves.iter_mut() {
             m.1 = -self.leaf::<N>(&self.child::<N>(&node, m.0));
@@ -263,10 +266,7 @@ impl Search {
         {
             return final_score(node.own, node.opp);
         }
-        self.scaled(
-            self.eval
-                .value(&node.idx, node.colour, discs.count_ones()),
-        )
+        self.scaled(self.eval.value(&node.idx, node.colour, discs.count_ones()))
     }
 
     #[inline]
@@ -319,7 +319,7 @@ impl Search {
         let mut best_move = NO_MOVE;
         if depth == 1 {
             for sq in bits(moves) {
-                let v = -self.leaf::<N>(&self.child::<N>(node, sq as usize));
+                let v = -self.leaf::<N>(&self.child::<N>(node, sq));
                 if v > best {
                     best = v;
                     best_move = sq as u8;
@@ -331,7 +331,7 @@ impl Search {
         } else {
             let mut list: ArrayVec<(i32, Node), 32> = ArrayVec::new();
             for sq in bits(moves) {
-                let child = self.child::<N>(node, sq as usize);
+                let child = self.child::<N>(node, sq);
                 let key = if sq as u8 == tt_move {
                     INF
                 } else {
@@ -379,7 +379,10 @@ impl Search {
             EXACT
         };
         let old = &mut self.tt[at];
-        if old.generation != self.generation || depth >= old.depth as u32 || (old.own == own && old.opp == opp) {
+        if old.generation != self.generation
+            || depth >= old.depth as u32
+            || (old.own == own && old.opp == opp)
+        {
             *old = Slot {
                 own,
                 opp,

@@ -33,7 +33,7 @@ fn random_positions(game: &Reversi, eval: &PatternEval, seed: u64) -> Vec<(Rever
         let mut s = game.initial_state();
         let mut idx = eval.indices(&s);
         while !s.is_terminal() {
-            out.push((s.clone(), idx));
+            out.push((s, idx));
             let mut legal = ActionList::new();
             s.legal_actions(&mut legal);
             let a = *legal.choose(&mut rng).unwrap();
@@ -64,7 +64,10 @@ fn incremental_configurations_match_a_fresh_reading_and_the_net() {
             let want = sparse_sum(file.net.params(), &pairs);
             let d = s.discs();
             let got = eval.value(&idx, s.to_move(), (d[0] | d[1]).count_ones());
-            assert!((want - got).abs() < 1e-4, "{n}x{n}: net {want}, engine {got}");
+            assert!(
+                (want - got).abs() < 1e-4,
+                "{n}x{n}: net {want}, engine {got}"
+            );
         }
     }
 }
@@ -91,11 +94,15 @@ fn minimax(search: &Search, s: &ReversiState, depth: u32) -> i32 {
     }
     let mut legal = ActionList::new();
     s.legal_actions(&mut legal);
-    let next = if s.placements() == 0 { depth } else { depth - 1 };
+    let next = if s.placements() == 0 {
+        depth
+    } else {
+        depth - 1
+    };
     legal
         .iter()
         .map(|&a| {
-            let mut c = s.clone();
+            let mut c = *s;
             c.apply(a);
             -minimax(search, &c, next)
         })
@@ -121,7 +128,7 @@ fn principal_variation_search_gives_the_minimax_value() {
             let want = minimax(&search, s, depth);
             assert_eq!(found.value, want, "depth {depth} at\n{s}");
             // The chosen move reaches that value.
-            let mut c = s.clone();
+            let mut c = *s;
             c.apply(found.square as Action);
             let next = depth - 1;
             assert_eq!(-minimax(&search, &c, next), want);
@@ -177,11 +184,21 @@ fn specs_name_the_net_and_refuse_other_nets() {
     let mut file = random_net(&game, "logistello", 2);
     file.player = Some("engine:depth=3".into());
     let path = write(&file, "line.json");
-    let played = parse_player(&game, &format!("net:{path},ms=200")).unwrap().spec();
-    assert_eq!(played, format!("engine:net={path},depth=3,empties=16,ms=200"));
+    let played = parse_player(&game, &format!("net:{path},ms=200"))
+        .unwrap()
+        .spec();
+    assert_eq!(
+        played,
+        format!("engine:net={path},depth=3,empties=16,ms=200")
+    );
     // A mode in the spec plays the net alone.
-    let alone = parse_player(&game, &format!("net:{path},mode=greedy")).unwrap().spec();
-    assert!(alone.starts_with(&format!("net:{path},mode=greedy")), "{alone}");
+    let alone = parse_player(&game, &format!("net:{path},mode=greedy"))
+        .unwrap()
+        .spec();
+    assert!(
+        alone.starts_with(&format!("net:{path},mode=greedy")),
+        "{alone}"
+    );
     for p in [raw, path] {
         std::fs::remove_file(p).ok();
     }
