@@ -1,10 +1,11 @@
 //! The non-ground evaluator (`games::gdl::nonground`), which the reasoner
-//! falls back to when grounding exceeds its limit: forced with a limit just
-//! below the sheet's ground size, it must agree with the grounded reasoner
-//! on every query (legal moves, terminal, goals, next states, percepts).
+//! falls back to when grounding passes its memory budget: forced with a
+//! budget just below the estimate of the sheet's grounding, it must agree
+//! with the grounded reasoner on every query (legal moves, terminal, goals,
+//! next states, percepts).
 
 use wopr::games::gdl::ast::Sheet;
-use wopr::games::gdl::ground::{ground, DEFAULT_LIMIT};
+use wopr::games::gdl::ground::{ground, Budget, DEFAULT_BUDGET};
 use wopr::games::gdl::parse::parse;
 use wopr::games::gdl::reasoner::{Analysis, Facts, Reasoner};
 
@@ -15,17 +16,18 @@ fn sheet_file(name: &str) -> Sheet {
     parse(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }
 
-/// One below the ground rules and atoms of `sheet`.
-fn forcing_limit(sheet: &Sheet) -> usize {
-    let g = ground(sheet, DEFAULT_LIMIT).unwrap();
-    g.num_atoms() + g.num_rules() - 1
+/// One byte below the estimated memory of grounding `sheet`.
+fn forcing_budget(sheet: &Sheet) -> Budget {
+    let g = ground(sheet, DEFAULT_BUDGET).unwrap();
+    Budget::from_bytes(g.estimated_bytes() - 1)
 }
 
-/// The grounded reasoner, and the non-ground one forced by a limit one
-/// below the ground rules and atoms (which the possible atoms alone fit).
+/// The grounded reasoner, and the non-ground one forced by a budget one
+/// byte below its grounding's estimate (which the possible atoms alone
+/// fit).
 fn both(sheet: &Sheet) -> (Reasoner, Reasoner) {
     let grounded = Reasoner::new(sheet).unwrap();
-    let non = Reasoner::with_limit(sheet, forcing_limit(sheet)).unwrap();
+    let non = Reasoner::with_budget(sheet, forcing_budget(sheet)).unwrap();
     assert!(grounded.is_grounded());
     assert!(!non.is_grounded());
     (grounded, non)
@@ -45,6 +47,11 @@ fn same_domains(a: &Reasoner, b: &Reasoner) {
     }
     assert_eq!(a.initial(), b.initial());
     assert_eq!(a.size().0, b.size().0, "the possible atoms");
+}
+
+/// A budget of `n` KiB.
+fn kib(n: u64) -> Budget {
+    Budget::from_bytes(n << 10)
 }
 
 fn lcg(seed: &mut u64) -> usize {
@@ -361,9 +368,19 @@ fn a_sheet_too_large_for_both_says_so_in_one_line() {
          (<= (legal p go) (num ?x)) (<= (next (n ?x)) (num ?x)) (<= terminal (true (n 0)))",
     )
     .unwrap();
-    let err = Reasoner::with_limit(&sheet, 100).err().unwrap();
-    assert!(err.0.contains(": grounding exceeds 100 "), "{err}");
-    assert!(err.0.contains("too large for the non-ground"), "{err}");
+    let err = Reasoner::with_budget(&sheet, kib(16)).err().unwrap();
+    assert!(err.0.starts_with("line "), "{err}");
+    assert!(
+        err.0
+            .contains(": grounding exceeds the memory budget of 16 KiB at this rule"),
+        "{err}"
+    );
+    assert!(
+        err.0.contains("which the non-ground evaluator needs"),
+        "{err}"
+    );
+    assert!(err.0.contains("too large to load within 16 KiB"), "{err}");
+    assert!(err.0.contains("memory=32K") && err.0.contains("WOPR_GDL_MEMORY=32K"));
     assert!(!err.0.contains('\n'), "{err}");
     // A wide join: 30^4 moves, which ground rules and atoms alone exceed.
     let mut text = String::from("(role p) (init s) (<= terminal (true s)) (goal p 0)");
@@ -372,11 +389,12 @@ fn a_sheet_too_large_for_both_says_so_in_one_line() {
     }
     text += " (<= (legal p (m ?a ?b ?c ?d)) (d ?a) (d ?b) (d ?c) (d ?d))";
     let sheet = parse(&text).unwrap();
-    let err = Reasoner::with_limit(&sheet, 100_000).err().unwrap();
-    assert!(err.0.contains("too large for the non-ground"), "{err}");
+    let err = Reasoner::with_budget(&sheet, kib(4096)).err().unwrap();
+    assert!(err.0.contains("too large to load within 4 MiB"), "{err}");
+    assert!(err.0.contains("matches of its join"), "{err}");
     // Wide joins whose heads are few: too large to ground (4 × 27000 ground
     // rules), not to evaluate (each rule's joins, and the 7200 possible
-    // `legal` and `does` atoms, within the limit).
+    // `legal` and `does` atoms, within the budget).
     let mut text = String::from("(role p) (init s) (<= terminal (true s)) (goal p 0)");
     for i in 0..30 {
         text += &format!(" (d {i})");
@@ -384,7 +402,7 @@ fn a_sheet_too_large_for_both_says_so_in_one_line() {
     for f in ["m1", "m2", "m3", "m4"] {
         text += &format!(" (<= (legal p ({f} ?a ?c)) (d ?a) (d ?b) (d ?c))");
     }
-    let r = Reasoner::with_limit(&parse(&text).unwrap(), 100_000).unwrap();
+    let r = Reasoner::with_budget(&parse(&text).unwrap(), kib(4096)).unwrap();
     assert!(!r.is_grounded());
     assert_eq!(r.moves(0).len(), 3600);
     let mut legal = Vec::new();
@@ -397,14 +415,16 @@ fn a_sheet_too_large_for_both_says_so_in_one_line() {
 #[test]
 fn unstratified_and_unsafe_sheets_fail_on_the_fallback_too() {
     let unsafe_rule = parse("(role p) (<= (legal p ?x) (not (q ?x)))").unwrap();
-    let err = Reasoner::with_limit(&unsafe_rule, 1).err().unwrap();
+    let err = Reasoner::with_budget(&unsafe_rule, Budget::from_bytes(1))
+        .err()
+        .unwrap();
     assert!(err.0.contains("unsafe") && !err.0.contains('\n'), "{err}");
     let unstratified = parse(
         "(role p) (init a) (n 1) (n 2) (<= (legal p go) (true a)) (<= (next a) (true a))
          (<= (q ?x) (n ?x) (true a) (not (q ?x))) (<= terminal (q 1)) (goal p 0)",
     )
     .unwrap();
-    let err = Reasoner::with_limit(&unstratified, forcing_limit(&unstratified))
+    let err = Reasoner::with_budget(&unstratified, forcing_budget(&unstratified))
         .err()
         .unwrap();
     assert!(err.0.contains("stratified"), "{err}");

@@ -2,6 +2,7 @@
 //! sheets that exercise one feature each.
 
 use wopr::games::gdl::check::{check, stratified};
+use wopr::games::gdl::ground::Budget;
 use wopr::games::gdl::parse::parse;
 use wopr::games::gdl::reasoner::{Analysis, Facts, Reasoner};
 
@@ -371,15 +372,21 @@ fn not_around_or_and_distinct() {
 }
 
 #[test]
-fn the_limit_stops_a_sheet_that_blows_up() {
+fn the_budget_stops_a_sheet_that_blows_up() {
     // Unbounded terms: (num (s (s … 0))).
     let sheet = parse(
         "(role p) (num 0) (<= (num (s ?x)) (num ?x))
          (<= (legal p go) (num ?x)) (<= (next (n ?x)) (num ?x)) (<= terminal (true (n 0)))",
     )
     .unwrap();
-    let err = Reasoner::with_limit(&sheet, 100).err().unwrap();
-    assert!(err.0.contains(": grounding exceeds 100 "), "{err}");
+    let err = Reasoner::with_budget(&sheet, Budget::from_bytes(16 << 10))
+        .err()
+        .unwrap();
+    assert!(
+        err.0
+            .contains(": grounding exceeds the memory budget of 16 KiB"),
+        "{err}"
+    );
     let err = Reasoner::new(&sheet).err().unwrap();
     assert!(
         err.0
@@ -392,10 +399,14 @@ fn the_limit_stops_a_sheet_that_blows_up() {
         text += &format!(" (d {i})");
     }
     text += " (<= (legal p (m ?a ?b ?c ?d)) (d ?a) (d ?b) (d ?c) (d ?d))";
-    let err = Reasoner::with_limit(&parse(&text).unwrap(), 100_000)
+    let err = Reasoner::with_budget(&parse(&text).unwrap(), Budget::from_bytes(4 << 20))
         .err()
         .unwrap();
-    assert!(err.0.contains("line 1: grounding exceeds 100000"), "{err}");
+    assert!(
+        err.0
+            .contains("line 1: grounding exceeds the memory budget of 4 MiB"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -10,6 +10,7 @@ use wopr::game::Game;
 use wopr::games::gdl::game::Gdl;
 use wopr::games::gdl::{
     check::{check, stratified},
+    ground::Budget,
     parse::parse,
     prolog::to_prolog,
 };
@@ -29,6 +30,10 @@ enum What {
     Check {
         /// The rule sheet (KIF).
         sheet: PathBuf,
+        /// Memory budget for grounding the sheet, such as 512M or 4G
+        /// (default: WOPR_GDL_MEMORY, else 1G); the spec's `memory=`.
+        #[arg(long, value_parser = budget)]
+        memory: Option<Budget>,
     },
     /// Print the sheet as a Prolog program with a random-playout driver
     /// (`swipl -g 'wopr_bench(2)' -t halt FILE.pl`); consult
@@ -73,6 +78,11 @@ enum What {
         /// needs more is reported as refused, out of memory.
         #[arg(long, default_value_t = 8192)]
         memory_mib: u64,
+        /// Memory budget for grounding each sheet, such as 512M or 4G
+        /// (default: WOPR_GDL_MEMORY, else 1G); a sheet over it is
+        /// refused with the budget named.
+        #[arg(long, value_parser = budget)]
+        memory: Option<Budget>,
     },
     /// Load a sheet, print `loaded`, then its perft counts in GDL steps,
     /// `d count` for d = 1..=DEPTH (what `wopr gdl suite` runs per sheet).
@@ -86,7 +96,23 @@ enum What {
         /// Address space cap in MiB (0: none).
         #[arg(long, default_value_t = 0)]
         memory_mib: u64,
+        /// Memory budget for grounding the sheet.
+        #[arg(long, value_parser = budget)]
+        memory: Option<Budget>,
     },
+}
+
+/// A memory budget as clap reads it (`Budget::parse`).
+fn budget(s: &str) -> Result<Budget, String> {
+    Budget::parse(s)
+}
+
+/// The game spec of `sheet`, with `memory=` where a budget is given.
+pub fn sheet_spec(sheet: &std::path::Path, memory: Option<Budget>) -> String {
+    match memory {
+        Some(b) => format!("gdl:{},memory={}", sheet.display(), b.short()),
+        None => format!("gdl:{}", sheet.display()),
+    }
 }
 
 fn positive_seconds(s: &str) -> Result<f64, String> {
@@ -99,8 +125,12 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
 /// Runs `wopr gdl …`.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     match &args.what {
-        What::Check { sheet } => {
-            let game = super::parse_game(&format!("gdl:{}", sheet.display()))?;
+        What::Check { sheet, memory } => {
+            let budget = match memory {
+                Some(b) => *b,
+                None => Budget::from_env().map_err(anyhow::Error::msg)?,
+            };
+            let game = super::parse_game(&sheet_spec(sheet, *memory))?;
             // A sheet with `sees` is loaded as the hidden-information game,
             // around the same rules.
             let (g, hidden) = match game {
@@ -114,7 +144,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 .ok()
                 .and_then(|text| parse(&text).ok())
                 .is_some_and(|parsed| stratified(&parsed).is_err());
-            report(&g, hidden, extension);
+            report(&g, hidden, extension, budget);
             Ok(())
         }
         What::Prolog { sheet, unchecked } => {
@@ -134,16 +164,25 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             depth,
             seconds,
             memory_mib,
-        } => super::gdl_suite::run(manifest, root, *depth as usize, *seconds, *memory_mib),
+            memory,
+        } => {
+            let limits = super::gdl_suite::Limits {
+                seconds: *seconds,
+                memory_mib: *memory_mib,
+                budget: *memory,
+            };
+            super::gdl_suite::run(manifest, root, *depth as usize, &limits)
+        }
         What::Count {
             sheet,
             depth,
             memory_mib,
-        } => super::gdl_suite::count(sheet, *depth, *memory_mib),
+            memory,
+        } => super::gdl_suite::count(sheet, *depth, *memory_mib, *memory),
     }
 }
 
-fn report(g: &Gdl, hidden: bool, extension: bool) {
+fn report(g: &Gdl, hidden: bool, extension: bool, budget: Budget) {
     let r = g.reasoner();
     let (atoms, rules) = r.size();
     if extension {
@@ -176,8 +215,13 @@ fn report(g: &Gdl, hidden: bool, extension: bool) {
         if r.is_grounded() {
             "the compiled ground program"
         } else {
-            "the non-ground evaluator (the ground program would exceed the limit; slower)"
+            "the non-ground evaluator (the ground program would exceed the memory budget; \
+             slower)"
         }
+    );
+    println!(
+        "memory:     grounding estimated at {} at its most (budget {budget})",
+        Budget::from_bytes(r.estimated_bytes())
     );
     let mut turns = vec![if g.has_simultaneous_turns() {
         "simultaneous moves (seen on random playouts)"

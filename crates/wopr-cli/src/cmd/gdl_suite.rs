@@ -12,16 +12,21 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use wopr::games::gdl::conformance::{judge, parse_manifest, sha256_hex, Entry, Run, Verdict};
+use wopr::games::gdl::ground::Budget;
+
+/// What each sheet's child may use.
+pub struct Limits {
+    /// Seconds, loading included.
+    pub seconds: f64,
+    /// Address space in MiB (0: no cap).
+    pub memory_mib: u64,
+    /// The memory budget for grounding (`None`: the child's default).
+    pub budget: Option<Budget>,
+}
 
 /// Runs the suite: one line per sheet, then the totals. Each sheet's child
-/// has `seconds` and `memory_mib` MiB of address space.
-pub fn run(
-    manifest: &Path,
-    root: &Path,
-    depth: usize,
-    seconds: f64,
-    memory_mib: u64,
-) -> anyhow::Result<()> {
+/// runs within `limits`.
+pub fn run(manifest: &Path, root: &Path, depth: usize, limits: &Limits) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(manifest)
         .with_context(|| format!("cannot read {}", manifest.display()))?;
     let entries =
@@ -33,7 +38,7 @@ pub fn run(
     let mut verdicts = Vec::new();
     for entry in &entries {
         let start = Instant::now();
-        let verdict = check_one(&exe, root, entry, depth, seconds, memory_mib)?;
+        let verdict = check_one(&exe, root, entry, depth, limits)?;
         println!(
             "{}: {verdict} ({:.2} s)",
             entry.path,
@@ -62,8 +67,7 @@ fn check_one(
     root: &Path,
     entry: &Entry,
     depth: usize,
-    seconds: f64,
-    memory_mib: u64,
+    limits: &Limits,
 ) -> anyhow::Result<Verdict> {
     let path = root.join(&entry.path);
     let bytes = match std::fs::read(&path) {
@@ -84,25 +88,25 @@ fn check_one(
             )));
         }
     }
-    let run = count_in_child(exe, &path, depth, seconds, memory_mib)?;
+    let run = count_in_child(exe, &path, depth, limits)?;
     Ok(judge(entry, &run))
 }
 
-/// Runs `wopr gdl count PATH DEPTH`, killed after `seconds`.
-fn count_in_child(
-    exe: &Path,
-    path: &Path,
-    depth: usize,
-    seconds: f64,
-    memory_mib: u64,
-) -> anyhow::Result<Run> {
-    let mut child = Command::new(exe)
+/// Runs `wopr gdl count PATH DEPTH`, killed after `limits.seconds`.
+fn count_in_child(exe: &Path, path: &Path, depth: usize, limits: &Limits) -> anyhow::Result<Run> {
+    let (seconds, memory_mib) = (limits.seconds, limits.memory_mib);
+    let mut command = Command::new(exe);
+    command
         .arg("gdl")
         .arg("count")
         .arg(path)
         .arg(depth.to_string())
         .arg("--memory-mib")
-        .arg(memory_mib.to_string())
+        .arg(memory_mib.to_string());
+    if let Some(b) = limits.budget {
+        command.arg("--memory").arg(b.short());
+    }
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -233,12 +237,18 @@ fn limit_memory(mib: u64) {
 }
 
 /// `wopr gdl count SHEET DEPTH`: the child's work. Prints `loaded` once
-/// the sheet is loaded, then `d count` for d = 1..=DEPTH.
-pub fn count(sheet: &Path, depth: u32, memory_mib: u64) -> anyhow::Result<()> {
+/// the sheet is loaded (within `budget` if given), then `d count` for
+/// d = 1..=DEPTH.
+pub fn count(
+    sheet: &Path,
+    depth: u32,
+    memory_mib: u64,
+    budget: Option<Budget>,
+) -> anyhow::Result<()> {
     use std::io::Write;
     use wopr::{with_game, Game, Roster};
     limit_memory(memory_mib);
-    let game = super::parse_game(&format!("gdl:{}", sheet.display()))?;
+    let game = super::parse_game(&super::gdl::sheet_spec(sheet, budget))?;
     with_game!(&game, g => {
         println!("loaded");
         let start = g.initial_state();

@@ -37,9 +37,13 @@
 //! `(goal − 50) / 50`, so 100/50/0 become +1/0/−1 (a seat with no goal
 //! holding counts as goal 0).
 //!
-//! **Parameters.** `gdl:PATH[,max-plies=N]`: the rule sheet's path (no
-//! commas), and the bound on a game's length that play and evaluation
-//! enforce (default 10,000 plies).
+//! **Parameters.** `gdl:PATH[,max-plies=N][,memory=SIZE]`: the rule
+//! sheet's path (no commas), the bound on a game's length that play and
+//! evaluation enforce (default 10,000 plies), and the memory budget of
+//! grounding the sheet (a [`Budget`] such as `512M` or `4G`; by default
+//! the one [`BUDGET_ENV`](super::ground::BUDGET_ENV) sets, else 1 GiB).
+//! The budget is how the sheet is loaded, not the game: [`Game::spec`]
+//! leaves it out.
 //!
 //! **Players.** `random`, `first`, `mcts` with random rollouts on every
 //! sheet; on sheets whose turns are all one player's (checked on random
@@ -54,6 +58,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use super::ast::Term;
+use super::ground::Budget;
 use super::reasoner::{cmp_terms, Analysis, Facts, Reasoner};
 use super::{check::check, parse::parse};
 use crate::game::{
@@ -63,10 +68,6 @@ use crate::game::{
 
 /// Forced joint moves in a row after which a state counts as terminal.
 pub const FORCED_LIMIT: usize = 100_000;
-
-/// Random playouts run when a sheet is loaded to see which kinds of turn it
-/// has.
-const PROBE_PLAYOUTS: u64 = 64;
 
 const INFO: GameInfo = GameInfo {
     name: "gdl",
@@ -83,6 +84,11 @@ const INFO: GameInfo = GameInfo {
             name: "max-plies",
             default: "10000",
             doc: "longest game play and evaluation allow, 1..=1000000",
+        },
+        ParamInfo {
+            name: "memory",
+            default: "1G",
+            doc: "memory budget for grounding the sheet, e.g. 512M or 4G (default: $WOPR_GDL_MEMORY, else 1G)",
         },
     ],
 };
@@ -137,12 +143,25 @@ impl fmt::Debug for Gdl {
 
 impl Gdl {
     /// Loads, checks and grounds the rule sheet `text` (named `path` in
-    /// errors and in the game's spec).
+    /// errors and in the game's spec) within the memory budget that
+    /// [`BUDGET_ENV`](super::ground::BUDGET_ENV) sets, else the default
+    /// ([`Budget::from_env`]).
     pub fn from_text(path: &str, text: &str, max_plies: usize) -> Result<Gdl, SpecError> {
+        let budget = Budget::from_env().map_err(|e| SpecError(format!("gdl:{path}: {e}")))?;
+        Gdl::from_text_within(path, text, max_plies, budget)
+    }
+
+    /// As [`Gdl::from_text`], grounding within `budget`.
+    pub fn from_text_within(
+        path: &str,
+        text: &str,
+        max_plies: usize,
+        budget: Budget,
+    ) -> Result<Gdl, SpecError> {
         let fail = |e: super::GdlError| SpecError(format!("gdl:{path}: {e}"));
         let sheet = parse(text).map_err(fail)?;
         check(&sheet).map_err(fail)?;
-        let reasoner = Reasoner::new(&sheet).map_err(fail)?;
+        let reasoner = Reasoner::with_budget(&sheet, budget).map_err(fail)?;
         let random = reasoner.random_role();
         let seats: Vec<usize> = (0..reasoner.roles().len())
             .filter(|&r| Some(r) != random)
@@ -204,7 +223,7 @@ impl Gdl {
         let mut game = Gdl {
             rules: Arc::new(rules),
         };
-        let (chance, simultaneous) = probe(&game);
+        let (chance, simultaneous) = players::probe(&game);
         // The probe's states are gone: the rules have one owner again.
         if let Some(rules) = Arc::get_mut(&mut game.rules) {
             // Search and nets are two-player, zero-sum tools here.
@@ -273,41 +292,6 @@ fn static_name(name: &str) -> &'static str {
     let leaked: &'static str = Box::leak(name.to_string().into_boxed_str());
     names.push(leaked);
     leaked
-}
-
-/// The kinds of turn random games from the start meet: (chance,
-/// simultaneous).
-fn probe(game: &Gdl) -> (bool, bool) {
-    let mut rng = crate::game::rng::stream(0, &[0]);
-    let mut legal = ActionList::new();
-    let (mut chance, mut simultaneous) = (false, false);
-    for _ in 0..PROBE_PLAYOUTS {
-        let mut s = game.initial_state();
-        for _ in 0..game.rules.max_plies {
-            match s.turn() {
-                Turn::Player(_) | Turn::Chance => {
-                    chance |= s.turn() == Turn::Chance;
-                    legal.clear();
-                    s.legal_actions(&mut legal);
-                    let a = legal[rand::RngExt::random_range(&mut rng, 0..legal.len())];
-                    s.apply(a);
-                }
-                Turn::Simultaneous => {
-                    simultaneous = true;
-                    let joint: Vec<Action> = (0..game.num_players())
-                        .map(|p| {
-                            legal.clear();
-                            s.legal_actions_of(p, &mut legal);
-                            legal[rand::RngExt::random_range(&mut rng, 0..legal.len())]
-                        })
-                        .collect();
-                    s.apply_joint(&joint);
-                }
-                Turn::Terminal => break,
-            }
-        }
-    }
-    (chance, simultaneous)
 }
 
 /// A position of a GDL game: the true facts, and chance's move when it has
@@ -636,14 +620,18 @@ impl Game for Gdl {
 
     /// Reads the sheet at the spec's bare argument.
     fn from_spec(spec: &GameSpec) -> Result<Gdl, SpecError> {
-        spec.check_keys(&["", "max-plies"])?;
+        spec.check_keys(&["", "max-plies", "memory"])?;
         let path = spec.get("").ok_or_else(|| {
             SpecError("'gdl' needs a rule sheet: gdl:PATH.kif (e.g. gdl:gdl/tictactoe.kif)".into())
         })?;
         let max_plies = spec.int("max-plies", 10_000, 1, 1_000_000)? as usize;
+        let budget = match spec.get("memory") {
+            Some(v) => Budget::parse(v).map_err(|e| SpecError(format!("'gdl': memory={e}")))?,
+            None => Budget::from_env().map_err(|e| SpecError(format!("'gdl': {e}")))?,
+        };
         let text = std::fs::read_to_string(path)
             .map_err(|e| SpecError(format!("gdl:{path}: cannot read the rule sheet: {e}")))?;
-        Gdl::from_text(path, &text, max_plies)
+        Gdl::from_text_within(path, &text, max_plies, budget)
     }
 
     fn spec(&self) -> String {

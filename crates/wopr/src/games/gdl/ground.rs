@@ -16,25 +16,30 @@
 //!
 //! `or` is expanded into separate rules (disjunctive normal form), `(not (or
 //! …))` by De Morgan, `(not (distinct s t))` by unifying `s` and `t`.
+//!
+//! Grounding stops as soon as the estimate of the memory it holds passes
+//! its [`Budget`] ([`budget`]).
 
 use std::collections::HashMap;
 
 use super::ast::{Atom, Literal, Sheet, Sym, Term};
 use super::GdlError;
 
+pub mod budget;
+mod join;
 pub(in crate::games::gdl) mod normal;
+mod patterns;
 mod plan;
 mod terms;
 
+use budget::{estimate, Over, Refusal};
+pub use budget::{Budget, BUDGET_ENV, DEFAULT_BUDGET};
+use join::JoinState;
 use normal::{dnf, product, resolve, unify, BLit};
 pub(in crate::games::gdl) use plan::{match_args, Pat};
-use plan::{match_pat, plan, slot, slot_pat, CRule, PStep, SUB_SLOTS};
+use plan::{slot, CRule, SUB_SLOTS};
 use terms::FxMap;
 pub(super) use terms::Terms;
-
-/// The default bound on ground rules plus ground atoms
-/// ([`ground`]'s `limit`).
-pub const DEFAULT_LIMIT: usize = 2_000_000;
 
 /// How deeply a derived ground atom may nest.
 pub const MAX_DEPTH: u32 = 500;
@@ -71,6 +76,11 @@ pub struct Grounding {
     pub(super) terms: Terms,
     rels: Vec<(Sym, usize, Vec<u32>)>,
     pub(super) rules: GroundRules,
+    /// The most the estimate of its memory reached while grounding.
+    bytes: u64,
+    /// Where the budget was passed, if the ground rules were dropped for
+    /// the possible atoms alone.
+    dropped: Option<Over>,
 }
 
 impl Grounding {
@@ -96,21 +106,40 @@ impl Grounding {
     pub fn num_atoms(&self) -> usize {
         self.rels.iter().map(|(_, _, l)| l.len()).sum()
     }
+
+    /// The estimated bytes of memory grounding held at its most (see
+    /// [`budget`]), which the budget bounded.
+    pub fn estimated_bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Where grounding passed its budget, if it then dropped the ground
+    /// rules to keep the possible atoms alone (see [`possible`]).
+    pub(super) fn dropped(&self) -> Option<Over> {
+        self.dropped
+    }
 }
 
-/// Grounds `sheet`: fails if it is not safe, or if ground rules and atoms
-/// together would exceed `limit` ([`DEFAULT_LIMIT`] is a good value).
-pub fn ground(sheet: &Sheet, limit: usize) -> Result<Grounding, GdlError> {
-    possible(sheet, limit, false)
+/// Grounds `sheet`: fails if it is not safe, or as soon as the estimate of
+/// the memory grounding holds passes `budget` ([`DEFAULT_BUDGET`] unless a
+/// user says otherwise), in one line saying where and how to raise it.
+pub fn ground(sheet: &Sheet, budget: Budget) -> Result<Grounding, GdlError> {
+    possible(sheet, budget, false).map_err(GdlError::from)
 }
 
-/// As [`ground`]; with `atoms` the relaxed fixpoint keeps no ground rules,
-/// and `limit` bounds the possible atoms (and one rule's joins in a round)
-/// alone, for the non-ground evaluator ([`super::nonground`]).
-pub(super) fn possible(sheet: &Sheet, limit: usize, atoms: bool) -> Result<Grounding, GdlError> {
+/// As [`ground`]; with `fall_back`, grounding that passes the budget
+/// drops its ground rules and goes on for the possible atoms alone (what
+/// the non-ground evaluator, [`super::nonground`], needs), which `budget`
+/// then bounds with one rule's joins in a round: the refusal names both
+/// places where the budget was passed.
+pub(super) fn possible(
+    sheet: &Sheet,
+    budget: Budget,
+    fall_back: bool,
+) -> Result<Grounding, Refusal> {
     let mut g = Grounder {
-        limit,
-        atoms_only: atoms,
+        budget,
+        fall_back,
         ..Grounder::default()
     };
     for name in ["true", "does", "init", "next", "legal"] {
@@ -121,7 +150,12 @@ pub(super) fn possible(sheet: &Sheet, limit: usize, atoms: bool) -> Result<Groun
     for rule in &sheet.rules {
         g.add_rule(&rule.head, &rule.body, rule.line)?;
     }
-    g.run()?;
+    // What the last join left (its buffer) is checked too.
+    let run = g.run().and_then(|()| g.or_fall_back(Grounder::check));
+    run.map_err(|e| match (e, g.dropped) {
+        (Refusal::Over(atoms), Some(rules)) => Refusal::Both(rules, atoms),
+        (e, _) => e,
+    })?;
     Ok(g.finish())
 }
 
@@ -136,23 +170,19 @@ struct Grounder {
     rules: Vec<CRule>,
     out: GroundRules,
     atoms: usize,
-    limit: usize,
-    /// Whether to keep no ground rules, only the possible atoms.
+    budget: Budget,
+    /// The estimated bytes of the index entries and of the largest match
+    /// buffer so far, and the most the whole estimate reached.
+    index_bytes: u64,
+    scratch: u64,
+    peak: u64,
+    /// Whether to keep no ground rules, only the possible atoms (since
+    /// the budget was passed where `dropped` says, if `fall_back`).
     atoms_only: bool,
-    /// The line of the rule being grounded (for the limit's error).
+    fall_back: bool,
+    dropped: Option<Over>,
+    /// The line of the rule being grounded (for the budget's error).
     line: usize,
-}
-
-/// The scratch of a join.
-#[derive(Default)]
-struct JoinState {
-    binds: Vec<u32>,
-    trail: Vec<u32>,
-    atoms: Vec<u32>,
-    key: Vec<u32>,
-    out: Vec<u32>,
-    found: usize,
-    budget: usize,
 }
 
 /// The relation numbers of `true`, `does`, `init`, `next`, `legal` (made
@@ -184,12 +214,42 @@ impl Grounder {
         r
     }
 
-    fn too_big(&self) -> GdlError {
-        GdlError(format!(
-            "line {}: grounding exceeds {} ground rules and atoms (at this rule); the game \
-             is too large to ground (use a non-ground evaluator)",
-            self.line, self.limit
-        ))
+    /// The estimated bytes held now (see [`budget`]).
+    fn used(&self) -> u64 {
+        let (t, o) = (&self.terms, &self.out);
+        let extra = self.index_bytes + self.scratch;
+        estimate(
+            t.len(),
+            t.num_args(),
+            self.atoms,
+            o.head.len(),
+            o.body.len(),
+            extra,
+        )
+    }
+
+    /// Fails if the estimate has passed the budget, else notes its peak.
+    fn check(&mut self) -> Result<(), Refusal> {
+        let used = self.used();
+        if used > self.budget.bytes() {
+            return Err(self.over(0));
+        }
+        self.peak = self.peak.max(used);
+        Ok(())
+    }
+
+    /// The budget passed at the rule being grounded, `matches` of its join
+    /// found in the round.
+    fn over(&self, matches: usize) -> Refusal {
+        let (line, budget) = (self.line, self.budget);
+        let (rules, atoms) = (self.out.head.len(), self.atoms);
+        Refusal::Over(Over {
+            line,
+            rules,
+            atoms,
+            matches,
+            budget,
+        })
     }
 
     /// Expands a rule's body into conjunctions and compiles each.
@@ -336,14 +396,13 @@ impl Grounder {
     }
 
     /// The semi-naive fixpoint.
-    fn run(&mut self) -> Result<(), GdlError> {
+    fn run(&mut self) -> Result<(), Refusal> {
         let rules = std::mem::take(&mut self.rules);
         let mut st = JoinState::default();
         for r in rules.iter().filter(|r| r.pos.is_empty()) {
             self.line = r.line;
-            st.binds.clear();
-            if r.dist.iter().all(|(x, y)| !self.pat_eq(x, y, &st.binds)) {
-                self.produce(r, &[], &[])?;
+            if r.dist.iter().all(|(x, y)| !self.pat_eq(x, y, &[])) {
+                self.or_fall_back(|g| g.produce(r, &[], &[]))?;
             }
         }
         loop {
@@ -360,28 +419,9 @@ impl Grounder {
                 self.line = r.line;
                 for i in 0..r.pos.len() {
                     let rel = &self.rels[r.pos[i].0 as usize];
-                    if rel.cur == rel.old {
-                        continue;
+                    if rel.cur > rel.old {
+                        self.or_fall_back(|g| g.join_round(r, i, &mut st))?;
                     }
-                    st.binds.clear();
-                    st.binds.resize(r.nvars, NONE);
-                    st.atoms.clear();
-                    st.atoms.resize(r.pos.len(), NONE);
-                    st.out.clear();
-                    st.found = 0;
-                    st.budget = self.limit.saturating_sub(self.atoms + self.out.head.len());
-                    // Planned now, from the relations' sizes so far.
-                    let steps = plan(r, i, |j, slots, full| self.estimate(r, j, slots, full));
-                    if self.join(r, &steps, 0, i, &mut st).is_err() {
-                        return Err(self.too_big());
-                    }
-                    let width = r.nvars + r.pos.len();
-                    let out = std::mem::take(&mut st.out);
-                    for chunk in out.chunks(width.max(1)).take(st.found) {
-                        let (binds, atoms) = chunk.split_at(r.nvars);
-                        self.produce(r, binds, atoms)?;
-                    }
-                    st.out = out;
                 }
             }
         }
@@ -389,202 +429,33 @@ impl Grounder {
         Ok(())
     }
 
-    /// The expected matches of positive literal `j` of `r` probed at
-    /// `slots` (see [`plan::expected`]).
-    fn estimate(&self, r: &CRule, j: usize, slots: &[(usize, Option<usize>)], full: bool) -> f64 {
-        let rel = &self.rels[r.pos[j].0 as usize];
-        let keys = slots.iter().map(|&(k, sub)| rel.index[slot(k, sub)].len());
-        plan::expected(rel.list.len(), keys, full)
-    }
-
-    /// Joins plan step `k` onwards; `first` is the literal matched among the
-    /// last round's atoms (those before it among older atoms only).
-    fn join(
-        &self,
-        r: &CRule,
-        plan: &[PStep],
-        k: usize,
-        first: usize,
-        st: &mut JoinState,
-    ) -> Result<(), ()> {
-        let Some(step) = plan.get(k) else {
-            if st.found >= st.budget {
-                return Err(());
+    /// Runs `f`; where it passes the budget while ground rules are kept
+    /// and the grounder may fall back, drops them (the non-ground evaluator
+    /// needs the possible atoms alone) and runs `f` again.
+    fn or_fall_back(
+        &mut self,
+        mut f: impl FnMut(&mut Grounder) -> Result<(), Refusal>,
+    ) -> Result<(), Refusal> {
+        match f(self) {
+            Err(Refusal::Over(o)) if self.fall_back && !self.atoms_only => {
+                self.dropped = Some(o);
+                self.atoms_only = true;
+                self.out = GroundRules::default();
+                f(self)
             }
-            st.found += 1;
-            st.out.extend_from_slice(&st.binds);
-            st.out.extend_from_slice(&st.atoms);
-            return Ok(());
-        };
-        let (rel_id, args) = &r.pos[step.lit];
-        let rel = &self.rels[*rel_id as usize];
-        let (lo, hi) = match step.lit.cmp(&first) {
-            std::cmp::Ordering::Less => (0, rel.old),
-            std::cmp::Ordering::Equal => (rel.old, rel.cur),
-            std::cmp::Ordering::Greater => (0, rel.cur),
-        };
-        if lo >= hi {
-            return Ok(());
-        }
-        if step.full {
-            let mark = st.key.len();
-            st.key.push(rel.sym);
-            for a in args {
-                match self.find_inst(a, &st.binds, &mut st.key) {
-                    Some(id) => st.key.push(id),
-                    None => {
-                        st.key.truncate(mark);
-                        return Ok(());
-                    }
-                }
-            }
-            let id = self.terms.find(&st.key[mark..]);
-            st.key.truncate(mark);
-            if let Some(id) = id {
-                let p = self.atom_pos.get(id as usize).copied().unwrap_or(NONE) as usize;
-                if (lo..hi).contains(&p) {
-                    self.try_atom(r, plan, k, first, id, st)?;
-                }
-            }
-        } else if !step.bound.is_empty() {
-            let mut best: Option<&Vec<u32>> = None;
-            for &(k, j) in &step.bound {
-                let pat = slot_pat(args, k, j);
-                let Some(v) = self.find_inst(pat, &st.binds, &mut st.key) else {
-                    return Ok(());
-                };
-                let Some(list) = rel.index[slot(k, j)].get(&v) else {
-                    return Ok(());
-                };
-                if best.is_none_or(|b| list.len() < b.len()) {
-                    best = Some(list);
-                }
-            }
-            let best = best.unwrap_or_else(|| unreachable!());
-            let from = best.partition_point(|&x| (x as usize) < lo);
-            for &p in &best[from..] {
-                if p as usize >= hi {
-                    break;
-                }
-                self.try_atom(r, plan, k, first, rel.list[p as usize], st)?;
-            }
-        } else {
-            for p in lo..hi {
-                self.try_atom(r, plan, k, first, rel.list[p], st)?;
-            }
-        }
-        Ok(())
-    }
-
-    fn try_atom(
-        &self,
-        r: &CRule,
-        plan: &[PStep],
-        k: usize,
-        first: usize,
-        id: u32,
-        st: &mut JoinState,
-    ) -> Result<(), ()> {
-        let step = &plan[k];
-        let mark = st.trail.len();
-        let args = &r.pos[step.lit].1;
-        let ok = args
-            .iter()
-            .zip(self.terms.args(id))
-            .all(|(p, &t)| match_pat(&self.terms, p, t, &mut st.binds, &mut st.trail))
-            && step
-                .checks
-                .iter()
-                .all(|&d| !self.pat_eq(&r.dist[d].0, &r.dist[d].1, &st.binds));
-        let res = if ok {
-            st.atoms[step.lit] = id;
-            self.join(r, plan, k + 1, first, st)
-        } else {
-            Ok(())
-        };
-        for &v in &st.trail[mark..] {
-            st.binds[v as usize] = NONE;
-        }
-        st.trail.truncate(mark);
-        res
-    }
-
-    /// The number of a bound pattern's term, if it was interned (else no
-    /// atom can contain it).
-    fn find_inst(&self, p: &Pat, binds: &[u32], key: &mut Vec<u32>) -> Option<u32> {
-        match p {
-            Pat::Ground(g) => Some(*g),
-            Pat::Var(v) => Some(binds[*v as usize]),
-            Pat::Fn(f, args) => {
-                let mark = key.len();
-                key.push(*f);
-                for a in args {
-                    match self.find_inst(a, binds, key) {
-                        Some(id) => key.push(id),
-                        None => {
-                            key.truncate(mark);
-                            return None;
-                        }
-                    }
-                }
-                let id = self.terms.find(&key[mark..]);
-                key.truncate(mark);
-                id
-            }
-        }
-    }
-
-    /// Whether a bound pattern equals a term.
-    fn eq_id(&self, p: &Pat, t: u32, binds: &[u32]) -> bool {
-        match p {
-            Pat::Ground(g) => *g == t,
-            Pat::Var(v) => binds[*v as usize] == t,
-            Pat::Fn(f, args) => {
-                let targs = self.terms.args(t);
-                self.terms.nodes[t as usize].0 == *f
-                    && targs.len() == args.len()
-                    && args
-                        .iter()
-                        .zip(targs)
-                        .all(|(a, &x)| self.eq_id(a, x, binds))
-            }
-        }
-    }
-
-    /// Whether two bound patterns are equal.
-    fn pat_eq(&self, x: &Pat, y: &Pat, binds: &[u32]) -> bool {
-        match (x, y) {
-            (Pat::Ground(g), p) | (p, Pat::Ground(g)) => self.eq_id(p, *g, binds),
-            (Pat::Var(v), p) | (p, Pat::Var(v)) => self.eq_id(p, binds[*v as usize], binds),
-            (Pat::Fn(f, xs), Pat::Fn(g, ys)) => {
-                f == g
-                    && xs.len() == ys.len()
-                    && xs.iter().zip(ys).all(|(a, b)| self.pat_eq(a, b, binds))
-            }
-        }
-    }
-
-    /// The number of a bound pattern's term, interning it.
-    fn inst(&mut self, p: &Pat, binds: &[u32]) -> u32 {
-        match p {
-            Pat::Ground(g) => *g,
-            Pat::Var(v) => binds[*v as usize],
-            Pat::Fn(f, args) => {
-                let ids: Vec<u32> = args.iter().map(|a| self.inst(a, binds)).collect();
-                self.terms.intern(*f, &ids)
-            }
+            done => done,
         }
     }
 
     /// Records the ground rule of one successful join, and its head.
-    fn produce(&mut self, r: &CRule, binds: &[u32], atoms: &[u32]) -> Result<(), GdlError> {
+    fn produce(&mut self, r: &CRule, binds: &[u32], atoms: &[u32]) -> Result<(), Refusal> {
         let head = self.inst(&r.head, binds);
         if self.terms.depth(head) > MAX_DEPTH {
-            return Err(GdlError(format!(
+            return Err(Refusal::Sheet(GdlError(format!(
                 "line {}: grounding makes terms nested deeper than {MAX_DEPTH} (a function \
                  applied without end?); the game cannot be grounded",
                 r.line
-            )));
+            ))));
         }
         let sym = self.terms.nodes[head as usize].0;
         let rel = self.rel(sym, self.terms.args(head).len());
@@ -613,7 +484,7 @@ impl Grounder {
         self.add_atom(rel, head)
     }
 
-    fn add_atom(&mut self, rel: u32, id: u32) -> Result<(), GdlError> {
+    fn add_atom(&mut self, rel: u32, id: u32) -> Result<(), Refusal> {
         if self.atom_pos.len() < self.terms.len() {
             self.atom_pos.resize(self.terms.len(), NONE);
         }
@@ -621,21 +492,19 @@ impl Grounder {
             return Ok(());
         }
         self.atoms += 1;
-        if self.atoms + self.out.head.len() > self.limit {
-            return Err(self.too_big());
-        }
         let r = &mut self.rels[rel as usize];
         let p = r.list.len() as u32;
         r.list.push(id);
         for (k, &a) in self.terms.args(id).iter().enumerate() {
-            r.index[slot(k, None)].entry(a).or_default().push(p);
+            self.index_bytes += budget::post(&mut r.index[slot(k, None)], a, p);
             // The arguments of a nested term, for patterns that bind some
             // of them only (`(true (cell ?x ?y ?p))`).
             for (j, &b) in self.terms.args(a).iter().take(SUB_SLOTS).enumerate() {
-                r.index[slot(k, Some(j))].entry(b).or_default().push(p);
+                self.index_bytes += budget::post(&mut r.index[slot(k, Some(j))], b, p);
             }
         }
         self.atom_pos[id as usize] = p;
+        self.check()?;
         let (target, sym) = match rel {
             INIT | NEXT => (TRUE, "true"),
             LEGAL => (DOES, "does"),
@@ -649,6 +518,7 @@ impl Grounder {
 
     fn finish(mut self) -> Grounding {
         self.atom_pos.resize(self.terms.len(), NONE);
+        let bytes = self.peak.max(self.used());
         // Drop the negative literals that can never hold.
         let old = std::mem::take(&mut self.out);
         let mut out = GroundRules {
@@ -678,6 +548,8 @@ impl Grounder {
                 .map(|r| (r.name, r.arity, r.list))
                 .collect(),
             rules: out,
+            bytes,
+            dropped: self.dropped,
         }
     }
 }

@@ -1,10 +1,11 @@
 //! The non-ground evaluator: how the [`Reasoner`](super::reasoner::Reasoner)
-//! answers its queries for a sheet whose ground program would exceed the
-//! limit (ground rules and atoms together), so that a large game still
-//! plays, only slower.
+//! answers its queries for a sheet whose grounding would pass its memory
+//! budget ([`super::ground::budget`]), so that a large game still plays,
+//! only slower.
 //!
-//! The relaxed fixpoint of grounding ([`super::ground`]) still runs, keeping
-//! the possible atoms alone (no ground rules), and within the same limit;
+//! The relaxed fixpoint of grounding ([`super::ground`]) still runs to its
+//! end, its ground rules dropped where they passed the budget and the
+//! possible atoms alone kept, within the same budget;
 //! the possible `true`, `legal` and `sees` atoms give the base facts, the
 //! MoveIds and the percept ids exactly as the grounded reasoner numbers
 //! them (sorted by [`cmp_terms`]). The rules stay non-ground: `or` is

@@ -14,18 +14,19 @@
 //! re-evaluates only the steps that read what changed (the `live` module): between
 //! the positions of a playout or a search, a few base facts and moves.
 //!
-//! A sheet whose ground program would exceed the limit (ground rules and
-//! atoms together, [`DEFAULT_LIMIT`] by default) is not grounded: if its
-//! possible atoms alone stay within the limit, the queries go to the
-//! non-ground evaluator ([`super::nonground`]) instead, with the same base
-//! facts, MoveIds and percept ids, only slower; [`Reasoner::is_grounded`]
-//! tells which one a reasoner uses. Otherwise the error says that the game
-//! is too large.
+//! A sheet whose grounding would pass the memory budget (a [`Budget`],
+//! [`DEFAULT_BUDGET`] by default; the estimate is described in
+//! [`super::ground::budget`]) is not grounded: if its possible atoms alone
+//! stay within the budget, the queries go to the non-ground evaluator
+//! ([`super::nonground`]) instead, with the same base facts, MoveIds and
+//! percept ids, only slower; [`Reasoner::is_grounded`] tells which one a
+//! reasoner uses. Otherwise the error says, in one line, that the game is
+//! too large for the budget, and how to raise it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::ast::{Sheet, Sym, Term};
-use super::ground::{ground, possible, DEFAULT_LIMIT};
+use super::ground::{possible, Budget, Grounding, DEFAULT_BUDGET};
 use super::nonground::NonGround;
 use super::GdlError;
 
@@ -69,13 +70,15 @@ pub struct Reasoner {
     percepts: Vec<Vec<Term>>,
     initial: Facts,
     backend: Backend,
+    /// The most the estimate of grounding's memory reached.
+    bytes: u64,
 }
 
 /// How a [`Reasoner`] answers its queries.
 enum Backend {
     /// The compiled ground program.
     Grounded(Box<Grounded>),
-    /// The non-ground evaluator (grounding exceeded the limit).
+    /// The non-ground evaluator (grounding passed the memory budget).
     NonGround(Box<NonGround>),
 }
 
@@ -117,22 +120,21 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 impl Reasoner {
     /// Grounds and compiles `sheet` (which should have passed
-    /// [`super::check`]), with the default bound on its ground size.
+    /// [`super::check`]) within the default memory budget,
+    /// [`DEFAULT_BUDGET`] (the environment is not read here:
+    /// [`Budget::from_env`] does that).
     pub fn new(sheet: &Sheet) -> Result<Reasoner, GdlError> {
-        Reasoner::with_limit(sheet, DEFAULT_LIMIT)
+        Reasoner::with_budget(sheet, DEFAULT_BUDGET)
     }
 
-    /// As [`Reasoner::new`], with `limit` bounding the ground rules and
-    /// atoms together. Beyond it, the queries go to the non-ground evaluator
-    /// ([`Reasoner::is_grounded`]) if the possible atoms alone (and the
-    /// joins of one rule in one round of their fixpoint) stay within
-    /// `limit`; else this fails, saying that the game is too large.
-    pub fn with_limit(sheet: &Sheet, limit: usize) -> Result<Reasoner, GdlError> {
-        let g = match ground(sheet, limit) {
-            Ok(g) => Ok(g),
-            Err(e) if is_over_limit(&e) => Err(e),
-            Err(e) => return Err(e),
-        };
+    /// As [`Reasoner::new`], within `budget`: grounding stops as soon as
+    /// the estimate of its memory passes it. Then the queries go to the
+    /// non-ground evaluator ([`Reasoner::is_grounded`]) if the possible
+    /// atoms alone (and the joins of one rule in one round of their
+    /// fixpoint) stay within `budget`; else this fails, saying in one line
+    /// what passed the budget and how to raise it.
+    pub fn with_budget(sheet: &Sheet, budget: Budget) -> Result<Reasoner, GdlError> {
+        let g = possible(sheet, budget, true).map_err(GdlError::from)?;
         let mut roles: Vec<Sym> = Vec::new();
         for r in &sheet.rules {
             if let ("role", true, [Term::Const(c)]) =
@@ -147,10 +149,9 @@ impl Reasoner {
             return Err(GdlError("the rule sheet has no `role` facts".into()));
         }
         let random = roles.iter().position(|r| &**r == "random");
-        let g = match g {
-            Ok(g) => g,
-            Err(e) => return Reasoner::non_ground(sheet, limit, roles, random, &e),
-        };
+        if g.dropped().is_some() {
+            return Reasoner::non_ground(sheet, roles, random, g);
+        }
         let role_ids: Vec<u32> = roles
             .iter()
             .map(|r| g.terms.find_app(r, &[]).unwrap_or(NONE))
@@ -290,28 +291,20 @@ impl Reasoner {
                 .collect(),
             initial,
             backend: Backend::Grounded(Box::new(grounded)),
+            bytes: g.estimated_bytes(),
         })
     }
 
     /// The reasoner over the non-ground evaluator, for a sheet whose
-    /// grounding failed with `e` (over `limit`).
+    /// grounding passed its budget and went on for the possible atoms
+    /// alone, `atoms`.
     fn non_ground(
         sheet: &Sheet,
-        limit: usize,
         roles: Vec<Sym>,
         random: Option<usize>,
-        e: &GdlError,
+        atoms: Grounding,
     ) -> Result<Reasoner, GdlError> {
-        let atoms = possible(sheet, limit, true).map_err(|e2| {
-            if !is_over_limit(&e2) {
-                return e2;
-            }
-            let head = e.0.split_once("; ").map_or(&*e.0, |h| h.0);
-            GdlError(format!(
-                "{head}; even without ground rules, its possible atoms (or one rule's joins in \
-                 a round) exceed {limit}: the game is too large for the non-ground evaluator too"
-            ))
-        })?;
+        let bytes = atoms.estimated_bytes();
         let (n, d) = NonGround::new(sheet, &roles, atoms)?;
         Ok(Reasoner {
             roles,
@@ -321,13 +314,16 @@ impl Reasoner {
             percepts: d.percepts,
             initial: d.initial,
             backend: Backend::NonGround(Box::new(n)),
+            bytes,
         })
     }
-}
 
-/// Whether grounding failed on its limit (rather than on the sheet).
-fn is_over_limit(e: &GdlError) -> bool {
-    e.0.contains(": grounding exceeds ")
+    /// The most the estimate of grounding's memory reached while this
+    /// reasoner was made (the possible atoms alone for the non-ground
+    /// evaluator), in bytes: what its [`Budget`] had to allow.
+    pub fn estimated_bytes(&self) -> u64 {
+        self.bytes
+    }
 }
 
 impl Reasoner {

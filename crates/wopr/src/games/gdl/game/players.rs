@@ -1,9 +1,10 @@
 //! What nets and searchers get of a GDL game: the `facts` encoding, the
-//! roster (which players a sheet's kinds of turn allow) and the oracles.
+//! roster (which players a sheet's kinds of turn allow, as random playouts
+//! find them when the sheet is loaded: [`probe`]) and the oracles.
 
 use super::{Gdl, GdlState};
 use crate::game::encode::{unknown, Encodable, Encoding, EncodingOf};
-use crate::game::{Game, GameSpec, SpecError, Turn};
+use crate::game::{Action, ActionList, Game, GameSpec, SpecError, State, Turn};
 use crate::players::{board_build, board_parse, PlayerSpec, Roster};
 
 /// The `facts` encoding: the mover one-hot over the seats, then one input
@@ -137,4 +138,43 @@ impl crate::game::oracle::Oracles for Gdl {
     fn value_scale(&self) -> f32 {
         25_000.0
     }
+}
+
+/// Random playouts run when a sheet is loaded to see which kinds of turn it
+/// has.
+const PROBE_PLAYOUTS: u64 = 64;
+
+/// The kinds of turn random games from the start meet: (chance,
+/// simultaneous).
+pub(super) fn probe(game: &Gdl) -> (bool, bool) {
+    let mut rng = crate::game::rng::stream(0, &[0]);
+    let mut legal = ActionList::new();
+    let (mut chance, mut simultaneous) = (false, false);
+    for _ in 0..PROBE_PLAYOUTS {
+        let mut s = game.initial_state();
+        for _ in 0..game.rules.max_plies {
+            match s.turn() {
+                Turn::Player(_) | Turn::Chance => {
+                    chance |= s.turn() == Turn::Chance;
+                    legal.clear();
+                    s.legal_actions(&mut legal);
+                    let a = legal[rand::RngExt::random_range(&mut rng, 0..legal.len())];
+                    s.apply(a);
+                }
+                Turn::Simultaneous => {
+                    simultaneous = true;
+                    let joint: Vec<Action> = (0..game.num_players())
+                        .map(|p| {
+                            legal.clear();
+                            s.legal_actions_of(p, &mut legal);
+                            legal[rand::RngExt::random_range(&mut rng, 0..legal.len())]
+                        })
+                        .collect();
+                    s.apply_joint(&joint);
+                }
+                Turn::Terminal => break,
+            }
+        }
+    }
+    (chance, simultaneous)
 }

@@ -113,6 +113,11 @@ impl Terms {
         self.nodes.len()
     }
 
+    /// How many arguments the terms have in all.
+    pub(crate) fn num_args(&self) -> usize {
+        self.args.len()
+    }
+
     /// A term's symbol.
     pub(crate) fn sym(&self, t: u32) -> &Sym {
         &self.names[self.nodes[t as usize].0 as usize]

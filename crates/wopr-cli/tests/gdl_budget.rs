@@ -1,0 +1,115 @@
+//! The memory budget of grounding a GDL sheet from the command line: the
+//! spec's `memory=`, `wopr gdl check --memory`, `wopr gdl suite --memory`
+//! and the environment variable `WOPR_GDL_MEMORY`. A budget too small
+//! refuses the sheet in one line naming the budget and how to raise it; a
+//! larger one loads it; a value that is not a size is a one-line error
+//! saying what is accepted.
+
+mod cli_common;
+
+use std::process::{Command, Output};
+
+use cli_common::{fails_with, ok, wopr};
+
+const C4: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../gdl/connect4-6x6.kif");
+
+/// `wopr ARGS` with `WOPR_GDL_MEMORY` set to `budget`.
+fn wopr_env(budget: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wopr"))
+        .env("WOPR_GDL_MEMORY", budget)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_small_budget_refuses_a_sheet_in_one_line_and_a_large_one_loads_it() {
+    let small = format!("gdl:{C4},memory=16K");
+    let out = wopr(&["perft", &small, "2"]);
+    fails_with(&out, "grounding exceeds the memory budget of 16 KiB");
+    let err = String::from_utf8_lossy(&out.stderr);
+    for says in [
+        "too large to load within 16 KiB",
+        "gdl:PATH.kif,memory=32K",
+        "WOPR_GDL_MEMORY=32K",
+    ] {
+        assert!(err.contains(says), "'{err}' lacks '{says}'");
+    }
+    fails_with(
+        &wopr(&["gdl", "check", C4, "--memory", "16K"]),
+        "grounding exceeds the memory budget of 16 KiB",
+    );
+    fails_with(
+        &wopr_env("16K", &["perft", &format!("gdl:{C4}"), "1"]),
+        "grounding exceeds the memory budget of 16 KiB",
+    );
+    // The spec's `memory=` wins over the environment.
+    let text = ok(&wopr_env(
+        "16K",
+        &["perft", &format!("gdl:{C4},memory=64M"), "2"],
+    ));
+    assert!(text.contains("2 36"), "{text}");
+    let text = ok(&wopr(&["gdl", "check", C4, "--memory", "64M"]));
+    let memory = text.lines().find(|l| l.starts_with("memory:")).unwrap();
+    assert!(memory.ends_with("(budget 64 MiB)"), "{memory}");
+    assert!(text.contains("the compiled ground program"), "{text}");
+    let text = ok(&wopr_env("2G", &["gdl", "check", C4]));
+    assert!(text.contains("(budget 2 GiB)"), "{text}");
+}
+
+#[test]
+fn the_suite_passes_its_budget_to_each_sheet() {
+    let dir = cli_common::Scratch::new("wopr-cli", "gdl-budget-suite", true);
+    let manifest = dir.join("one.tsv");
+    std::fs::write(
+        &manifest,
+        format!("{C4}\t-\t-\t6\t36\t216\tagreed\n")
+            .replace(concat!(env!("CARGO_MANIFEST_DIR"), "/../../"), ""),
+    )
+    .unwrap();
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
+    let args = |budget: &'static str| {
+        let m = cli_common::s(&manifest).to_string();
+        let out = wopr(&[
+            "gdl",
+            "suite",
+            &m,
+            "--root",
+            root,
+            "--seconds",
+            "30",
+            "--memory",
+            budget,
+        ]);
+        ok(&out)
+    };
+    let refused = args("16K");
+    assert!(
+        refused.contains("refused: line ")
+            && refused.contains("grounding exceeds the memory budget of 16 KiB"),
+        "{refused}"
+    );
+    let agrees = args("64M");
+    assert!(agrees.contains("agrees"), "{agrees}");
+}
+
+#[test]
+fn bad_budgets_are_one_line_errors_saying_what_is_accepted() {
+    for value in ["lots", "512", "0M", "1e3G"] {
+        let out = wopr(&["perft", &format!("gdl:{C4},memory={value}"), "1"]);
+        fails_with(&out, &format!("memory='{value}'"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("accepted: ") && err.contains("512M"), "{err}");
+        let out = wopr_env(value, &["perft", &format!("gdl:{C4}"), "1"]);
+        fails_with(&out, &format!("WOPR_GDL_MEMORY: '{value}'"));
+        // clap's own error, with the same reason.
+        let out = wopr(&["gdl", "check", C4, "--memory", value]);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--memory") && err.contains("512M"), "{err}");
+    }
+    fails_with(
+        &wopr(&["perft", &format!("gdl:{C4},memroy=1G"), "1"]),
+        "memory=…",
+    );
+}
