@@ -145,3 +145,24 @@ impl AnyGame {
         with_game!(self, g => g.spec())
     }
 }
+
+/// The Reversi engine's benchmark (`wopr bench --engine NET`, see
+/// [`crate::games::reversi::engine::bench`]) on the game `spec`, which
+/// must be Reversi: the report's lines, or one line saying what was wrong.
+pub fn engine_bench(
+    spec: &str,
+    net: &str,
+    depth: u32,
+    ms: u64,
+    cpu_seconds: fn() -> f64,
+) -> Result<Vec<String>, SpecError> {
+    match AnyGame::parse(spec)? {
+        AnyGame::Reversi(g) => {
+            crate::games::reversi::engine::bench::report(&g, net, depth, ms, cpu_seconds)
+        }
+        other => Err(SpecError(format!(
+            "the engine benchmark is Reversi's (reversi:6x6, reversi:8x8), not {}",
+            other.spec()
+        ))),
+    }
+}

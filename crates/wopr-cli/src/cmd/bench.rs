@@ -4,7 +4,7 @@
 //! and ranks: `bench_rounds.rs`); with `--mcts`, MCTS simulations per
 //! second from the start position (`mcts:sims=1` and `sims=10000`, the
 //! defaults and plain UCT); with `--engine NET`, the Reversi engine's
-//! search and net reading (`bench_engine.rs`).
+//! search and net reading (the library's `games/reversi/engine/bench.rs`).
 //!
 //! The loop is the library's `random_playout`, statically dispatched: no
 //! allocation, no hashing and no trait objects inside a playout. The time
@@ -138,7 +138,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             args.games.clone()
         };
         for g in games {
-            super::bench_engine::run(&g, net, args.depth, args.ms)?;
+            for line in wopr::registry::engine_bench(&g, net, args.depth, args.ms, cpu_seconds)? {
+                println!("{line}");
+            }
         }
         return Ok(());
     }

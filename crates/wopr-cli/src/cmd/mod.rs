@@ -2,7 +2,6 @@
 
 pub mod average;
 pub mod bench;
-pub mod bench_engine;
 pub mod bench_rounds;
 pub mod cpu_time;
 pub mod dataset;

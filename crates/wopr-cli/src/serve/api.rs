@@ -128,6 +128,9 @@ fn expand(name: &str, nets: &[String]) -> Vec<String> {
         "net" => nets.iter().map(|p| format!("net:{p}")).collect(),
         "ai" => (1..=20).map(|k| format!("ai:{k}")).collect(),
         "standard" => (1..=4).map(|d| format!("standard:depth={d}")).collect(),
+        // Reversi's engine reads a pattern net, which few offered nets are:
+        // a custom spec names one (`engine:net=NAME`).
+        "engine" => Vec::new(),
         _ => vec![base.to_string()],
     }
 }

@@ -20,6 +20,7 @@
 //! A net file whose `player` line names this player (`engine:ms=1000`)
 //! makes `net:FILE` this engine over the file.
 
+pub mod bench;
 pub mod eval;
 pub mod search;
 

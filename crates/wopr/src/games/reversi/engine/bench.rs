@@ -1,19 +1,17 @@
-//! `wopr bench --engine NET`: the Reversi engine's speed
-//! (`games/reversi/engine`) on fixed positions: its midgame search to each
-//! depth (positions visited, CPU seconds, positions a second), the depth a
-//! move's time budget reaches, and the pattern net read incrementally
-//! against read afresh.
+//! The engine's speed on fixed positions (`wopr bench --engine NET`): its
+//! midgame search to each depth (positions visited, CPU seconds,
+//! positions a second), the depth a move's time budget reaches, and the
+//! pattern net read incrementally against read afresh.
 
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::cpu_time::cpu_seconds;
-use wopr::game::rng::stream;
-use wopr::games::reversi::engine::eval::PatternEval;
-use wopr::games::reversi::engine::search::Search;
-use wopr::games::reversi::{Reversi, ReversiState};
-use wopr::{ActionList, Game, State};
+use super::super::{Reversi, ReversiState};
+use super::eval::PatternEval;
+use super::search::Search;
+use crate::game::rng::stream;
+use crate::game::{ActionList, Game, SpecError, State};
 
 /// The positions: `count` games of `plies` random moves from the start
 /// (seeded; games that end sooner are skipped).
@@ -38,21 +36,30 @@ fn positions(game: &Reversi, count: usize, plies: usize) -> Vec<ReversiState> {
     out
 }
 
-/// Runs the benchmark for the net file `path` on `spec` (Reversi).
-pub fn run(spec: &str, path: &str, depth: u32, ms: u64) -> anyhow::Result<()> {
-    let game = Reversi::from_spec(&wopr::GameSpec::parse(spec)?)?;
-    let file = wopr::players::net::load_checked(&game, path)?;
+/// Runs the benchmark for the net file `path` on `game`, searching to
+/// `depth` and for `ms` a position; `cpu_seconds` reads the process's CPU
+/// time. Returns the report's lines.
+pub fn report(
+    game: &Reversi,
+    path: &str,
+    depth: u32,
+    ms: u64,
+    cpu_seconds: fn() -> f64,
+) -> Result<Vec<String>, SpecError> {
+    let game = *game;
+    let file = crate::players::net::load_checked(&game, path)?;
     let eval = Arc::new(PatternEval::new(&game, &file)?);
+    let mut out = Vec::new();
     let list = positions(&game, 20, 20);
-    println!(
+    out.push(format!(
         "{} positions after 20 random plies of {} (seed 20261128), net {path}",
         list.len(),
         game.spec()
-    );
-    println!(
+    ));
+    out.push(format!(
         "{:>6} {:>14} {:>10} {:>14}",
         "depth", "positions", "CPU s", "positions/s"
-    );
+    ));
     let mut rng = stream(1, &[]);
     for d in 1..=depth {
         let mut search = Search::new(eval.clone());
@@ -62,10 +69,10 @@ pub fn run(spec: &str, path: &str, depth: u32, ms: u64) -> anyhow::Result<()> {
             nodes += search.run(s, d, None, &mut rng).nodes;
         }
         let secs = cpu_seconds() - t0;
-        println!(
+        out.push(format!(
             "{d:>6} {nodes:>14} {secs:>10.3} {:>14.0}",
             nodes as f64 / secs.max(1e-9)
-        );
+        ));
     }
     let mut search = Search::new(eval.clone());
     let mut depths = Vec::new();
@@ -75,12 +82,12 @@ pub fn run(spec: &str, path: &str, depth: u32, ms: u64) -> anyhow::Result<()> {
         depths.push(search.run(s, 60, Some(deadline), &mut rng).depth);
     }
     depths.sort_unstable();
-    println!(
+    out.push(format!(
         "ms={ms}: depths reached {}..{}, median {} (wall clock, so the load moves it)",
         depths[0],
         depths[depths.len() - 1],
         depths[depths.len() / 2]
-    );
+    ));
     // Reading the net: each position's configurations read afresh, against
     // played in from its parent (one move's update), then the weights.
     let mut children = Vec::new();
@@ -102,10 +109,11 @@ pub fn run(spec: &str, path: &str, depth: u32, ms: u64) -> anyhow::Result<()> {
         eval.play(&mut idx, *me, *sq, *flips);
         idx == eval.indices(c)
     });
-    anyhow::ensure!(
-        same,
-        "the incremental configurations differ from a fresh reading"
-    );
+    if !same {
+        return Err(SpecError(
+            "the incremental configurations differ from a fresh reading".into(),
+        ));
+    }
     let reps = 2000;
     let t0 = cpu_seconds();
     let mut sum = 0.0f32;
@@ -128,12 +136,12 @@ pub fn run(spec: &str, path: &str, depth: u32, ms: u64) -> anyhow::Result<()> {
     }
     let incremental = cpu_seconds() - t0;
     let n = (reps * children.len()) as f64;
-    println!(
+    out.push(format!(
         "net readings a CPU second over {} positions' children: afresh {:.0}, incremental {:.0}, ×{:.2} ({sum:.0})",
         list.len(),
         n / fresh,
         n / incremental,
         fresh / incremental,
-    );
-    Ok(())
+    ));
+    Ok(out)
 }
