@@ -16,6 +16,16 @@
 //! last three), `finished`, `goals` (role → 0..=100), `replaced` (moves
 //! chosen for players), `slowest_ms` and `stop` (each player's STOP
 //! answer).
+//!
+//! **GDL-II** (a sheet with the `random` role or `sees`): one URL per role
+//! but `random`, which the manager plays itself, uniformly among its legal
+//! moves (drawn from `--seed`). Each player is sent GDL-II's `(play ID
+//! TURN LASTMOVE PERCEPTS)` and `(stop …)`: its own last move and what it
+//! sees, never another role's move (`wopr::games::gdl::ggp` has the form
+//! and its sources). The record adds `"protocol": "gdl-ii"`, each step's
+//! `random` move, and per player per step `sees`, the percepts that
+//! step's joint move gave it (what its next message carried); `goals`
+//! leaves out `random`.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -24,7 +34,7 @@ use serde_json::{json, Value};
 use wopr::game::rng::stream;
 use wopr::games::gdl::ast::Term;
 use wopr::games::gdl::game::Gdl;
-use wopr::games::gdl::ggp::{parse_move, Message, Position};
+use wopr::games::gdl::ggp::{parse_move, Message, Position, Seen};
 use wopr::games::gdl::parse::parse;
 
 use super::client::{post, Answer, Url};
@@ -39,12 +49,19 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let game = Gdl::from_text(&path, &text, args.max_steps.max(1))?;
     let position = Position::new(game).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
     let roles = position.roles();
-    if args.urls.len() != roles.len() {
+    let seats = seats(&position);
+    if args.urls.len() != seats.len() {
+        let named: Vec<&str> = seats.iter().map(|&r| roles[r].as_str()).collect();
         anyhow::bail!(
-            "{path} has {} role{} ({}); give one player URL per role, in that order (got {})",
-            roles.len(),
-            if roles.len() == 1 { "" } else { "s" },
-            roles.join(" "),
+            "{path} has {} role{} ({}){}; give one player URL per role, in that order (got {})",
+            seats.len(),
+            if seats.len() == 1 { "" } else { "s" },
+            named.join(" "),
+            if position.random_role().is_some() {
+                " besides random, which the manager plays"
+            } else {
+                ""
+            },
             args.urls.len()
         );
     }
@@ -90,6 +107,61 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The roles that players play, in role order: all but GDL-II's `random`.
+fn seats(position: &Position) -> Vec<usize> {
+    (0..position.roles().len())
+        .filter(|&r| Some(r) != position.random_role())
+        .collect()
+}
+
+/// What each player has been told of the last joint move: GDL's joint
+/// move, or GDL-II's own move and percepts per seat.
+enum Told {
+    Gdl(Option<Vec<Term>>),
+    Gdl2(Vec<(Option<Term>, Vec<Term>)>),
+}
+
+impl Told {
+    /// Each seat's `play` message at `turn` (its `stop` message where
+    /// `stop`).
+    fn messages(&self, id: &str, turn: usize, seats: usize, stop: bool) -> Vec<String> {
+        let id = id.to_string();
+        match self {
+            Told::Gdl(moves) => {
+                let m = if stop {
+                    Message::Stop {
+                        id,
+                        moves: moves.clone(),
+                    }
+                } else {
+                    Message::Play {
+                        id,
+                        moves: moves.clone(),
+                    }
+                };
+                vec![m.to_string(); seats]
+            }
+            Told::Gdl2(each) => each
+                .iter()
+                .map(|(last, percepts)| {
+                    let seen = Seen {
+                        turn: turn as u64,
+                        last: last.clone(),
+                        percepts: percepts.clone(),
+                    };
+                    let id = id.clone();
+                    if stop {
+                        Message::StopII { id, seen }
+                    } else {
+                        Message::PlayII { id, seen }
+                    }
+                    .to_string()
+                })
+                .collect(),
+        }
+    }
+}
+
 /// Sends `message(role)` to every player at once; the answers in role order.
 async fn ask_all(urls: &[Url], messages: Vec<String>, limit: Duration) -> Vec<Answer> {
     let tasks: Vec<_> = urls
@@ -123,15 +195,17 @@ async fn play_match(
     rules: String,
 ) -> Value {
     let roles = position.roles();
+    let seats = seats(&position);
+    let gdl2 = position.is_gdl2();
     let grace = Duration::from_millis(args.grace_ms);
     let start_clock = Duration::from_secs(args.start_clock);
     let play_clock = Duration::from_secs(args.play_clock);
-    let starts = roles
+    let starts = seats
         .iter()
-        .map(|role| {
+        .map(|&r| {
             Message::Start {
                 id: id.to_string(),
-                role: role.clone(),
+                role: roles[r].clone(),
                 rules: rules.clone(),
                 start_clock,
                 play_clock,
@@ -140,34 +214,49 @@ async fn play_match(
         })
         .collect();
     let answers = ask_all(urls, starts, start_clock + grace).await;
-    let players: Vec<Value> = roles
+    let players: Vec<Value> = seats
         .iter()
         .zip(urls)
         .zip(&answers)
-        .map(|((role, url), a)| {
+        .map(|((&r, url), a)| {
             json!({
-                "role": role,
+                "role": roles[r],
                 "url": url.text,
                 "start": a.text.as_ref().unwrap_or_else(|e| e),
                 "start_ms": ms(a.took),
             })
         })
         .collect();
-    eprintln!("match {id}: {} ({})", path, roles.join(" vs "));
+    let named: Vec<&str> = seats.iter().map(|&r| roles[r].as_str()).collect();
+    eprintln!("match {id}: {} ({})", path, named.join(" vs "));
     let mut steps = Vec::new();
-    let mut last: Option<Vec<Term>> = None;
+    let mut told = if gdl2 {
+        Told::Gdl2(vec![(None, Vec::new()); seats.len()])
+    } else {
+        Told::Gdl(None)
+    };
     let (mut replaced, mut slowest) = (0usize, Duration::ZERO);
     while !position.is_terminal() && position.step() < args.max_steps {
-        let message = Message::Play {
-            id: id.to_string(),
-            moves: last.clone(),
-        }
-        .to_string();
-        let answers = ask_all(urls, vec![message; urls.len()], play_clock + grace).await;
         let step = position.step();
+        let messages = told.messages(id, step, seats.len(), false);
+        let answers = ask_all(urls, messages, play_clock + grace).await;
         let mut joint = Vec::with_capacity(roles.len());
         let mut entries = Vec::with_capacity(roles.len());
-        for (r, a) in answers.iter().enumerate() {
+        let mut random = None;
+        if let Some(r) = position.random_role() {
+            // The manager plays random: uniformly among its legal moves.
+            let legal = position.legal(r);
+            let mut rng = stream(args.seed, &[u64::MAX, step as u64]);
+            random = Some(legal[rand::RngExt::random_range(&mut rng, 0..legal.len())].clone());
+        }
+        let mut asked = answers.iter();
+        for (r, role) in roles.iter().enumerate() {
+            if Some(r) == position.random_role() {
+                joint.extend(random.clone());
+                continue;
+            }
+            // One answer per seat.
+            let Some(a) = asked.next() else { break };
             let legal = position.legal(r);
             slowest = slowest.max(a.took);
             let verdict = match &a.text {
@@ -189,7 +278,7 @@ async fn play_match(
                 },
             };
             let mut entry = json!({
-                "role": roles[r],
+                "role": role,
                 "ms": ms(a.took),
             });
             if let Ok(t) = &a.text {
@@ -207,7 +296,7 @@ async fn play_match(
                     eprintln!(
                         "match {id}: step {}: {} {status} ({why}); it plays {m}",
                         step + 1,
-                        roles[r]
+                        role
                     );
                     entry["status"] = json!(status);
                     entry["why"] = json!(why);
@@ -218,23 +307,33 @@ async fn play_match(
             entries.push(entry);
             joint.push(played);
         }
-        position
-            .play(&joint)
+        let seen = position
+            .play_seen(&joint)
             .expect("every move was checked legal, or chosen among the legal ones");
-        steps.push(json!({ "step": step + 1, "moves": entries }));
-        last = Some(joint);
+        let mut record = json!({ "step": step + 1, "moves": entries });
+        if gdl2 {
+            let mut each = Vec::with_capacity(seats.len());
+            for (i, &r) in seats.iter().enumerate() {
+                let ps: Vec<String> = seen[r].iter().map(Term::to_string).collect();
+                record["moves"][i]["sees"] = json!(ps);
+                each.push((Some(joint[r].clone()), seen[r].clone()));
+            }
+            if let Some(m) = &random {
+                record["random"] = json!(m.to_string());
+            }
+            told = Told::Gdl2(each);
+        } else {
+            told = Told::Gdl(Some(joint));
+        }
+        steps.push(record);
     }
     let finished = position.is_terminal();
-    let end = if finished {
-        Message::Stop {
-            id: id.to_string(),
-            moves: last,
-        }
+    let ends = if finished {
+        told.messages(id, position.step(), seats.len(), true)
     } else {
-        Message::Abort { id: id.to_string() }
-    }
-    .to_string();
-    let stops = ask_all(urls, vec![end; urls.len()], play_clock + grace).await;
+        vec![Message::Abort { id: id.to_string() }.to_string(); seats.len()]
+    };
+    let stops = ask_all(urls, ends, play_clock + grace).await;
     let goals = position.goals();
     eprintln!(
         "match {id}: {} after {} steps; goals {}; {replaced} moves chosen for players; slowest answer {} ms",
@@ -243,7 +342,7 @@ async fn play_match(
         position.goal_summary(),
         ms(slowest)
     );
-    json!({
+    let mut record = json!({
         "match": id,
         "sheet": path,
         "start_clock": args.start_clock,
@@ -251,9 +350,13 @@ async fn play_match(
         "players": players,
         "steps": steps,
         "finished": finished,
-        "goals": roles.iter().zip(&goals).map(|(r, g)| (r.clone(), json!(g))).collect::<serde_json::Map<_, _>>(),
+        "goals": seats.iter().map(|&r| (roles[r].clone(), json!(goals[r]))).collect::<serde_json::Map<_, _>>(),
         "replaced": replaced,
         "slowest_ms": ms(slowest),
         "stop": stops.iter().map(|a| json!(a.text.as_ref().unwrap_or_else(|e| e))).collect::<Vec<_>>(),
-    })
+    });
+    if gdl2 {
+        record["protocol"] = json!("gdl-ii");
+    }
+    record
 }

@@ -2,7 +2,8 @@
 //! sides. `wopr ggp --port PORT --player SPEC` is a GGP player
 //! (`player.rs`: an axum server answering the game manager's messages);
 //! `wopr ggp match SHEET URL…` is a game manager (`manager.rs`) that runs
-//! one match between GGP players and records it as JSON. The messages and
+//! one match between GGP players and records it as JSON; GDL-II sheets
+//! are played with GDL-II's messages (percepts, never others' moves). The messages and
 //! a match's position are the library's (`wopr::games::gdl::ggp`); here
 //! are the network, the clocks and the records.
 
@@ -45,7 +46,9 @@ pub struct PlayerArgs {
     /// of the clock, 100 ms to 2 s), whatever the spec asks. Where the
     /// spec does not fit a match's sheet, or none is given: MCTS with
     /// random rollouts and the MCTS-Solver on two-player sheets whose
-    /// turns are one player's, a random legal move elsewhere.
+    /// turns are one player's, a random legal move elsewhere. On GDL-II
+    /// sheets: `random` or `first`, else flat Monte Carlo over states
+    /// drawn from the player's information set.
     #[arg(long)]
     player: Option<String>,
     /// The name `(info)` answers with.
@@ -60,10 +63,12 @@ pub struct PlayerArgs {
 /// `wopr ggp match`'s options.
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
-    /// The rule sheet (KIF, GDL without GDL-II's random and sees).
+    /// The rule sheet (KIF: GDL, or GDL-II with random and sees, played
+    /// with GDL-II's messages).
     sheet: PathBuf,
     /// One player URL per role, in the order of the sheet's `role` facts
-    /// (`http://HOST:PORT/` or `HOST:PORT`).
+    /// (`http://HOST:PORT/` or `HOST:PORT`); GDL-II's `random` is played
+    /// by the manager and takes none.
     #[arg(required = true)]
     urls: Vec<String>,
     /// Seconds each player has to get ready after START.
@@ -83,7 +88,8 @@ pub struct MatchArgs {
     /// The most steps (joint moves) before the match is aborted.
     #[arg(long, default_value_t = 10_000)]
     max_steps: usize,
-    /// The seed of the legal moves chosen for players that fail.
+    /// The seed of the legal moves chosen for players that fail, and of
+    /// GDL-II's `random` role.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Write the JSON record here instead of stdout.

@@ -13,6 +13,10 @@
 //! random legal move where it has posted none; the match builds a fresh
 //! player for its next move.
 //!
+//! **GDL-II.** A sheet with the `random` role or `sees` is played with
+//! GDL-II's messages, and the player follows its information set instead
+//! of the position (`gdl2.rs`).
+//!
 //! **Errors.** A malformed message is a 400, an unknown match id a 404, a
 //! second `start` of a held id a 409, each with a one-line reason; nothing
 //! a request says ends the server.
@@ -29,10 +33,12 @@ use wopr::game::rng::stream;
 use wopr::game::{ActionList, BestSoFar, Player, State, Turn};
 use wopr::games::gdl::ast::Term;
 use wopr::games::gdl::game::Gdl;
-use wopr::games::gdl::ggp::{Message, Position};
+use wopr::games::gdl::ggp::{Belief, Message, Position};
 use wopr::players::PlayerSpec;
 
 use super::PlayerArgs;
+
+mod gdl2;
 
 /// The most matches held at once.
 pub const MAX_MATCHES: usize = 16;
@@ -53,6 +59,9 @@ struct Match {
     /// The built player; `None` while it thinks past a deadline (a fresh
     /// one is built for the next move).
     player: Option<Box<dyn Player<Gdl>>>,
+    /// A GDL-II match's information set and how moves are chosen over it
+    /// (`None` on a GDL sheet).
+    gdl2: Option<gdl2::Gdl2>,
 }
 
 struct Server {
@@ -158,13 +167,36 @@ async fn handle(
                 return unknown(&id);
             };
             let mut m = m.lock().await;
+            if m.gdl2.is_some() {
+                return gdl2::wrong_form(&id, true);
+            }
             play(&server, &mut m, &id, moves, arrived).await
+        }
+        Message::PlayII { id, seen } => {
+            let Some(m) = server.find(&id) else {
+                return unknown(&id);
+            };
+            let mut m = m.lock().await;
+            gdl2::play(&server, &mut m, &id, seen, arrived).await
+        }
+        Message::StopII { id, seen } => {
+            let Some(m) = server.remove(&id) else {
+                return unknown(&id);
+            };
+            let m = m.lock().await;
+            gdl2::stop(&m, &id, &seen);
+            reply(StatusCode::OK, "done")
         }
         Message::Stop { id, moves } => {
             let Some(m) = server.remove(&id) else {
                 return unknown(&id);
             };
             let mut m = m.lock().await;
+            if m.gdl2.is_some() {
+                // A GDL stop of a GDL-II match: over all the same.
+                eprintln!("match {id}: stopped with a GDL stop message");
+                return reply(StatusCode::OK, "done");
+            }
             if let Some(moves) = moves {
                 // A last joint move that does not fit is only logged: the
                 // match is over either way.
@@ -272,16 +304,37 @@ async fn start(
             ),
         );
     };
-    let spec = server.spec_for(position.game(), &id, play_clock);
-    let player = match spec.build(position.game()) {
-        Ok(p) => Some(p),
-        Err(e) => {
-            eprintln!("match {id}: cannot build '{spec}' ({e}); playing random moves");
-            None
+    let (spec, player, gdl2) = if position.is_gdl2() {
+        if Some(r) == position.random_role() {
+            return reply(
+                StatusCode::BAD_REQUEST,
+                "'random' is GDL-II's chance role, which the game manager plays; a player takes another role",
+            );
         }
+        let how = gdl2::Gdl2::new(
+            Belief::new(position.game().clone(), r),
+            server.spec.as_deref(),
+            position.game(),
+            &id,
+        );
+        (PlayerSpec::Random, None, Some(how))
+    } else {
+        let spec = server.spec_for(position.game(), &id, play_clock);
+        let player = match spec.build(position.game()) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                eprintln!("match {id}: cannot build '{spec}' ({e}); playing random moves");
+                None
+            }
+        };
+        (spec, player, None)
+    };
+    let played = match &gdl2 {
+        Some(g) => g.describe(),
+        None => spec.to_string(),
     };
     eprintln!(
-        "match {id}: {role} of {} roles, {} s per move, player {spec}",
+        "match {id}: {role} of {} roles, {} s per move, player {played}",
         position.roles().len(),
         play_clock.as_secs()
     );
@@ -295,6 +348,7 @@ async fn start(
         play_clock,
         spec,
         player,
+        gdl2,
     };
     let mut matches = server.lock();
     if matches.len() >= MAX_MATCHES {

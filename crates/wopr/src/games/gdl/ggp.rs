@@ -18,12 +18,36 @@
 //!   it answers `done`.
 //! - `(abort ID)`: the match is abandoned; it answers `aborted`.
 //!
+//! **GDL-II** (sheets with the `random` role or `sees`). A player of such a
+//! match must not learn the others' moves, so `play` and `stop` carry what
+//! the player itself may know instead of the joint move, in the form the
+//! Dresden GGP server documents for GDL-II players ("The GDL-II
+//! communication protocol", ggpserver.general-game-playing.de, the page
+//! `gdlii_protocol.jsp`; the form Schiffel and Thielscher's GGP-II matches
+//! are played in, and the one Steve Losh's cl-ggp player library reads):
+//! - `(play ID TURN LASTMOVE PERCEPTS)`: `TURN` counts the joint moves
+//!   made so far (0 on the first `play`, one more on every later `play` or
+//!   `stop`); `LASTMOVE` is the move made *for this player* at the last
+//!   turn (the manager's choice where the player's own answer was late or
+//!   illegal), `nil` on turn 0; `PERCEPTS` is the list of what the sheet's
+//!   `sees` rules gave this player for that joint move, `nil` on turn 0
+//!   (and read as no percepts wherever it is `nil` or `()`).
+//! - `(stop ID TURN LASTMOVE PERCEPTS)`: the same, after the last joint
+//!   move; it answers `done`.
+//!
+//! `start`, `info` and `abort` are unchanged. The two forms are told apart
+//! by the count of arguments (2 or 4), as cl-ggp does; a player checks that
+//! the form fits its match's sheet. An earlier GDL-II server sent
+//! `(play ID (PERCEPTS…))`, which cannot be told from a GDL joint move and
+//! is not read. The `random` role is played by the manager itself.
+//!
 //! **Positions.** A [`Position`] is one step of GDL: every role moves at
 //! every step, including a turn-taking game's `noop`s, which wopr's
 //! [`Gdl`] game otherwise makes on its own ([`Gdl::state_at`] gives the
-//! game's state at a position, for a player to search). Sheets with
-//! GDL-II's `random` role or `sees` are refused: they need the GDL-II
-//! protocol, whose `play` carries percepts instead of moves.
+//! game's state at a position, for a player to search). On a GDL-II sheet
+//! the manager follows the true position ([`Position::play_seen`] gives
+//! each role's percepts); a player follows its information set instead
+//! ([`Belief`]).
 
 use std::fmt;
 use std::time::Duration;
@@ -32,6 +56,10 @@ use super::ast::Term;
 use super::game::{Gdl, GdlState};
 use super::reasoner::Facts;
 use super::sexp::{read, Sexp};
+
+mod belief;
+
+pub use belief::{Belief, MAX_STATES};
 
 /// The longest clock accepted, in seconds (a day).
 pub const MAX_CLOCK_SECS: u64 = 86_400;
@@ -46,7 +74,23 @@ fn fail<T>(msg: impl Into<String>) -> Result<T, GgpError> {
 }
 
 /// The message kinds, as the errors list them.
-const KINDS: &str = "(info), (start ID ROLE (RULES) STARTCLOCK PLAYCLOCK), (play ID MOVES), (stop ID MOVES), (abort ID)";
+const KINDS: &str = "(info), (start ID ROLE (RULES) STARTCLOCK PLAYCLOCK), (play ID MOVES), (stop ID MOVES), (abort ID); GDL-II: (play ID TURN LASTMOVE PERCEPTS), (stop ID TURN LASTMOVE PERCEPTS)";
+
+/// The highest turn a GDL-II message may name.
+pub const MAX_TURN: u64 = 1_000_000_000;
+
+/// What a GDL-II `play` or `stop` tells one player (see the module docs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seen {
+    /// Joint moves made so far: 0 on the first `play`.
+    pub turn: u64,
+    /// The move made for this player at the last turn; `None` (`nil`) on
+    /// turn 0 only.
+    pub last: Option<Term>,
+    /// What this player sees after that joint move (empty on turn 0, or
+    /// where it sees nothing).
+    pub percepts: Vec<Term>,
+}
 
 /// A message from a game manager to a player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,6 +125,20 @@ pub enum Message {
         /// The last joint move; `None` (`nil`) if the game ended before any.
         moves: Option<Vec<Term>>,
     },
+    /// GDL-II's `(play ID TURN LASTMOVE PERCEPTS)`.
+    PlayII {
+        /// The match id.
+        id: String,
+        /// The turn, the player's last move and its percepts.
+        seen: Seen,
+    },
+    /// GDL-II's `(stop ID TURN LASTMOVE PERCEPTS)`.
+    StopII {
+        /// The match id.
+        id: String,
+        /// The turn, the player's last move and its percepts.
+        seen: Seen,
+    },
     /// `(abort ID)`.
     Abort {
         /// The match id.
@@ -96,7 +154,9 @@ impl Message {
     /// A one-line [`GgpError`] naming what was wrong (not one
     /// S-expression, an unknown kind, a wrong count of arguments, a clock
     /// that is not a whole number of seconds up to [`MAX_CLOCK_SECS`], a
-    /// move that is not a ground term) and listing the accepted forms.
+    /// move that is not a ground term; in GDL-II, a turn that is not a
+    /// whole number, or a `LASTMOVE` that is `nil` on a turn other than 0
+    /// or given on turn 0) and listing the accepted forms.
     ///
     /// # Examples
     ///
@@ -122,6 +182,7 @@ impl Message {
         let want = match kind {
             "info" => 0,
             "start" => 5,
+            "play" | "stop" if args.len() == 4 => 4,
             "play" | "stop" => 2,
             "abort" => 1,
             _ => {
@@ -133,9 +194,10 @@ impl Message {
         };
         if args.len() != want {
             return fail(format!(
-                "({kind} …) takes {want} argument{}, not {} (accepted: {KINDS})",
+                "({kind} …) takes {want} argument{}, not {}{} (accepted: {KINDS})",
                 if want == 1 { "" } else { "s" },
-                args.len()
+                args.len(),
+                if want == 2 { ", or 4 in GDL-II" } else { "" }
             ));
         }
         if kind == "info" {
@@ -160,6 +222,14 @@ impl Message {
                     play_clock: clock(&args[4], "the play clock", 1)?,
                 }
             }
+            "play" if want == 4 => Message::PlayII {
+                id,
+                seen: seen(&args[1..])?,
+            },
+            "stop" if want == 4 => Message::StopII {
+                id,
+                seen: seen(&args[1..])?,
+            },
             "play" => Message::Play {
                 id,
                 moves: moves(&args[1])?,
@@ -199,9 +269,76 @@ impl fmt::Display for Message {
             ),
             Message::Play { id, moves } => write!(f, "(play {id} {})", joint(moves)),
             Message::Stop { id, moves } => write!(f, "(stop {id} {})", joint(moves)),
+            Message::PlayII { id, seen } => write!(f, "(play {id} {seen})"),
+            Message::StopII { id, seen } => write!(f, "(stop {id} {seen})"),
             Message::Abort { id } => write!(f, "(abort {id})"),
         }
     }
+}
+
+impl fmt::Display for Seen {
+    /// `TURN LASTMOVE PERCEPTS` as a manager sends them: `nil` for no last
+    /// move, `nil` for the percepts on turn 0 and `()` for none later.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ", self.turn)?;
+        match &self.last {
+            Some(m) => write!(f, "{m} ")?,
+            None => f.write_str("nil ")?,
+        }
+        if self.turn == 0 && self.percepts.is_empty() {
+            return f.write_str("nil");
+        }
+        let ps: Vec<String> = self.percepts.iter().map(Term::to_string).collect();
+        write!(f, "({})", ps.join(" "))
+    }
+}
+
+/// GDL-II's `TURN LASTMOVE PERCEPTS`.
+fn seen(args: &[Sexp]) -> Result<Seen, GgpError> {
+    let turn = match args[0].sym().and_then(|s| s.parse::<u64>().ok()) {
+        Some(t) if t <= MAX_TURN => t,
+        _ => {
+            return fail(format!(
+                "the turn must be a whole number, 0..={MAX_TURN}, not '{}'",
+                cut(&args[0])
+            ))
+        }
+    };
+    let last = match &args[1] {
+        Sexp::Sym(s) if s == "nil" => None,
+        e => Some(term(e)?),
+    };
+    match (turn, &last) {
+        (0, Some(m)) => {
+            return fail(format!(
+                "LASTMOVE must be nil on turn 0 (no move has been made), not '{m}'"
+            ))
+        }
+        (t, None) if t > 0 => {
+            return fail(format!(
+                "LASTMOVE is nil on turn 0 only; turn {t} needs the player's last move"
+            ))
+        }
+        _ => {}
+    }
+    let percepts = match &args[2] {
+        Sexp::Sym(s) if s == "nil" => Vec::new(),
+        Sexp::Sym(_) => {
+            return fail(format!(
+                "the percepts must be nil or a list of ground terms, not '{}'",
+                cut(&args[2])
+            ))
+        }
+        Sexp::List(items, _) => items.iter().map(term).collect::<Result<_, _>>()?,
+    };
+    if turn == 0 && !percepts.is_empty() {
+        return fail("the percepts must be nil on turn 0 (nothing has been seen yet)");
+    }
+    Ok(Seen {
+        turn,
+        last,
+        percepts,
+    })
 }
 
 /// An expression for an error message, cut at 60 characters.
@@ -287,19 +424,14 @@ pub struct Position {
 }
 
 impl Position {
-    /// The initial position of `game`.
+    /// The initial position of `game`, a GDL or GDL-II sheet
+    /// ([`Position::is_gdl2`]).
     ///
     /// # Errors
     ///
-    /// A [`GgpError`] if the sheet has GDL-II's `random` role or `sees`.
+    /// None today; kept for sheets a match cannot be played on.
     pub fn new(game: Gdl) -> Result<Position, GgpError> {
-        let r = game.reasoner();
-        if game.has_random() || (0..r.roles().len()).any(|i| !r.percepts(i).is_empty()) {
-            return fail(
-                "the sheet is GDL-II (a random role or sees), which needs the GDL-II protocol; wopr ggp plays GDL sheets",
-            );
-        }
-        let facts = r.initial();
+        let facts = game.reasoner().initial();
         Ok(Position {
             game,
             facts,
@@ -310,6 +442,17 @@ impl Position {
     /// The game.
     pub fn game(&self) -> &Gdl {
         &self.game
+    }
+
+    /// Whether the sheet is GDL-II (it has the `random` role or `sees`):
+    /// its matches are played with GDL-II's messages ([`Message::PlayII`]).
+    pub fn is_gdl2(&self) -> bool {
+        is_gdl2(&self.game)
+    }
+
+    /// The `random` role, which a GDL-II manager plays itself.
+    pub fn random_role(&self) -> Option<usize> {
+        self.game.reasoner().random_role()
     }
 
     /// The roles, in the sheet's order.
@@ -374,6 +517,38 @@ impl Position {
     /// when the count is not the number of roles; the position is then
     /// unchanged.
     pub fn play(&mut self, moves: &[Term]) -> Result<(), GgpError> {
+        let joint = self.joint(moves)?;
+        self.facts = self.game.reasoner().next(&self.facts, &joint);
+        self.step += 1;
+        Ok(())
+    }
+
+    /// Makes the joint move `moves` as [`Position::play`] does, and returns
+    /// what each role sees by it (GDL-II's `sees`, per role in role order;
+    /// empty lists on a GDL sheet).
+    ///
+    /// # Errors
+    ///
+    /// As [`Position::play`]; the position is then unchanged.
+    pub fn play_seen(&mut self, moves: &[Term]) -> Result<Vec<Vec<Term>>, GgpError> {
+        let joint = self.joint(moves)?;
+        let r = self.game.reasoner();
+        let mut ids = Vec::new();
+        let seen = (0..r.roles().len())
+            .map(|role| {
+                r.sees(&self.facts, &joint, role, &mut ids);
+                ids.iter()
+                    .map(|&p| r.percepts(role)[p as usize].clone())
+                    .collect()
+            })
+            .collect();
+        self.facts = r.next(&self.facts, &joint);
+        self.step += 1;
+        Ok(seen)
+    }
+
+    /// The MoveIds of the joint move `moves`, each checked legal.
+    fn joint(&self, moves: &[Term]) -> Result<Vec<u32>, GgpError> {
         let roles = self.roles();
         if moves.len() != roles.len() {
             return fail(format!(
@@ -398,15 +573,19 @@ impl Position {
                 }
             }
         }
-        self.facts = r.next(&self.facts, &joint);
-        self.step += 1;
-        Ok(())
+        Ok(joint)
     }
 
     /// The game's state here, for a player to search ([`Gdl::state_at`]).
     pub fn state(&self) -> GdlState {
         self.game.state_at(self.facts.clone())
     }
+}
+
+/// Whether `game` is GDL-II: the `random` role, or `sees` for some role.
+fn is_gdl2(game: &Gdl) -> bool {
+    let r = game.reasoner();
+    game.has_random() || (0..r.roles().len()).any(|i| !r.percepts(i).is_empty())
 }
 
 #[cfg(test)]

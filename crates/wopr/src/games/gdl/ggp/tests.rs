@@ -122,3 +122,80 @@ fn moves_are_read_as_players_write_them() {
     assert!(parse_move("?x").is_err());
     assert!(parse_move("a b").is_err());
 }
+
+#[test]
+fn reads_and_writes_gdl2_messages() {
+    let m = Message::parse("(PLAY m 0 NIL NIL)").unwrap();
+    let seen = Seen {
+        turn: 0,
+        last: None,
+        percepts: Vec::new(),
+    };
+    assert_eq!(
+        m,
+        Message::PlayII {
+            id: "m".into(),
+            seen: seen.clone()
+        }
+    );
+    assert_eq!(m.to_string(), "(play m 0 nil nil)");
+    let m = Message::parse("(stop m 3 (Deal K) ((mycard k) bell))").unwrap();
+    let Message::StopII { seen, .. } = &m else {
+        panic!("a GDL-II stop")
+    };
+    assert_eq!(seen.turn, 3);
+    assert_eq!(seen.last, Some(parse_move("(deal k)").unwrap()));
+    assert_eq!(seen.percepts.len(), 2);
+    assert_eq!(m.to_string(), "(stop m 3 (deal k) ((mycard k) bell))");
+    // No percepts after turn 0: written (), read from () or nil.
+    let m = Message::parse("(play m 2 noop nil)").unwrap();
+    assert_eq!(m.to_string(), "(play m 2 noop ())");
+    assert_eq!(Message::parse(&m.to_string()).unwrap(), m);
+}
+
+#[test]
+fn refuses_malformed_gdl2_messages_in_one_line() {
+    for (bad, says) in [
+        (
+            "(play m 1 noop)",
+            "takes 2 arguments, not 3, or 4 in GDL-II",
+        ),
+        ("(play m one noop ())", "turn must be a whole number"),
+        ("(play m -1 noop ())", "turn must be a whole number"),
+        ("(play m 0 noop nil)", "nil on turn 0"),
+        ("(play m 2 nil ())", "turn 2 needs the player's last move"),
+        ("(stop m 2 ?x ())", "ground term"),
+        ("(play m 2 noop maybe)", "nil or a list"),
+        ("(play m 2 noop (?p))", "ground term"),
+        ("(play m 0 nil ((mycard k)))", "nil on turn 0"),
+    ] {
+        let e = Message::parse(bad).unwrap_err().to_string();
+        assert!(e.contains(says), "{bad:?} gave {e:?}");
+        assert!(!e.contains('\n'), "{e:?}");
+    }
+}
+
+#[test]
+fn a_gdl2_position_gives_each_role_its_percepts() {
+    let text = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../gdl/kuhn.kif"));
+    let game = Gdl::from_text("gdl/kuhn.kif", text, 10_000).unwrap();
+    let mut p = Position::new(game).unwrap();
+    assert!(p.is_gdl2());
+    assert_eq!(p.random_role(), Some(0));
+    assert_eq!(p.roles(), ["random", "p1", "p2"]);
+    assert!(!Position::new(tictactoe()).unwrap().is_gdl2());
+    let mv = |t: &str| parse_move(t).unwrap();
+    let seen = p
+        .play_seen(&[mv("(deal q)"), mv("noop"), mv("noop")])
+        .unwrap();
+    let show = |s: &[Term]| s.iter().map(Term::to_string).collect::<Vec<_>>();
+    assert_eq!(show(&seen[1]), ["(mycard q)"]);
+    assert!(seen[0].is_empty() && seen[2].is_empty());
+    p.play(&[mv("(deal j)"), mv("noop"), mv("noop")]).unwrap();
+    let seen = p.play_seen(&[mv("noop"), mv("bet"), mv("noop")]).unwrap();
+    assert!(seen[1].is_empty());
+    assert_eq!(show(&seen[2]), ["(did p1 bet)"]);
+    // A move that is not legal: refused, nothing seen.
+    assert!(p.play_seen(&[mv("noop"), mv("bet"), mv("noop")]).is_err());
+    assert_eq!(p.step(), 3);
+}
