@@ -107,14 +107,6 @@ fn budget(s: &str) -> Result<Budget, String> {
     Budget::parse(s)
 }
 
-/// The game spec of `sheet`, with `memory=` where a budget is given.
-pub fn sheet_spec(sheet: &std::path::Path, memory: Option<Budget>) -> String {
-    match memory {
-        Some(b) => format!("gdl:{},memory={}", sheet.display(), b.short()),
-        None => format!("gdl:{}", sheet.display()),
-    }
-}
-
 fn positive_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if x > 0.0 && x <= 86_400.0 => Ok(x),
@@ -130,7 +122,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 Some(b) => *b,
                 None => Budget::from_env().map_err(anyhow::Error::msg)?,
             };
-            let game = super::parse_game(&sheet_spec(sheet, *memory))?;
+            let game = super::parse_game(&super::gdl_suite::sheet_spec(sheet, *memory))?;
             // A sheet with `sees` is loaded as the hidden-information game,
             // around the same rules.
             let (g, hidden) = match game {

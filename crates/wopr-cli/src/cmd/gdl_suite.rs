@@ -248,7 +248,7 @@ pub fn count(
     use std::io::Write;
     use wopr::{with_game, Game, Roster};
     limit_memory(memory_mib);
-    let game = super::parse_game(&super::gdl::sheet_spec(sheet, budget))?;
+    let game = super::parse_game(&sheet_spec(sheet, budget))?;
     with_game!(&game, g => {
         println!("loaded");
         let start = g.initial_state();
@@ -258,4 +258,12 @@ pub fn count(
         }
     });
     Ok(())
+}
+
+/// The game spec of `sheet`, with `memory=` where a budget is given.
+pub fn sheet_spec(sheet: &std::path::Path, memory: Option<Budget>) -> String {
+    match memory {
+        Some(b) => format!("gdl:{},memory={}", sheet.display(), b.short()),
+        None => format!("gdl:{}", sheet.display()),
+    }
 }
