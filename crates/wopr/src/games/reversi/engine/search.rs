@@ -329,7 +329,7 @@ impl Search {
                 }
             }
         } else {
-            let mut list: ArrayVec<(i32, Node), 32> = ArrayVec::new();
+            let mut list: ArrayVec<(i32, u8, Node), 32> = ArrayVec::new();
             for sq in bits(moves) {
                 let child = self.child::<N>(node, sq);
                 let key = if sq as u8 == tt_move {
@@ -337,10 +337,10 @@ impl Search {
                 } else {
                     -self.leaf::<N>(&child)
                 };
-                list.push((key, child));
+                list.push((key, sq as u8, child));
             }
             list.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
-            for (i, (_, child)) in list.iter().enumerate() {
+            for (i, &(_, sq, ref child)) in list.iter().enumerate() {
                 let v = if i == 0 {
                     -self.pvs::<N>(child, depth - 1, -beta, -alpha)
                 } else {
@@ -356,9 +356,7 @@ impl Search {
                 }
                 if v > best {
                     best = v;
-                    // The placed square: the one bit the child's opponent
-                    // (this node's mover) gained that was empty here.
-                    best_move = (child.opp & !(own | opp)).trailing_zeros() as u8;
+                    best_move = sq;
                     if v > alpha {
                         alpha = v;
                         if alpha >= beta {
