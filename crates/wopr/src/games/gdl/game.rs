@@ -59,7 +59,7 @@ use std::sync::Arc;
 
 use super::ast::Term;
 use super::ground::Budget;
-use super::reasoner::{cmp_terms, Analysis, Facts, Reasoner};
+use super::reasoner::{cmp_terms, Facts, Reasoner};
 use super::{check::check, parse::parse};
 use crate::game::{
     parse_index, Action, ActionList, Game, GameInfo, GameSpec, ParamInfo, Searchable, SpecError,
@@ -108,6 +108,9 @@ struct Rules {
     actions: Vec<Term>,
     /// Per role, the action of each of its MoveIds.
     action_of: Vec<Vec<Action>>,
+    /// Per role, the MoveId of each action (`u32::MAX` where the role
+    /// can never make it): `action_of` backwards.
+    move_id: Vec<Vec<u32>>,
     /// Per role, whether each MoveId is a constant (a passive move when it
     /// is the only legal one).
     constant: Vec<Vec<bool>>,
@@ -124,8 +127,11 @@ struct Rules {
 impl Rules {
     /// The MoveId of `action` for `role`, if the role can ever make it.
     fn move_of(&self, role: usize, action: Action) -> Option<u32> {
-        self.reasoner
-            .find_move(role, self.actions.get(action as usize)?)
+        self.move_id
+            .get(role)?
+            .get(action as usize)
+            .copied()
+            .filter(|&m| m != u32::MAX)
     }
 }
 
@@ -183,7 +189,7 @@ impl Gdl {
                 Action::MAX
             )));
         }
-        let action_of = (0..reasoner.roles().len())
+        let action_of: Vec<Vec<Action>> = (0..reasoner.roles().len())
             .map(|r| {
                 reasoner
                     .moves(r)
@@ -206,6 +212,16 @@ impl Gdl {
             .map(|&r| static_name(&reasoner.roles()[r]))
             .collect();
         let hidden = (0..reasoner.roles().len()).any(|r| !reasoner.percepts(r).is_empty());
+        let move_id = action_of
+            .iter()
+            .map(|acts: &Vec<Action>| {
+                let mut ids = vec![u32::MAX; actions.len()];
+                for (m, &a) in acts.iter().enumerate() {
+                    ids[a as usize] = m as u32;
+                }
+                ids
+            })
+            .collect();
         let rules = Rules {
             path: path.to_string(),
             max_plies,
@@ -214,6 +230,7 @@ impl Gdl {
             random,
             names,
             actions,
+            move_id,
             action_of,
             constant,
             alternating: false,
@@ -353,13 +370,12 @@ impl GdlState {
     /// Works out the turn, making forced joint moves until someone (or
     /// chance) has a choice or the game is over.
     fn settle(&mut self) {
-        let mut analysis = Analysis::default();
         for _ in 0..FORCED_LIMIT {
-            self.rules.reasoner.analyse(&self.facts, &mut analysis);
-            self.legal = (0..self.rules.reasoner.roles().len())
-                .map(|r| analysis.legal(r).to_vec())
-                .collect();
-            if analysis.terminal() {
+            let terminal = self
+                .rules
+                .reasoner
+                .analyse_into(&self.facts, &mut self.legal);
+            if terminal {
                 self.turn = Turn::Terminal;
                 return;
             }
@@ -375,18 +391,22 @@ impl GdlState {
                     }
                 }
             }
-            let active: Vec<usize> = (0..self.rules.seats.len())
-                .filter(|&s| self.is_active(self.rules.seats[s]))
-                .collect();
-            match active[..] {
-                [] if self.rules.seats.iter().any(|&r| self.legal[r].is_empty()) => {
+            // The active seats: how many, and the first.
+            let (mut active, mut first) = (0, 0);
+            for s in (0..self.rules.seats.len()).rev() {
+                if self.is_active(self.rules.seats[s]) {
+                    (active, first) = (active + 1, s);
+                }
+            }
+            match active {
+                0 if self.rules.seats.iter().any(|&r| self.legal[r].is_empty()) => {
                     // A role with no legal move: the sheet is stuck.
                     self.turn = Turn::Terminal;
                     return;
                 }
-                [] => self.advance(&[]),
-                [seat] => {
-                    self.turn = Turn::Player(seat);
+                0 => self.advance(&[]),
+                1 => {
+                    self.turn = Turn::Player(first);
                     return;
                 }
                 _ => {
@@ -436,6 +456,12 @@ impl GdlState {
 /// [`MAX_ACTIONS`] lowest where a position offers more (see the module
 /// docs, "Move lists").
 fn list_capped(legal: &[u32], action_of: &[Action], out: &mut ActionList) {
+    let start = out.len();
+    if legal.len() <= MAX_ACTIONS - start {
+        out.extend(legal.iter().map(|&m| action_of[m as usize]));
+        out[start..].sort_unstable();
+        return;
+    }
     let mut acts: Vec<Action> = legal.iter().map(|&m| action_of[m as usize]).collect();
     acts.sort_unstable();
     acts.truncate(MAX_ACTIONS - out.len());

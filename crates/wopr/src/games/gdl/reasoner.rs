@@ -13,6 +13,12 @@
 //! atom's value for the state and move it last evaluated, and a query
 //! re-evaluates only the steps that read what changed (the `live` module): between
 //! the positions of a playout or a search, a few base facts and moves.
+//! Two rewrites keep that few: an atom that any of a large set of moves
+//! supports (a frame rule's "any move that leaves this cell alone") is
+//! rewritten through the moves outside the set
+//! (`compile::complement_moves`), and a literal that a role's legal
+//! rules all share (whose turn it is) is taken out of them and tested
+//! once when the moves are read (`compile::gate_legal`).
 //!
 //! A sheet whose grounding would pass the memory budget (a [`Budget`],
 //! [`DEFAULT_BUDGET`] by default; the estimate is described in
@@ -35,7 +41,7 @@ pub use super::facts::{cmp_terms, Facts};
 mod compile;
 mod live;
 
-use compile::{compile, factor, GRule, Step};
+use compile::{compile, complement_moves, factor, gate_legal, GRule, LegalGroup, Step};
 
 const NONE: u32 = u32::MAX;
 
@@ -98,12 +104,12 @@ struct Grounded {
     does_start: Vec<u32>,
     rules: Vec<GRule>,
     body: Vec<u32>,
-    legal_atoms: Vec<Vec<u32>>,
+    /// Per role, its legal moves in groups, each behind a gate or not
+    /// ([`gate_legal`]).
+    legal_groups: Vec<Vec<LegalGroup>>,
     /// Per role, its goal atoms and their values, by decreasing value.
     goal_atoms: Vec<Vec<(u32, u32)>>,
     terminal_atom: u32,
-    /// The next atoms and their base facts.
-    next_atoms: Vec<(u32, u32)>,
     sees_atoms: Vec<Vec<u32>>,
     /// Every step, in evaluation order.
     steps: Vec<Step>,
@@ -113,6 +119,42 @@ struct Grounded {
     occurs: Vec<u32>,
     /// Each rule's step.
     rule_step: Vec<u32>,
+    /// Per atom, its bit in a thread's output bits ([`live::Live`]), or
+    /// `NONE`: the `next` atoms at their base facts' bits, then each
+    /// role's legal atoms at `legal_word[r] * 64` plus their MoveIds.
+    out_bit: Vec<u32>,
+    /// Per role, the first word of its legal moves in the output bits.
+    legal_word: Vec<u32>,
+    /// How many words the output bits take.
+    out_words: usize,
+}
+
+impl Grounded {
+    /// Writes role `role`'s MoveIds whose legal atoms hold in `live`,
+    /// each behind a gate that holds, increasing, to `out`.
+    fn read_legal(&self, live: &live::Live, role: usize, out: &mut Vec<u32>) {
+        out.clear();
+        let (Some(groups), Some(&w0)) = (self.legal_groups.get(role), self.legal_word.get(role))
+        else {
+            return;
+        };
+        let (value, bits) = (live.value(), live.outs());
+        let words = groups.first().map_or(0, |g| g.mask.len());
+        for w in 0..words {
+            let mut word = 0;
+            for group in groups {
+                let gate = group.gate;
+                if gate == NONE || value[(gate >> 1) as usize] != (gate & 1 == 1) {
+                    word |= group.mask[w];
+                }
+            }
+            let mut x = word & bits[w0 as usize + w];
+            while x != 0 {
+                out.push((w * 64) as u32 + x.trailing_zeros());
+                x &= x - 1;
+            }
+        }
+    }
 }
 
 /// The source of [`Grounded::id`] (0 is no program).
@@ -208,13 +250,16 @@ impl Reasoner {
             }
         })?;
         let size = (num_atoms, compiled.0.len());
-        let ((rules, body, steps), num_atoms) = factor(compiled, num_atoms);
+        let (factored, num_atoms) = factor(compiled, num_atoms);
+        let (mut program, num_atoms) = complement_moves(factored, num_atoms, &does_start);
+        let legal_atoms: Vec<Vec<u32>> = moves
+            .iter()
+            .map(|ms| ms.iter().map(|m| dense[m.2 as usize]).collect())
+            .collect();
+        let legal_groups = gate_legal(&mut program, &legal_atoms, num_atoms);
+        let (rules, body, steps) = program;
         let (occurs_start, occurs, rule_step) = live::occurrences(num_atoms, &rules, &body, &steps);
         let d = |a: u32| dense[a as usize];
-        let legal_atoms = moves
-            .iter()
-            .map(|ms| ms.iter().map(|m| d(m.2)).collect())
-            .collect();
         let mut goal_atoms: Vec<Vec<(u32, u32)>> = vec![Vec::new(); roles.len()];
         for &a in g.atoms("goal", 2) {
             let args = t.args(a);
@@ -248,7 +293,25 @@ impl Reasoner {
         }
         sees.iter_mut()
             .for_each(|s| s.sort_by(|x, y| cmp_terms(&x.0, &y.0)));
+        let mut out_bit = vec![NONE; num_atoms];
+        for &(a, b) in &next_atoms {
+            out_bit[a as usize] = b;
+        }
+        let mut legal_word = Vec::new();
+        let mut words = base.len().div_ceil(64);
+        for atoms in &legal_atoms {
+            legal_word.push(words as u32);
+            for (m, &a) in atoms.iter().enumerate() {
+                if out_bit[a as usize] == NONE {
+                    out_bit[a as usize] = (words * 64 + m) as u32;
+                }
+            }
+            words += atoms.len().div_ceil(64);
+        }
         let grounded = Grounded {
+            out_bit,
+            legal_word,
+            out_words: words,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             size,
             num_base: base.len(),
@@ -260,10 +323,9 @@ impl Reasoner {
             does_start,
             rules,
             body,
-            legal_atoms,
+            legal_groups,
             goal_atoms,
             terminal_atom,
-            next_atoms,
             steps,
             occurs_start,
             occurs,
@@ -401,13 +463,7 @@ impl Reasoner {
             Backend::Grounded(g) => g,
             Backend::NonGround(n) => return n.legal(state, role, out),
         };
-        let Some(atoms) = g.legal_atoms.get(role) else {
-            return;
-        };
-        g.with_live(state, None, |live| {
-            let v = live.value();
-            out.extend((0..atoms.len() as u32).filter(|&m| v[atoms[m as usize] as usize]));
-        });
+        g.with_live(state, None, |live| g.read_legal(live, role, out));
     }
 
     /// Every role's legal moves and whether `state` is terminal, in one
@@ -421,11 +477,23 @@ impl Reasoner {
         g.with_live(state, None, |live| {
             let v = live.value();
             out.terminal = g.terminal_atom != NONE && v[g.terminal_atom as usize];
-            for (l, atoms) in out.legal.iter_mut().zip(&g.legal_atoms) {
-                l.clear();
-                l.extend((0..atoms.len() as u32).filter(|&m| v[atoms[m as usize] as usize]));
+            for (r, l) in out.legal.iter_mut().enumerate() {
+                g.read_legal(live, r, l);
             }
         });
+    }
+
+    /// As [`Reasoner::analyse`], writing each role's legal moves into
+    /// `legal` (its vectors reused) and returning whether `state` is
+    /// terminal.
+    pub fn analyse_into(&self, state: &Facts, legal: &mut Vec<Vec<u32>>) -> bool {
+        let mut out = Analysis {
+            terminal: false,
+            legal: std::mem::take(legal),
+        };
+        self.analyse(state, &mut out);
+        *legal = out.legal;
+        out.terminal
     }
 
     /// Whether `state` is terminal.
@@ -477,11 +545,8 @@ impl Reasoner {
             Backend::NonGround(n) => return n.next_into(state, joint, out),
         };
         g.with_live(state, Some(joint), |live| {
-            for &(a, b) in &g.next_atoms {
-                if live.value()[a as usize] {
-                    out.0[b as usize / 64] |= 1 << (b % 64);
-                }
-            }
+            let n = out.0.len();
+            out.0.copy_from_slice(&live.outs()[..n]);
         });
     }
 

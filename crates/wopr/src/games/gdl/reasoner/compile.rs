@@ -393,3 +393,302 @@ pub(super) fn factor((rules, body, steps): Compiled, num_atoms: usize) -> (Compi
     }
     (out, next_atom as usize)
 }
+
+/// Rewrites each atom that holds when a move of a large set is made
+/// (every rule one `does` literal; [`factor`] leaves such atoms for the
+/// frame rules: "any move that leaves this cell alone") through the moves
+/// outside the set. A role makes at most one move a query, so "one of
+/// role `r`'s moves in `S`" is "`r` made a move of `U`, and not one of
+/// `U` outside `S`", where `U` is every move of `r` that such a set
+/// holds: `x <- in_u, not y` with `y <- does(r, m)` for the few `m` of `U`
+/// outside `S`, and `in_u <- does(r, m)` for every `m` of `U`. A move then
+/// changes the counts of the few atoms whose sets leave it out, instead of
+/// every atom whose set holds it (and a move outside `U`, such as a
+/// `noop`, of none). `does_start` are the roles' first `does` atoms and
+/// the end of the last role's; new atoms are numbered from `num_atoms`
+/// up; returns the program and the new number of atoms.
+pub(super) fn complement_moves(
+    (rules, body, steps): Compiled,
+    num_atoms: usize,
+    does_start: &[u32],
+) -> (Compiled, usize) {
+    let roles = does_start.len().saturating_sub(1);
+    let role_of = |a: u32| {
+        (roles > 0 && a >= does_start[0] && a < does_start[roles])
+            .then(|| does_start.partition_point(|&s| s <= a) - 1)
+    };
+    // Each step's moves by role, if every rule of it is one `does`.
+    let sets: Vec<Option<Vec<Vec<u32>>>> = steps
+        .iter()
+        .map(|step| {
+            let mut by_role = vec![Vec::new(); roles];
+            for r in &rules[step.lo as usize..step.hi as usize] {
+                let a = body.get(r.start as usize).copied().unwrap_or(NONE);
+                let role = role_of(a).filter(|_| r.end == r.start + 1 && r.neg == r.end)?;
+                by_role[role].push(a);
+            }
+            by_role.iter_mut().for_each(|s| {
+                s.sort_unstable();
+                s.dedup();
+            });
+            Some(by_role).filter(|_| step.head != NONE)
+        })
+        .collect();
+    // Per role, every move that some set holds.
+    let mut universe: Vec<Vec<u32>> = vec![Vec::new(); roles];
+    for by_role in sets.iter().flatten() {
+        for (u, s) in universe.iter_mut().zip(by_role) {
+            u.extend_from_slice(s);
+        }
+    }
+    universe.iter_mut().for_each(|u| {
+        u.sort_unstable();
+        u.dedup();
+    });
+    // Worth it for a set that holds more than two thirds of its universe.
+    let worth = |r: usize, set: &[u32]| set.len() > 2 * (universe[r].len() - set.len()) + 2;
+    let mut out: Compiled = (Vec::new(), Vec::new(), Vec::new());
+    let mut next_atom = num_atoms as u32;
+    let mut in_u: Vec<u32> = vec![NONE; roles];
+    // One rule `head <- pos, not neg`; a step of the rules from `lo` on.
+    fn push(out: &mut Compiled, head: u32, pos: &[u32], neg: &[u32]) {
+        let start = out.1.len() as u32;
+        out.1.extend_from_slice(pos);
+        out.1.extend_from_slice(neg);
+        out.0.push(GRule {
+            head,
+            start,
+            neg: start + pos.len() as u32,
+            end: out.1.len() as u32,
+        });
+    }
+    fn step_from(out: &mut Compiled, head: u32, lo: usize) {
+        let hi = out.0.len() as u32;
+        out.2.push(Step {
+            head,
+            lo: lo as u32,
+            hi,
+        });
+    }
+    // Per set of complemented roles: `in_any` (one of them moved in its
+    // universe), `two` (two of them did) and per role `w_r <- two, in_u_r`.
+    let mut shared: Vec<(Vec<usize>, u32, u32, Vec<u32>)> = Vec::new();
+    for (step, by_role) in steps.iter().zip(&sets) {
+        let by_role = by_role
+            .as_ref()
+            .filter(|b| b.iter().enumerate().any(|(r, s)| worth(r, s)));
+        let Some(by_role) = by_role else {
+            let lo = out.0.len();
+            for r in &rules[step.lo as usize..step.hi as usize] {
+                let (pos, neg) = (
+                    &body[r.start as usize..r.neg as usize],
+                    &body[r.neg as usize..r.end as usize],
+                );
+                push(&mut out, r.head, pos, neg);
+            }
+            step_from(&mut out, step.head, lo);
+            continue;
+        };
+        let comp: Vec<usize> = (0..roles).filter(|&r| worth(r, &by_role[r])).collect();
+        for &r in &comp {
+            if in_u[r] == NONE {
+                in_u[r] = next_atom;
+                next_atom += 1;
+                let lo = out.0.len();
+                for &a in &universe[r] {
+                    push(&mut out, in_u[r], &[a], &[]);
+                }
+                step_from(&mut out, in_u[r], lo);
+            }
+        }
+        let k = match shared.iter().position(|s| s.0 == comp) {
+            Some(k) => k,
+            None if comp.len() == 1 => {
+                shared.push((comp.clone(), in_u[comp[0]], NONE, Vec::new()));
+                shared.len() - 1
+            }
+            None => {
+                let (any, two) = (next_atom, next_atom + 1);
+                next_atom += 2;
+                let lo = out.0.len();
+                comp.iter()
+                    .for_each(|&r| push(&mut out, any, &[in_u[r]], &[]));
+                step_from(&mut out, any, lo);
+                let lo = out.0.len();
+                for (i, &a) in comp.iter().enumerate() {
+                    for &b in &comp[i + 1..] {
+                        push(&mut out, two, &[in_u[a], in_u[b]], &[]);
+                    }
+                }
+                step_from(&mut out, two, lo);
+                let mut w = Vec::new();
+                for &r in &comp {
+                    let lo = out.0.len();
+                    push(&mut out, next_atom, &[two, in_u[r]], &[]);
+                    step_from(&mut out, next_atom, lo);
+                    w.push(next_atom);
+                    next_atom += 1;
+                }
+                shared.push((comp.clone(), any, two, w));
+                shared.len() - 1
+            }
+        };
+        // Per complemented role, its moves of the universe outside the set;
+        // with several roles, also all of them together.
+        let mut ys = Vec::new();
+        for &r in &comp {
+            let lo = out.0.len();
+            for &a in universe[r]
+                .iter()
+                .filter(|a| by_role[r].binary_search(a).is_err())
+            {
+                push(&mut out, next_atom, &[a], &[]);
+            }
+            step_from(&mut out, next_atom, lo);
+            ys.push(next_atom);
+            next_atom += 1;
+        }
+        let (_, any, two, ref w) = shared[k];
+        let lo = out.0.len();
+        if comp.len() == 1 {
+            push(&mut out, step.head, &[any], &[ys[0]]);
+        } else {
+            let y_any = next_atom;
+            next_atom += 1;
+            ys.iter().for_each(|&y| push(&mut out, y_any, &[y], &[]));
+            step_from(&mut out, y_any, lo);
+            let lo = out.0.len();
+            // One role moved in its universe: the set's move, if any, is
+            // that role's; two or more: role by role.
+            push(&mut out, step.head, &[any], &[two, y_any]);
+            for (&wr, &y) in w.iter().zip(&ys) {
+                push(&mut out, step.head, &[wr], &[y]);
+            }
+            for r in (0..roles).filter(|r| !comp.contains(r)) {
+                by_role[r]
+                    .iter()
+                    .for_each(|&a| push(&mut out, step.head, &[a], &[]));
+            }
+            step_from(&mut out, step.head, lo);
+            continue;
+        }
+        for r in (0..roles).filter(|r| !comp.contains(r)) {
+            by_role[r]
+                .iter()
+                .for_each(|&a| push(&mut out, step.head, &[a], &[]));
+        }
+        step_from(&mut out, step.head, lo);
+    }
+    (out, next_atom as usize)
+}
+
+/// A role's legal moves whose rules all share one literal, the gate: the
+/// literal is taken out of their rules and tested once when the moves are
+/// read (see [`gate_legal`]).
+pub(super) struct LegalGroup {
+    /// The gate as a literal key (its atom shifted left, the low bit set
+    /// under `not`), or [`NONE`] for the moves read as they are.
+    pub(super) gate: u32,
+    /// The moves: (MoveId, legal atom), by increasing MoveId.
+    pub(super) moves: Vec<(u32, u32)>,
+    /// The same moves as a bitset over the role's MoveIds.
+    pub(super) mask: Vec<u64>,
+}
+
+/// How many of a role's legal atoms must share a literal for
+/// [`gate_legal`] to take it out.
+const GATE_MIN: usize = 8;
+
+/// Takes out of a role's legal rules the literal that most of its legal
+/// atoms hold in every rule, such as `(true (control white))`: when the
+/// turn changes, one literal is tested at the next query in place of a
+/// count change in each of the role's legal rules. Only legal atoms that
+/// no rule reads are taken (their values are then read through the gate
+/// alone); `legal[r][m]` is role `r`'s legal atom of MoveId `m`. Returns
+/// per role its groups of moves, each gated or not.
+pub(super) fn gate_legal(
+    (rules, body, steps): &mut Compiled,
+    legal: &[Vec<u32>],
+    num_atoms: usize,
+) -> Vec<Vec<LegalGroup>> {
+    let mut read = vec![false; num_atoms];
+    body.iter().for_each(|&a| read[a as usize] = true);
+    let mut step_of = vec![NONE; num_atoms];
+    for (s, step) in steps.iter().enumerate() {
+        if step.head != NONE {
+            step_of[step.head as usize] = s as u32;
+        }
+    }
+    let key = |body: &[u32], r: &GRule, i: u32| body[i as usize] << 1 | u32::from(i >= r.neg);
+    // The literals every rule of atom `a` holds.
+    let common = |a: u32, rules: &[GRule], body: &[u32]| -> Vec<u32> {
+        let s = step_of[a as usize];
+        if s == NONE || read[a as usize] {
+            return Vec::new();
+        }
+        let step = steps[s as usize];
+        let mut keys: Option<Vec<u32>> = None;
+        for r in &rules[step.lo as usize..step.hi as usize] {
+            let mut ks: Vec<u32> = (r.start..r.end).map(|i| key(body, r, i)).collect();
+            ks.sort_unstable();
+            keys = Some(match keys {
+                None => ks,
+                Some(k) => k
+                    .into_iter()
+                    .filter(|x| ks.binary_search(x).is_ok())
+                    .collect(),
+            });
+        }
+        keys.unwrap_or_default()
+    };
+    let mut groups = Vec::new();
+    for atoms in legal {
+        let commons: Vec<Vec<u32>> = atoms.iter().map(|&a| common(a, rules, body)).collect();
+        let mut all: Vec<u32> = commons.iter().flatten().copied().collect();
+        all.sort_unstable();
+        let gate = all
+            .chunk_by(|a, b| a == b)
+            .max_by_key(|run| run.len())
+            .filter(|run| run.len() >= GATE_MIN)
+            .map(|run| run[0]);
+        let words = atoms.len().div_ceil(64);
+        let mut gated = LegalGroup {
+            gate: gate.unwrap_or(NONE),
+            moves: Vec::new(),
+            mask: vec![0; words],
+        };
+        let mut plain = LegalGroup {
+            gate: NONE,
+            moves: Vec::new(),
+            mask: vec![0; words],
+        };
+        for (m, (&a, c)) in atoms.iter().zip(&commons).enumerate() {
+            let Some(g) = gate.filter(|g| c.contains(g)) else {
+                plain.moves.push((m as u32, a));
+                plain.mask[m / 64] |= 1 << (m % 64);
+                continue;
+            };
+            gated.moves.push((m as u32, a));
+            gated.mask[m / 64] |= 1 << (m % 64);
+            let step = steps[step_of[a as usize] as usize];
+            for r in &mut rules[step.lo as usize..step.hi as usize] {
+                let keys: Vec<u32> = (r.start..r.end)
+                    .map(|i| key(body, r, i))
+                    .filter(|&k| k != g)
+                    .collect();
+                let start = body.len() as u32;
+                body.extend(keys.iter().filter(|k| *k & 1 == 0).map(|k| k >> 1));
+                let neg = body.len() as u32;
+                body.extend(keys.iter().filter(|k| *k & 1 == 1).map(|k| k >> 1));
+                (r.start, r.neg, r.end) = (start, neg, body.len() as u32);
+            }
+        }
+        groups.push(
+            [gated, plain]
+                .into_iter()
+                .filter(|g| !g.moves.is_empty())
+                .collect(),
+        );
+    }
+    groups
+}

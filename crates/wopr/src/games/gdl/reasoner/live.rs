@@ -16,6 +16,12 @@
 //! from nothing to its least fixpoint instead, since counts cannot tell
 //! that a cycle of atoms lost its last support from outside.
 //!
+//! An atom that no rule reads (a legal move, a `next` fact, a goal) takes
+//! its value as soon as its count crosses zero, without waiting its turn.
+//! The `next` atoms and the legal atoms are also kept as bits
+//! ([`Live::outs`]): a state's successor is a copy of words, and a role's
+//! legal moves the set bits of its words (behind its gates).
+//!
 //! Consecutive queries in a playout, a search or a perft walk differ by a
 //! move: a few base facts, the `does` atoms and what depends on them, a
 //! small part of the whole program. The thread's values belong to one
@@ -35,6 +41,8 @@ pub(super) struct Live {
     owner: u64,
     /// Every atom's value for the inputs below.
     value: Vec<bool>,
+    /// The output atoms' values as bits ([`Grounded::out_bit`]).
+    outs: Vec<u64>,
     /// Per rule, how many of its literals do not hold (0: its body holds).
     unsat: Vec<u32>,
     /// Per atom of a step of its own, how many of its rules hold.
@@ -59,6 +67,27 @@ impl Live {
     pub(super) fn value(&self) -> &[bool] {
         &self.value
     }
+
+    /// The output bits: the `next` atoms' values at their base facts'
+    /// bits, then each role's legal atoms ([`Grounded::out_bit`]).
+    pub(super) fn outs(&self) -> &[u64] {
+        &self.outs
+    }
+
+    /// Sets atom `a`'s value to `v`, and its output bit if it has one.
+    #[inline]
+    fn set(&mut self, out_bit: &[u32], a: usize, v: bool) {
+        self.value[a] = v;
+        let b = out_bit[a];
+        if b != NONE {
+            let (w, m) = (b as usize / 64, 1u64 << (b % 64));
+            if v {
+                self.outs[w] |= m;
+            } else {
+                self.outs[w] &= !m;
+            }
+        }
+    }
 }
 
 thread_local! {
@@ -66,6 +95,7 @@ thread_local! {
         RefCell::new(Live {
             owner: 0,
             value: Vec::new(),
+            outs: Vec::new(),
             unsat: Vec::new(),
             support: Vec::new(),
             base: Vec::new(),
@@ -114,6 +144,13 @@ impl Grounded {
         live.queued.resize(self.steps.len(), false);
         for s in &self.steps {
             self.fixpoint(&mut live.value, s);
+        }
+        live.outs.clear();
+        live.outs.resize(self.out_words, 0);
+        for (a, &b) in self.out_bit.iter().enumerate() {
+            if b != NONE && live.value[a] {
+                live.outs[b as usize / 64] |= 1 << (b % 64);
+            }
         }
         live.unsat.clear();
         live.unsat.extend(self.rules.iter().map(|r| {
@@ -189,7 +226,7 @@ impl Grounded {
     /// does not queue itself).
     fn flip(&self, live: &mut Live, a: u32, after: Option<u32>) {
         let v = !live.value[a as usize];
-        live.value[a as usize] = v;
+        live.set(&self.out_bit, a as usize, v);
         let (lo, hi) = (
             self.occurs_start[a as usize] as usize,
             self.occurs_start[a as usize + 1] as usize,
@@ -225,6 +262,12 @@ impl Grounded {
                     if live.support[h] != 0 {
                         continue;
                     }
+                }
+                // An atom no rule reads (a legal move, a `next` fact, a
+                // goal) takes its value at once: nothing waits on it.
+                if self.occurs_start[h] == self.occurs_start[h + 1] {
+                    live.set(&self.out_bit, h, holds);
+                    continue;
                 }
             }
             if after.is_some_and(|x| s <= x) || live.queued[s as usize] {
