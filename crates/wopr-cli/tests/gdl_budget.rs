@@ -1,6 +1,6 @@
 //! The memory budget of grounding a GDL sheet from the command line: the
-//! spec's `memory=`, `wopr gdl check --memory`, `wopr gdl suite --memory`
-//! and the environment variable `WOPR_GDL_MEMORY`. A budget too small
+//! spec's `memory=`, `wopr gdl check --memory`, `wopr gdl suite --memory`,
+//! `wopr ggp match --memory` and the environment variable `WOPR_GDL_MEMORY`. A budget too small
 //! refuses the sheet in one line naming the budget and how to raise it; a
 //! larger one loads it; a value that is not a size is a one-line error
 //! saying what is accepted.
@@ -112,4 +112,36 @@ fn bad_budgets_are_one_line_errors_saying_what_is_accepted() {
         &wopr(&["perft", &format!("gdl:{C4},memroy=1G"), "1"]),
         "memory=…",
     );
+}
+
+/// The game manager grounds the match's sheet within `--memory` (else
+/// the environment's budget) before it calls any player: too small a
+/// budget refuses the sheet in one line, and a bad value is clap's error.
+#[test]
+fn the_game_manager_grounds_within_its_budget() {
+    // The URLs are never called: the sheet is refused first.
+    let args = [
+        "ggp",
+        "match",
+        C4,
+        "127.0.0.1:1",
+        "127.0.0.1:2",
+        "--memory",
+        "16K",
+    ];
+    fails_with(
+        &wopr(&args),
+        "grounding exceeds the memory budget of 16 KiB",
+    );
+    let out = wopr_env("16K", &["ggp", "match", C4, "127.0.0.1:1", "127.0.0.1:2"]);
+    fails_with(&out, "grounding exceeds the memory budget of 16 KiB");
+    for cmd in [
+        &["ggp", "--memory", "lots"][..],
+        &["ggp", "match", C4, "x:1", "--memory", "lots"],
+    ] {
+        let out = wopr(cmd);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--memory") && err.contains("512M"), "{err}");
+    }
 }

@@ -103,7 +103,7 @@ enum What {
 }
 
 /// A memory budget as clap reads it (`Budget::parse`).
-fn budget(s: &str) -> Result<Budget, String> {
+pub(crate) fn budget(s: &str) -> Result<Budget, String> {
     Budget::parse(s)
 }
 

@@ -46,7 +46,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.sheet)
         .with_context(|| format!("cannot read the rule sheet {path}"))?;
     let sheet = parse(&text).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
-    let game = Gdl::from_text(&path, &text, args.max_steps.max(1))?;
+    let budget = super::budget_of(args.memory)?;
+    let game = Gdl::from_text_within(&path, &text, args.max_steps.max(1), budget)?;
     let position = Position::new(game).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
     let roles = position.roles();
     let seats = seats(&position);

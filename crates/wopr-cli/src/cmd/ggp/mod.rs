@@ -58,6 +58,11 @@ pub struct PlayerArgs {
     /// step).
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// The memory budget for grounding a match's sheet (`512M`, `2G`;
+    /// default: WOPR_GDL_MEMORY, else 1G): a sheet over it is played by
+    /// the non-ground evaluator, or refused in one line.
+    #[arg(long, value_parser = crate::cmd::gdl::budget)]
+    memory: Option<wopr::games::gdl::ground::Budget>,
 }
 
 /// `wopr ggp match`'s options.
@@ -95,6 +100,11 @@ pub struct MatchArgs {
     /// Write the JSON record here instead of stdout.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// The memory budget for grounding a match's sheet (`512M`, `2G`;
+    /// default: WOPR_GDL_MEMORY, else 1G): a sheet over it is played by
+    /// the non-ground evaluator, or refused in one line.
+    #[arg(long, value_parser = crate::cmd::gdl::budget)]
+    memory: Option<wopr::games::gdl::ground::Budget>,
 }
 
 /// Runs `wopr ggp …`.
@@ -102,5 +112,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     match &args.what {
         Some(What::Match(m)) => manager::run(m),
         None => player::run(&args.player),
+    }
+}
+
+/// The grounding budget of `--memory`, else of the environment
+/// (`WOPR_GDL_MEMORY`), else the default.
+fn budget_of(
+    memory: Option<wopr::games::gdl::ground::Budget>,
+) -> anyhow::Result<wopr::games::gdl::ground::Budget> {
+    match memory {
+        Some(b) => Ok(b),
+        None => wopr::games::gdl::ground::Budget::from_env().map_err(anyhow::Error::msg),
     }
 }

@@ -66,6 +66,8 @@ struct Match {
 
 struct Server {
     spec: Option<String>,
+    /// The grounding budget of every match's sheet.
+    budget: wopr::games::gdl::ground::Budget,
     name: String,
     seed: u64,
     matches: std::sync::Mutex<HashMap<String, Arc<Mutex<Match>>>>,
@@ -87,8 +89,10 @@ pub fn run(args: &PlayerArgs) -> anyhow::Result<()> {
         let game = Gdl::from_text("gdl/tictactoe.kif", CHECK_SHEET, 10_000)?;
         PlayerSpec::parse(&game, spec).map_err(|e| anyhow::anyhow!("bad --player: {e}"))?;
     }
+    let budget = super::budget_of(args.memory)?;
     let server = Arc::new(Server {
         spec: args.player.clone(),
+        budget,
         name: args.name.clone(),
         seed: args.seed,
         matches: std::sync::Mutex::new(HashMap::new()),
@@ -280,7 +284,10 @@ async fn start(
     }
     // Grounding a sheet can take a while: off the async workers.
     let name = format!("match {id}");
-    let loaded = tokio::task::spawn_blocking(move || Gdl::from_text(&name, &rules, 10_000)).await;
+    let budget = server.budget;
+    let loaded =
+        tokio::task::spawn_blocking(move || Gdl::from_text_within(&name, &rules, 10_000, budget))
+            .await;
     let game = match loaded {
         Ok(Ok(g)) => g,
         Ok(Err(e)) => return reply(StatusCode::BAD_REQUEST, format!("bad rules: {e}")),
