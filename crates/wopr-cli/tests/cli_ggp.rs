@@ -4,86 +4,16 @@
 //! every move inside a 1-s play clock; the manager replaces the moves of a
 //! player that is late, illegal or gone.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+mod cli_common;
+mod ggp_common;
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
 use std::time::Duration;
 
+use cli_common::wopr;
+use ggp_common::{post, sheet, Player};
 use serde_json::Value;
-
-/// A running `wopr ggp` player, killed when dropped.
-struct Player {
-    child: Child,
-    url: String,
-}
-
-impl Player {
-    fn start(extra: &[&str]) -> Player {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_wopr"))
-            .args(["ggp", "--port", "0"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start wopr ggp");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("the address line");
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
-        Player { child, url }
-    }
-
-    /// `HOST:PORT`.
-    fn addr(&self) -> &str {
-        self.url.trim_start_matches("http://").trim_end_matches('/')
-    }
-}
-
-impl Drop for Player {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// POSTs `body` over plain HTTP/1.1; the status and the body.
-fn post(addr: &str, body: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    write!(
-        s,
-        "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: text/acl\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut answer = String::new();
-    s.read_to_string(&mut answer).expect("an answer");
-    let status = answer
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("no status in {answer:?}"));
-    let text = answer.split_once("\r\n\r\n").map_or("", |x| x.1);
-    (status, text.trim().to_string())
-}
-
-fn sheet(rel: &str) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    root.join(rel).to_str().unwrap().to_string()
-}
-
-fn wopr(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wopr"))
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 /// Runs `wopr ggp match` and reads its record.
 fn run_match(sheet_rel: &str, urls: &[&str], extra: &[&str]) -> Value {

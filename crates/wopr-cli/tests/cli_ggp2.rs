@@ -6,13 +6,15 @@
 //! player checks that no player is ever told another role's move.
 //! Malformed or inconsistent GDL-II messages get a 4xx and one line.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+mod cli_common;
+mod ggp_common;
 
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
+
+use cli_common::wopr;
+use ggp_common::{post, sheet, Player};
 use serde_json::Value;
 use wopr::games::gdl::ggp::{Message, Seen};
 
@@ -53,65 +55,6 @@ const MONTY: &str = r#"
 (<= (goal candidate 0) (not won))
 "#;
 
-/// A running `wopr ggp` player, killed when dropped.
-struct Player {
-    child: Child,
-    addr: String,
-}
-
-impl Player {
-    fn start(extra: &[&str]) -> Player {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_wopr"))
-            .args(["ggp", "--port", "0"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start wopr ggp");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("the address line");
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
-        let addr = url.trim_start_matches("http://").trim_end_matches('/');
-        Player {
-            child,
-            addr: addr.to_string(),
-        }
-    }
-}
-
-impl Drop for Player {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// POSTs `body` over plain HTTP/1.1; the status and the body.
-fn post(addr: &str, body: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    write!(
-        s,
-        "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: text/acl\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut answer = String::new();
-    s.read_to_string(&mut answer).expect("an answer");
-    let status = answer
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("no status in {answer:?}"));
-    let text = answer.split_once("\r\n\r\n").map_or("", |x| x.1);
-    (status, text.trim().to_string())
-}
-
 /// A proxy in front of the player at `to`: every message it passes on is
 /// kept (lower case), and the player's answer handed back.
 fn spy(to: String) -> (String, Arc<Mutex<Vec<String>>>) {
@@ -146,18 +89,6 @@ fn spy(to: String) -> (String, Arc<Mutex<Vec<String>>>) {
         }
     });
     (addr, seen)
-}
-
-fn sheet(rel: &str) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    root.join(rel).to_str().unwrap().to_string()
-}
-
-fn wopr(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wopr"))
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 /// Runs `wopr ggp match` and reads its record.
@@ -254,8 +185,8 @@ fn two_wopr_players_play_kuhn_poker_seeing_only_their_percepts() {
     let b = Player::start(&["--player", "random"]);
     let kuhn = sheet("gdl/kuhn.kif");
     for (id, seed) in [("k1", "1"), ("k2", "2"), ("k3", "3")] {
-        let (pa, la) = spy(a.addr.clone());
-        let (pb, lb) = spy(b.addr.clone());
+        let (pa, la) = spy(a.addr().to_string());
+        let (pb, lb) = spy(b.addr().to_string());
         let rec = run_match(
             &kuhn,
             &[&pa, &pb],
@@ -291,7 +222,7 @@ fn the_default_player_switches_doors_in_monty_hall() {
     std::fs::write(&path, MONTY).unwrap();
     let p = Player::start(&[]);
     for seed in ["1", "2"] {
-        let (pp, log) = spy(p.addr.clone());
+        let (pp, log) = spy(p.addr().to_string());
         let rec = run_match(
             path.to_str().unwrap(),
             &[&pp],
@@ -307,7 +238,7 @@ fn the_default_player_switches_doors_in_monty_hall() {
 #[test]
 fn malformed_and_inconsistent_gdl2_messages_get_4xx() {
     let p = Player::start(&[]);
-    let a = p.addr.as_str();
+    let a = p.addr();
     let rules = std::fs::read_to_string(sheet("gdl/kuhn.kif")).unwrap();
     let (code, text) = post(a, &format!("(start r random ({rules}) 10 1)"));
     assert_eq!(code, 400, "{text}");

@@ -1,0 +1,80 @@
+//! Shared by the GGP tests (`cli_ggp.rs`, `cli_ggp2.rs`): a `wopr ggp`
+//! player in a child process, plain HTTP posts, and the repository's
+//! sheets.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// A running `wopr ggp` player, killed when dropped.
+pub struct Player {
+    child: Child,
+    /// `http://HOST:PORT/`.
+    pub url: String,
+}
+
+impl Player {
+    /// Starts `wopr ggp --port 0 EXTRA…` and reads its address.
+    pub fn start(extra: &[&str]) -> Player {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_wopr"))
+            .args(["ggp", "--port", "0"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start wopr ggp");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("the address line");
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        Player { child, url }
+    }
+
+    /// `HOST:PORT`.
+    pub fn addr(&self) -> &str {
+        self.url.trim_start_matches("http://").trim_end_matches('/')
+    }
+}
+
+impl Drop for Player {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// POSTs `body` over plain HTTP/1.1; the status and the body.
+pub fn post(addr: &str, body: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    write!(
+        s,
+        "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: text/acl\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).expect("an answer");
+    let status = answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {answer:?}"));
+    let text = answer.split_once("\r\n\r\n").map_or("", |x| x.1);
+    (status, text.trim().to_string())
+}
+
+/// The path of `rel`, relative to the repository's root.
+pub fn sheet(rel: &str) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    root.join(rel).to_str().unwrap().to_string()
+}
