@@ -692,3 +692,6 @@ pub(super) fn gate_legal(
     }
     groups
 }
+
+#[cfg(test)]
+mod tests;
