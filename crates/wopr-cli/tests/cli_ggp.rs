@@ -12,23 +12,8 @@ use std::net::TcpListener;
 use std::time::Duration;
 
 use cli_common::wopr;
-use ggp_common::{post, sheet, Player};
+use ggp_common::{post, run_match, sheet, Player};
 use serde_json::Value;
-
-/// Runs `wopr ggp match` and reads its record.
-fn run_match(sheet_rel: &str, urls: &[&str], extra: &[&str]) -> Value {
-    let s = sheet(sheet_rel);
-    let mut args = vec!["ggp", "match", s.as_str()];
-    args.extend(urls);
-    args.extend(extra);
-    let out = wopr(&args);
-    assert!(
-        out.status.success(),
-        "{sheet_rel}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("a JSON record")
-}
 
 /// Every move of the record was the player's own, answered inside the
 /// play clock; the game finished; the goals are GDL's.
@@ -117,7 +102,7 @@ fn two_wopr_players_play_tictactoe_twice_within_the_clock() {
     let o = Player::start(&["--player", "mcts:sims=500"]);
     for id in ["first", "second"] {
         let rec = run_match(
-            "gdl/tictactoe.kif",
+            &sheet("gdl/tictactoe.kif"),
             &[&x.url, &o.url],
             &["--id", id, "--play-clock", "1"],
         );
@@ -146,7 +131,7 @@ fn matches_complete_on_the_vendored_two_player_sheets() {
         "gdl/ggp-base/gt_prisoner.kif",
         "gdl/ggp-base/roshambo2.kif",
     ] {
-        let rec = run_match(s, &[&a.url, &b.url], &["--id", "m"]);
+        let rec = run_match(&sheet(s), &[&a.url, &b.url], &["--id", "m"]);
         assert_clean(&rec, s);
     }
 }
@@ -204,7 +189,7 @@ fn late_illegal_and_missing_players_get_legal_moves_chosen() {
         format!("http://{}/", l.local_addr().unwrap())
     };
     let rec = run_match(
-        "gdl/tictactoe.kif",
+        &sheet("gdl/tictactoe.kif"),
         &[&bad_player(), &gone],
         &["--grace-ms", "500"],
     );

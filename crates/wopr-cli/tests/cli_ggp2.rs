@@ -14,7 +14,7 @@ use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 
 use cli_common::wopr;
-use ggp_common::{post, sheet, Player};
+use ggp_common::{post, run_match, sheet, Player};
 use serde_json::Value;
 use wopr::games::gdl::ggp::{Message, Seen};
 
@@ -89,20 +89,6 @@ fn spy(to: String) -> (String, Arc<Mutex<Vec<String>>>) {
         }
     });
     (addr, seen)
-}
-
-/// Runs `wopr ggp match` and reads its record.
-fn run_match(path: &str, addrs: &[&str], extra: &[&str]) -> Value {
-    let mut args = vec!["ggp", "match", path];
-    args.extend(addrs);
-    args.extend(extra);
-    let out = wopr(&args);
-    assert!(
-        out.status.success(),
-        "{path}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("a JSON record")
 }
 
 /// The record is a finished GDL-II match whose every move was the

@@ -10,6 +10,8 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use serde_json::Value;
+
 /// A running `wopr ggp` player, killed when dropped.
 pub struct Player {
     child: Child,
@@ -77,4 +79,21 @@ pub fn post(addr: &str, body: &str) -> (u16, String) {
 pub fn sheet(rel: &str) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     root.join(rel).to_str().unwrap().to_string()
+}
+
+/// Runs `wopr ggp match` and reads its record.
+pub fn run_match(path: &str, addrs: &[&str], extra: &[&str]) -> Value {
+    let mut args = vec!["ggp", "match", path];
+    args.extend(addrs);
+    args.extend(extra);
+    let out = Command::new(env!("CARGO_BIN_EXE_wopr"))
+        .args(&args)
+        .output()
+        .expect("the wopr binary runs");
+    assert!(
+        out.status.success(),
+        "{path}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("a JSON record")
 }
