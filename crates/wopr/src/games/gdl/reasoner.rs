@@ -116,9 +116,9 @@ struct Grounded {
     /// Atom `a` occurs in the bodies `occurs[occurs_start[a]..occurs_start[a + 1]]`:
     /// a rule's index shifted left by one, the low bit set under `not`.
     occurs_start: Vec<u32>,
-    occurs: Vec<u32>,
-    /// Each rule's step.
-    rule_step: Vec<u32>,
+    occurs: Vec<live::Occ>,
+    /// How many levels the steps take ([`live::Occ`]).
+    levels: usize,
     /// Per atom, its bit in a thread's output bits ([`live::Live`]), or
     /// `NONE`: the `next` atoms at their base facts' bits, then each
     /// role's legal atoms at `legal_word[r] * 64` plus their MoveIds.
@@ -258,7 +258,7 @@ impl Reasoner {
             .collect();
         let legal_groups = gate_legal(&mut program, &legal_atoms, num_atoms);
         let (rules, body, steps) = program;
-        let (occurs_start, occurs, rule_step) = live::occurrences(num_atoms, &rules, &body, &steps);
+        let (occurs_start, occurs, levels) = live::occurrences(num_atoms, &rules, &body, &steps);
         let d = |a: u32| dense[a as usize];
         let mut goal_atoms: Vec<Vec<(u32, u32)>> = vec![Vec::new(); roles.len()];
         for &a in g.atoms("goal", 2) {
@@ -329,7 +329,7 @@ impl Reasoner {
             steps,
             occurs_start,
             occurs,
-            rule_step,
+            levels,
         };
         let mut initial = Facts::empty(base.len());
         grounded.with_live(&initial.clone(), None, |live| {

@@ -9,12 +9,20 @@
 //! step of its own a count of its rules whose bodies hold, so an atom that
 //! changes costs one step per rule that reads it, whatever the size of
 //! those rules (a sheet's `next` rules often repeat one state fact with
-//! every move that leaves it alone). Steps are in evaluation order, so a
-//! step only reads inputs and atoms of earlier steps: the steps whose
-//! counts moved are settled from the lowest up, each at most once a query,
-//! after everything it reads is final. A recursive component is recomputed
-//! from nothing to its least fixpoint instead, since counts cannot tell
-//! that a cycle of atoms lost its last support from outside.
+//! every move that leaves it alone). Each step has a level, one more than
+//! the highest level among the steps it reads (the inputs are level 0):
+//! the steps whose counts moved wait in a bucket per level and are settled
+//! level by level, each at most once a query, after everything it reads
+//! is final. A recursive component is recomputed from nothing to its least
+//! fixpoint instead, since counts cannot tell that a cycle of atoms lost
+//! its last support from outside.
+//!
+//! What a change of an atom touches through each rule that reads it (the
+//! rule's step, its atom, its level, whether that atom has one rule and
+//! whether any rule reads it) is laid out beside the occurrence ([`Occ`]),
+//! so a change reads one list in order and then only the counts it moves;
+//! a waiting step carries what settling it reads ([`Waiting`]).
+//! `docs/results/gdl-speed.md` has what that gained.
 //!
 //! An atom that no rule reads (a legal move, a `next` fact, a goal) takes
 //! its value as soon as its count crosses zero, without waiting its turn.
@@ -29,8 +37,6 @@
 //! starts that one's values afresh.
 
 use std::cell::RefCell;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 use super::compile::{GRule, Step};
 use super::{Facts, Grounded, NONE};
@@ -51,10 +57,14 @@ pub(super) struct Live {
     base: Vec<u64>,
     /// The `does` atoms set, one per role that moved.
     does: Vec<u32>,
-    /// Steps waiting to be evaluated, lowest first, and whether a step is
-    /// among them.
-    heap: BinaryHeap<Reverse<u32>>,
+    /// Steps waiting to be evaluated, by level ([`Occ::level`]), and
+    /// whether a step is among them.
+    buckets: Vec<Vec<Waiting>>,
     queued: Vec<bool>,
+    /// The lowest and the highest level with a step waiting (`lowest >
+    /// highest`: none).
+    lowest: usize,
+    highest: usize,
     /// A recursive component's atoms and their values before it is
     /// recomputed.
     comp: Vec<(u32, bool)>,
@@ -100,8 +110,10 @@ thread_local! {
             support: Vec::new(),
             base: Vec::new(),
             does: Vec::new(),
-            heap: BinaryHeap::new(),
+            buckets: Vec::new(),
             queued: Vec::new(),
+            lowest: 1,
+            highest: 0,
             comp: Vec::new(),
             wanted: Vec::new(),
         })
@@ -139,7 +151,9 @@ impl Grounded {
         live.base.clear();
         live.base.resize(self.num_base.div_ceil(64), 0);
         live.does.clear();
-        live.heap.clear();
+        live.buckets.iter_mut().for_each(Vec::clear);
+        live.buckets.resize_with(self.levels, Vec::new);
+        (live.lowest, live.highest) = (1, 0);
         live.queued.clear();
         live.queued.resize(self.steps.len(), false);
         for s in &self.steps {
@@ -213,10 +227,17 @@ impl Grounded {
             }
             live.wanted = wanted;
         }
-        while let Some(Reverse(s)) = live.heap.pop() {
-            live.queued[s as usize] = false;
-            self.settle(live, s);
+        // A step reads only steps of lower levels, so each settles once,
+        // after all it reads; settling queues higher levels only.
+        while live.lowest <= live.highest {
+            let level = live.lowest;
+            while let Some(w) = live.buckets[level].pop() {
+                live.queued[w.step as usize] = false;
+                self.settle(live, w);
+            }
+            live.lowest += 1;
         }
+        (live.lowest, live.highest) = (1, 0);
     }
 
     /// Atom `a` changes value: the counts of the rules that read it, and
@@ -231,11 +252,11 @@ impl Grounded {
             self.occurs_start[a as usize] as usize,
             self.occurs_start[a as usize + 1] as usize,
         );
-        for &o in &self.occurs[lo..hi] {
-            let r = (o >> 1) as usize;
+        for o in &self.occurs[lo..hi] {
+            let r = (o.rule >> 1) as usize;
             // A positive literal holds when the atom does, a negative one
             // when it does not; the rule's body holds when none fails.
-            let holds = if v == (o & 1 == 0) {
+            let holds = if v == (o.rule & 1 == 0) {
                 live.unsat[r] -= 1;
                 if live.unsat[r] != 0 {
                     continue;
@@ -248,46 +269,69 @@ impl Grounded {
                 }
                 false
             };
-            let s = self.rule_step[r];
-            let head = self.steps[s as usize].head;
-            if head != NONE {
-                let h = head as usize;
-                if holds {
-                    live.support[h] += 1;
-                    if live.support[h] != 1 {
-                        continue;
-                    }
-                } else {
-                    live.support[h] -= 1;
-                    if live.support[h] != 0 {
-                        continue;
+            let h = o.head as usize;
+            if o.head != NONE {
+                // An atom of one rule holds when that rule does.
+                if o.level & Occ::ONE_RULE == 0 {
+                    if holds {
+                        live.support[h] += 1;
+                        if live.support[h] != 1 {
+                            continue;
+                        }
+                    } else {
+                        live.support[h] -= 1;
+                        if live.support[h] != 0 {
+                            continue;
+                        }
                     }
                 }
                 // An atom no rule reads (a legal move, a `next` fact, a
                 // goal) takes its value at once: nothing waits on it.
-                if self.occurs_start[h] == self.occurs_start[h + 1] {
+                if o.level & Occ::SINK != 0 {
                     live.set(&self.out_bit, h, holds);
                     continue;
                 }
             }
+            let s = o.step;
             if after.is_some_and(|x| s <= x) || live.queued[s as usize] {
                 continue;
             }
             live.queued[s as usize] = true;
-            live.heap.push(Reverse(s));
+            let level = (o.level >> 2) as usize;
+            // What settling the step reads, so that it needs no look-up
+            // of the step: for an atom of one rule, that rule.
+            let rule = if o.level & Occ::ONE_RULE != 0 {
+                r as u32
+            } else {
+                NONE
+            };
+            live.buckets[level].push(Waiting {
+                step: s,
+                head: o.head,
+                rule,
+            });
+            live.lowest = live.lowest.min(level);
+            live.highest = live.highest.max(level);
         }
     }
 
-    /// Settles step `s` once all it reads is final: its atom holds if one
-    /// of its rules does; a recursive component is recomputed.
-    fn settle(&self, live: &mut Live, s: u32) {
-        let step = self.steps[s as usize];
-        if step.head != NONE {
-            if (live.support[step.head as usize] > 0) != live.value[step.head as usize] {
-                self.flip(live, step.head, Some(s));
+    /// Settles step `w.step` once all it reads is final: its atom holds if
+    /// one of its rules does; a recursive component is recomputed.
+    fn settle(&self, live: &mut Live, w: Waiting) {
+        let s = w.step;
+        if w.head != NONE {
+            let h = w.head as usize;
+            let holds = if w.rule != NONE {
+                live.unsat[w.rule as usize] == 0
+            } else {
+                live.support[h] > 0
+            };
+            if holds != live.value[h] {
+                self.flip(live, w.head, Some(s));
             }
             return;
         }
+        let step = self.steps[s as usize];
         let mut comp = std::mem::take(&mut live.comp);
         comp.clear();
         for r in &self.rules[step.lo as usize..step.hi as usize] {
@@ -346,19 +390,69 @@ impl Grounded {
     }
 }
 
-/// Where each atom occurs in a rule's body, and each rule's step, as
-/// `(start, occurs, rule_step)`: atom `a`'s occurrences are
-/// `occurs[start[a]..start[a + 1]]`, each a rule's index shifted left by one
-/// with the low bit set under `not`.
+/// A step waiting to be settled, with what settling it reads.
+#[derive(Clone, Copy)]
+pub(super) struct Waiting {
+    step: u32,
+    /// The step's atom (`NONE` for a recursive component).
+    head: u32,
+    /// The atom's one rule, or `NONE` if it has several.
+    rule: u32,
+}
+
+/// One occurrence of an atom in a rule's body, with what a change of the
+/// atom touches through it: read in order, so that a change costs no
+/// look-up beyond the counts it moves.
+#[derive(Clone, Copy)]
+pub(super) struct Occ {
+    /// The rule's index shifted left by one, the low bit set under `not`.
+    rule: u32,
+    /// The rule's step.
+    step: u32,
+    /// The step's atom (`NONE` for a recursive component).
+    head: u32,
+    /// The step's level (1 + the highest level of a step it reads; the
+    /// inputs are level 0) shifted left by two, with [`Occ::ONE_RULE`] and
+    /// [`Occ::SINK`] in the low bits.
+    level: u32,
+}
+
+impl Occ {
+    /// The step's atom has this one rule: it holds when the rule does.
+    const ONE_RULE: u32 = 1;
+    /// No rule reads the step's atom.
+    const SINK: u32 = 2;
+}
+
+/// Where each atom occurs in a rule's body, as `(start, occurs, levels)`:
+/// atom `a`'s occurrences are `occurs[start[a]..start[a + 1]]`, and the
+/// steps' levels run below `levels`.
 pub(super) fn occurrences(
     num_atoms: usize,
     rules: &[GRule],
     body: &[u32],
     steps: &[Step],
-) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+) -> (Vec<u32>, Vec<Occ>, usize) {
     let mut rule_step = vec![NONE; rules.len()];
     for (s, step) in steps.iter().enumerate() {
         rule_step[step.lo as usize..step.hi as usize].fill(s as u32);
+    }
+    // Levels, in evaluation order: an atom's level is its step's, an
+    // input's (or a folded atom's) 0.
+    let mut atom_level = vec![0u32; num_atoms];
+    let mut step_level = vec![0u32; steps.len()];
+    for (s, step) in steps.iter().enumerate() {
+        let rs = &rules[step.lo as usize..step.hi as usize];
+        // A recursive component's own atoms read 0 here: they get their
+        // level below.
+        let level = 1 + rs
+            .iter()
+            .flat_map(|r| &body[r.start as usize..r.end as usize])
+            .map(|&a| atom_level[a as usize])
+            .max()
+            .unwrap_or(0);
+        step_level[s] = level;
+        rs.iter().for_each(|r| atom_level[r.head as usize] = level);
     }
     let mut start = vec![0u32; num_atoms + 1];
     for r in rules {
@@ -368,13 +462,107 @@ pub(super) fn occurrences(
     }
     (0..num_atoms).for_each(|a| start[a + 1] += start[a]);
     let mut fill = start.clone();
-    let mut occurs = vec![0u32; start[num_atoms] as usize];
+    let empty = Occ {
+        rule: 0,
+        step: 0,
+        head: NONE,
+        level: 0,
+    };
+    let mut occurs = vec![empty; start[num_atoms] as usize];
     for (i, r) in rules.iter().enumerate() {
+        let s = rule_step[i] as usize;
+        let step = steps[s];
+        let mut flags = 0;
+        if step.head != NONE {
+            let h = step.head as usize;
+            if step.hi - step.lo == 1 {
+                flags |= Occ::ONE_RULE;
+            }
+            if start[h] == start[h + 1] {
+                flags |= Occ::SINK;
+            }
+        }
         for (k, &a) in body[r.start as usize..r.end as usize].iter().enumerate() {
             let neg = u32::from(k >= (r.neg - r.start) as usize);
-            occurs[fill[a as usize] as usize] = (i as u32) << 1 | neg;
+            occurs[fill[a as usize] as usize] = Occ {
+                rule: (i as u32) << 1 | neg,
+                step: s as u32,
+                head: step.head,
+                level: step_level[s] << 2 | flags,
+            };
             fill[a as usize] += 1;
         }
     }
-    (start, occurs, rule_step)
+    let levels = step_level.iter().max().map_or(1, |&l| l as usize + 1);
+    (start, occurs, levels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rule `head <- pos, not neg` appended to `rules` and `body`.
+    fn rule(rules: &mut Vec<GRule>, body: &mut Vec<u32>, head: u32, pos: &[u32], neg: &[u32]) {
+        let start = body.len() as u32;
+        body.extend_from_slice(pos);
+        body.extend_from_slice(neg);
+        rules.push(GRule {
+            head,
+            start,
+            neg: start + pos.len() as u32,
+            end: body.len() as u32,
+        });
+    }
+
+    #[test]
+    fn a_step_is_one_level_above_what_it_reads_and_its_occurrences_say_so() {
+        // Atom 0 is the input; 1 <- 0; 2 <- 0 or 2 <- not 1; 3 <- 1, 2.
+        let (mut rules, mut body) = (Vec::new(), Vec::new());
+        rule(&mut rules, &mut body, 1, &[0], &[]);
+        rule(&mut rules, &mut body, 2, &[0], &[]);
+        rule(&mut rules, &mut body, 2, &[], &[1]);
+        rule(&mut rules, &mut body, 3, &[1, 2], &[]);
+        let steps = [
+            Step {
+                head: 1,
+                lo: 0,
+                hi: 1,
+            },
+            Step {
+                head: 2,
+                lo: 1,
+                hi: 3,
+            },
+            Step {
+                head: 3,
+                lo: 3,
+                hi: 4,
+            },
+        ];
+        let (start, occurs, levels) = occurrences(4, &rules, &body, &steps);
+        // Levels 1 (atom 1), 2 (atom 2 reads 1), 3 (atom 3 reads 2).
+        assert_eq!(levels, 4);
+        let of = |a: usize| &occurs[start[a] as usize..start[a + 1] as usize];
+        let seen: Vec<(u32, u32, u32, u32)> = of(0)
+            .iter()
+            .chain(of(1))
+            .chain(of(2))
+            .map(|o| (o.rule, o.head, o.level >> 2, o.level & 3))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                // Atom 0 in rule 0 (of atom 1: one rule, read by rule 3)
+                // and rule 1 (of atom 2: two rules).
+                (0, 1, 1, Occ::ONE_RULE),
+                (1 << 1, 2, 2, 0),
+                // Atom 1 under `not` in rule 2, and in rule 3 (of atom 3:
+                // one rule, read by none).
+                (2 << 1 | 1, 2, 2, 0),
+                (3 << 1, 3, 3, Occ::ONE_RULE | Occ::SINK),
+                (3 << 1, 3, 3, Occ::ONE_RULE | Occ::SINK),
+            ]
+        );
+        assert!(of(3).is_empty());
+    }
 }
