@@ -17,6 +17,10 @@
 //! `or` is expanded into separate rules (disjunctive normal form), `(not (or
 //! …))` by De Morgan, `(not (distinct s t))` by unifying `s` and `t`.
 //!
+//! Before grounding, a rule whose body chains many variables is split into
+//! narrower rules over new relations ([`split`]), so that it grounds into
+//! the sum of their instances rather than the product.
+//!
 //! Grounding stops as soon as the estimate of the memory it holds passes
 //! its [`Budget`] ([`budget`]).
 
@@ -30,6 +34,7 @@ mod join;
 pub(in crate::games::gdl) mod normal;
 mod patterns;
 mod plan;
+mod split;
 mod terms;
 
 use budget::{estimate, Over, Refusal};
@@ -38,6 +43,7 @@ use join::JoinState;
 use normal::{dnf, product, resolve, unify, BLit};
 pub(in crate::games::gdl) use plan::{match_args, Pat};
 use plan::{slot, CRule, SUB_SLOTS};
+use split::Splitter;
 use terms::FxMap;
 pub(super) use terms::Terms;
 
@@ -81,6 +87,8 @@ pub struct Grounding {
     /// Where the budget was passed, if the ground rules were dropped for
     /// the possible atoms alone.
     dropped: Option<Over>,
+    /// How many of the atoms are of the relations a split made ([`split`]).
+    split_atoms: usize,
 }
 
 impl Grounding {
@@ -102,9 +110,16 @@ impl Grounding {
         self.rules.head.len()
     }
 
-    /// How many atoms can ever hold.
+    /// How many atoms can ever hold, those of the relations a split made
+    /// ([`split`]) included.
     pub fn num_atoms(&self) -> usize {
         self.rels.iter().map(|(_, _, l)| l.len()).sum()
+    }
+
+    /// How many of [`Grounding::num_atoms`] are of the relations a split
+    /// made ([`split`]) rather than the sheet's own.
+    pub fn num_split_atoms(&self) -> usize {
+        self.split_atoms
     }
 
     /// The estimated bytes of memory grounding held at its most (see
@@ -183,6 +198,8 @@ struct Grounder {
     dropped: Option<Over>,
     /// The line of the rule being grounded (for the budget's error).
     line: usize,
+    /// Splits wide rules before they are compiled ([`split`]).
+    splitter: Splitter,
 }
 
 /// The relation numbers of `true`, `does`, `init`, `next`, `legal` (made
@@ -268,8 +285,14 @@ impl Grounder {
                     other => rest.push(other),
                 }
             }
-            if ok {
-                self.compile(line, head, rest, &subst)?;
+            if !ok {
+                continue;
+            }
+            let head = resolve_atom(head, &subst);
+            let rest = rest.into_iter().map(|l| resolve_lit(l, &subst)).collect();
+            let none = HashMap::new();
+            for (head, body) in self.splitter.split(head, rest) {
+                self.compile(line, &head, body, &none)?;
             }
         }
         Ok(())
@@ -519,38 +542,138 @@ impl Grounder {
     fn finish(mut self) -> Grounding {
         self.atom_pos.resize(self.terms.len(), NONE);
         let bytes = self.peak.max(self.used());
-        // Drop the negative literals that can never hold.
         let old = std::mem::take(&mut self.out);
+        let inline = self.split_atoms_to_drop(&old);
+        // The rules without the new atoms that go (those of one rule
+        // inlined), and without the negative literals that can never hold.
         let mut out = GroundRules {
             start: vec![0],
             ..GroundRules::default()
         };
+        let (mut pos, mut neg) = (Vec::new(), Vec::new());
         for (i, &h) in old.head.iter().enumerate() {
-            let (s, n, e) = (
-                old.start[i] as usize,
-                old.neg[i] as usize,
-                old.start[i + 1] as usize,
-            );
-            out.body.extend_from_slice(&old.body[s..n]);
+            if inline.contains_key(&h) {
+                continue;
+            }
+            pos.clear();
+            neg.clear();
+            inlined_body(&old, &inline, i, &mut pos, &mut neg);
+            pos.sort_unstable();
+            pos.dedup();
+            neg.sort_unstable();
+            neg.dedup();
+            out.body.extend_from_slice(&pos);
             out.neg.push(out.body.len() as u32);
-            let possible = old.body[n..e]
-                .iter()
-                .filter(|&&a| self.atom_pos[a as usize] != NONE);
+            let possible = neg.iter().filter(|&&a| self.atom_pos[a as usize] != NONE);
             out.body.extend(possible);
             out.head.push(h);
             out.start.push(out.body.len() as u32);
         }
+        // Without ground rules, the new relations serve nothing.
+        let atoms_only = self.atoms_only;
+        let rels: Vec<_> = self
+            .rels
+            .into_iter()
+            .map(|mut r| {
+                let split = r.name.contains(' ');
+                r.list
+                    .retain(|a| !(split && (atoms_only || inline.contains_key(a))));
+                (r.name, r.arity, r.list)
+            })
+            .collect();
+        let split_atoms = rels
+            .iter()
+            .filter(|(n, _, _)| n.contains(' '))
+            .map(|(_, _, l)| l.len())
+            .sum();
         Grounding {
             terms: self.terms,
-            rels: self
-                .rels
-                .into_iter()
-                .map(|r| (r.name, r.arity, r.list))
-                .collect(),
+            rels,
             rules: out,
             bytes,
             dropped: self.dropped,
+            split_atoms,
         }
+    }
+
+    /// The atoms of the relations a split made ([`split`]) that go, each
+    /// with the rule to inline in its place, if any:
+    /// - those no rule reads (through the others): a new rule's join lacks
+    ///   the literals of the rule it came from that tie its variables
+    ///   together, so some of its atoms serve nothing;
+    /// - those with one ground rule: where the eliminated variables take
+    ///   one value given the new rule's head, the split gains nothing, and
+    ///   the atom is inlined into the rules that read it (it is only ever
+    ///   read positively), which restores the rule as the sheet wrote it.
+    fn split_atoms_to_drop(&self, rules: &GroundRules) -> FxMap<u32, usize> {
+        let split_rels: Vec<bool> = self.terms.names.iter().map(|n| n.contains(' ')).collect();
+        let is_split = |a: u32| split_rels[self.terms.nodes[a as usize].0 as usize];
+        let mut rules_of: FxMap<u32, Vec<usize>> = FxMap::default();
+        let mut todo = Vec::new();
+        for (i, &h) in rules.head.iter().enumerate() {
+            if is_split(h) {
+                rules_of.entry(h).or_default().push(i);
+            } else {
+                todo.push(i);
+            }
+        }
+        let mut read: FxMap<u32, ()> = FxMap::default();
+        while let Some(i) = todo.pop() {
+            let (s, n) = (rules.start[i] as usize, rules.neg[i] as usize);
+            for &a in &rules.body[s..n] {
+                if is_split(a) && read.insert(a, ()).is_none() {
+                    todo.extend(rules_of.get(&a).into_iter().flatten());
+                }
+            }
+        }
+        rules_of
+            .into_iter()
+            .filter_map(|(a, r)| match (read.contains_key(&a), &r[..]) {
+                (false, _) => Some((a, NONE as usize)),
+                (true, &[one]) => Some((a, one)),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// The body of ground rule `i`, the atoms of `inline` replaced by their
+/// own rule's bodies, all through.
+fn inlined_body(
+    rules: &GroundRules,
+    inline: &FxMap<u32, usize>,
+    i: usize,
+    pos: &mut Vec<u32>,
+    neg: &mut Vec<u32>,
+) {
+    let (s, n, e) = (
+        rules.start[i] as usize,
+        rules.neg[i] as usize,
+        rules.start[i + 1] as usize,
+    );
+    for &a in &rules.body[s..n] {
+        match inline.get(&a) {
+            // A rule that reads an atom is never dropped with it.
+            Some(&j) if j != NONE as usize => inlined_body(rules, inline, j, pos, neg),
+            _ => pos.push(a),
+        }
+    }
+    neg.extend_from_slice(&rules.body[n..e]);
+}
+
+fn resolve_atom(a: &Atom, s: &HashMap<Sym, Term>) -> Atom {
+    Atom {
+        rel: a.rel.clone(),
+        args: a.args.iter().map(|t| resolve(t, s)).collect(),
+    }
+}
+
+fn resolve_lit(l: BLit, s: &HashMap<Sym, Term>) -> BLit {
+    match l {
+        BLit::Pos(a) => BLit::Pos(resolve_atom(&a, s)),
+        BLit::Neg(a) => BLit::Neg(resolve_atom(&a, s)),
+        BLit::Dist(x, y) => BLit::Dist(resolve(&x, s), resolve(&y, s)),
+        BLit::Eq(x, y) => BLit::Eq(resolve(&x, s), resolve(&y, s)),
     }
 }
 

@@ -94,8 +94,9 @@ struct Grounded {
     /// This program's number, unique in the process: whose values a
     /// thread's [`live::Live`] holds.
     id: u64,
-    /// The atoms and rules of the compiled program before [`factor`] added
-    /// its own.
+    /// The atoms of the sheet's relations and the rules of the compiled
+    /// program before [`factor`] added its own (the rules of the relations
+    /// a split made included: [`super::ground`]).
     size: (usize, usize),
     num_base: usize,
     num_atoms: usize,
@@ -249,7 +250,7 @@ impl Reasoner {
                 Ok(()) => e,
             }
         })?;
-        let size = (num_atoms, compiled.0.len());
+        let size = (num_atoms - g.num_split_atoms(), compiled.0.len());
         let (factored, num_atoms) = factor(compiled, num_atoms);
         let (mut program, num_atoms) = complement_moves(factored, num_atoms, &does_start);
         let legal_atoms: Vec<Vec<u32>> = moves
@@ -426,9 +427,10 @@ impl Reasoner {
         matches!(self.backend, Backend::Grounded(_))
     }
 
-    /// The size of the compiled program: atoms, rules (for the non-ground
-    /// evaluator: the atoms that can ever hold, and the rules after `or`
-    /// is expanded).
+    /// The size of the compiled program: the atoms of the sheet's relations
+    /// that can ever hold, and the rules (the ground rules, those of the
+    /// relations [`super::ground`] splits out of wide rules included; for
+    /// the non-ground evaluator: the rules after `or` is expanded).
     pub fn size(&self) -> (usize, usize) {
         match &self.backend {
             Backend::Grounded(g) => g.size,
