@@ -38,7 +38,8 @@ impl Grounder {
         st.found = 0;
         // A match is priced as its buffer and the ground rule
         // it becomes, before any is made.
-        st.room = self.budget.bytes().saturating_sub(self.used());
+        let before = self.used();
+        st.room = self.budget.bytes().saturating_sub(before);
         let (width, lits) = (r.nvars + r.pos.len(), r.pos.len() + r.neg.len());
         st.per_match = 4 * width as u64;
         if !self.atoms_only {
@@ -49,6 +50,9 @@ impl Grounder {
         if self.join(r, &steps, 0, i, st).is_err() {
             return Err(self.over(st.found));
         }
+        // What the join priced is part of the estimate's peak, so that
+        // the estimate reported is a budget that grounds the sheet.
+        self.peak = self.peak.max(before + st.found as u64 * st.per_match);
         self.scratch = self.scratch.max(4 * st.out.len() as u64);
         let out = std::mem::take(&mut st.out);
         for chunk in out.chunks(width.max(1)).take(st.found) {
