@@ -172,8 +172,8 @@ fn eliminate(
     }
     // The literals over its variables alone go with it: they prune its
     // join, and the new relation holds only where they do.
-    for i in 0..body.len() {
-        if !bucket.contains(&i) && !lit_vars[i].is_empty() && safe(i) {
+    for (i, vars) in lit_vars.iter().enumerate() {
+        if !bucket.contains(&i) && !vars.is_empty() && safe(i) {
             bucket.push(i);
         }
     }
