@@ -34,7 +34,7 @@ mod join;
 pub(in crate::games::gdl) mod normal;
 mod patterns;
 mod plan;
-mod split;
+pub mod split;
 mod terms;
 
 use budget::{estimate, Over, Refusal};
