@@ -569,3 +569,15 @@ fn split_rules_ground_small_and_agree_with_the_rules_as_written() {
     // even total (the other two guesses' parity is free).
     assert_eq!(wins, 4 * 256);
 }
+
+#[test]
+fn splits_that_gain_nothing_are_undone() {
+    // Connect-4's `line` rules chain `colsucc`s and cells: each split is
+    // functional (the eliminated columns follow from the ones kept), so
+    // every new atom has one ground rule and is inlined back. The program
+    // is the one grounded before rules were split: 289 atoms and 422 rules
+    // (`wopr gdl check gdl/connect4-6x6.kif`, release build of 19e3aaa5).
+    let g = ground(&sheet_file("connect4-6x6.kif"), DEFAULT_BUDGET).unwrap();
+    assert_eq!(g.num_split_atoms(), 0);
+    assert_eq!((g.num_atoms(), g.num_rules()), (289, 422));
+}
