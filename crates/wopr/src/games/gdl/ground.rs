@@ -543,7 +543,7 @@ impl Grounder {
         self.atom_pos.resize(self.terms.len(), NONE);
         let bytes = self.peak.max(self.used());
         let old = std::mem::take(&mut self.out);
-        let inline = self.split_atoms_to_drop(&old);
+        let gone = self.split_atoms_to_drop(&old);
         // The rules without the new atoms that go (those of one rule
         // inlined), and without the negative literals that can never hold.
         let mut out = GroundRules {
@@ -552,12 +552,12 @@ impl Grounder {
         };
         let (mut pos, mut neg) = (Vec::new(), Vec::new());
         for (i, &h) in old.head.iter().enumerate() {
-            if inline.contains_key(&h) {
+            if gone.contains_key(&h) {
                 continue;
             }
             pos.clear();
             neg.clear();
-            inlined_body(&old, &inline, i, &mut pos, &mut neg);
+            inlined_body(&old, &gone, i, &mut pos, &mut neg);
             pos.sort_unstable();
             pos.dedup();
             neg.sort_unstable();
@@ -577,7 +577,7 @@ impl Grounder {
             .map(|mut r| {
                 let split = r.name.contains(' ');
                 r.list
-                    .retain(|a| !(split && (atoms_only || inline.contains_key(a))));
+                    .retain(|a| !(split && (atoms_only || gone.contains_key(a))));
                 (r.name, r.arity, r.list)
             })
             .collect();
@@ -617,18 +617,19 @@ impl Grounder {
                 todo.push(i);
             }
         }
-        let mut read: FxMap<u32, ()> = FxMap::default();
+        let mut read = vec![false; self.terms.len()];
         while let Some(i) = todo.pop() {
             let (s, n) = (rules.start[i] as usize, rules.neg[i] as usize);
             for &a in &rules.body[s..n] {
-                if is_split(a) && read.insert(a, ()).is_none() {
+                if is_split(a) && !read[a as usize] {
+                    read[a as usize] = true;
                     todo.extend(rules_of.get(&a).into_iter().flatten());
                 }
             }
         }
         rules_of
             .into_iter()
-            .filter_map(|(a, r)| match (read.contains_key(&a), &r[..]) {
+            .filter_map(|(a, r)| match (read[a as usize], &r[..]) {
                 (false, _) => Some((a, NONE as usize)),
                 (true, &[one]) => Some((a, one)),
                 _ => None,
@@ -637,11 +638,11 @@ impl Grounder {
     }
 }
 
-/// The body of ground rule `i`, the atoms of `inline` replaced by their
-/// own rule's bodies, all through.
+/// The body of ground rule `i`, the atoms of `gone` that have a rule
+/// ([`Grounder::split_atoms_to_drop`]) replaced by its body, all through.
 fn inlined_body(
     rules: &GroundRules,
-    inline: &FxMap<u32, usize>,
+    gone: &FxMap<u32, usize>,
     i: usize,
     pos: &mut Vec<u32>,
     neg: &mut Vec<u32>,
@@ -652,9 +653,9 @@ fn inlined_body(
         rules.start[i + 1] as usize,
     );
     for &a in &rules.body[s..n] {
-        match inline.get(&a) {
-            // A rule that reads an atom is never dropped with it.
-            Some(&j) if j != NONE as usize => inlined_body(rules, inline, j, pos, neg),
+        match gone.get(&a) {
+            // An atom a kept rule reads is never dropped (`NONE`).
+            Some(&j) if j != NONE as usize => inlined_body(rules, gone, j, pos, neg),
             _ => pos.push(a),
         }
     }
