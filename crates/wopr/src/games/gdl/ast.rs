@@ -68,6 +68,26 @@ pub struct Sheet {
     pub rules: Vec<Rule>,
 }
 
+impl Term {
+    /// Pushes every variable of the term to `out`, in order of appearance,
+    /// with repeats.
+    pub fn push_vars<'a>(&'a self, out: &mut Vec<&'a Sym>) {
+        match self {
+            Term::Const(_) => {}
+            Term::Var(v) => out.push(v),
+            Term::Fn(_, args) => args.iter().for_each(|a| a.push_vars(out)),
+        }
+    }
+}
+
+impl Atom {
+    /// Pushes every variable of the atom's arguments to `out`, in order of
+    /// appearance, with repeats.
+    pub fn push_vars<'a>(&'a self, out: &mut Vec<&'a Sym>) {
+        self.args.iter().for_each(|t| t.push_vars(out));
+    }
+}
+
 impl fmt::Display for Term {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -196,19 +196,6 @@ fn for_each_atom<'a>(lit: &'a Literal, negated: bool, f: &mut impl FnMut(&'a Ato
     }
 }
 
-/// Every variable of a term, in order of appearance (with repeats).
-fn term_vars<'a>(t: &'a Term, out: &mut Vec<&'a Sym>) {
-    match t {
-        Term::Const(_) => {}
-        Term::Var(v) => out.push(v),
-        Term::Fn(_, args) => args.iter().for_each(|a| term_vars(a, out)),
-    }
-}
-
-fn atom_vars<'a>(a: &'a Atom, out: &mut Vec<&'a Sym>) {
-    a.args.iter().for_each(|t| term_vars(t, out));
-}
-
 fn is_ground(t: &Term) -> bool {
     match t {
         Term::Const(_) => true,
@@ -348,7 +335,7 @@ fn bound_by(lit: &Literal) -> HashSet<&Sym> {
     match lit {
         Literal::Pos(a) => {
             let mut vs = Vec::new();
-            atom_vars(a, &mut vs);
+            a.push_vars(&mut vs);
             vs.into_iter().collect()
         }
         Literal::Not(_) | Literal::Distinct(..) => HashSet::new(),
@@ -368,11 +355,11 @@ fn needed_by<'a>(lit: &'a Literal, out: &mut Vec<&'a Sym>) {
         Literal::Not(inner) => {
             fn all_vars<'a>(l: &'a Literal, out: &mut Vec<&'a Sym>) {
                 match l {
-                    Literal::Pos(a) => atom_vars(a, out),
+                    Literal::Pos(a) => a.push_vars(out),
                     Literal::Not(inner) => all_vars(inner, out),
                     Literal::Distinct(a, b) => {
-                        term_vars(a, out);
-                        term_vars(b, out);
+                        a.push_vars(out);
+                        b.push_vars(out);
                     }
                     Literal::Or(ls) => ls.iter().for_each(|l| all_vars(l, out)),
                 }
@@ -380,8 +367,8 @@ fn needed_by<'a>(lit: &'a Literal, out: &mut Vec<&'a Sym>) {
             all_vars(inner, out);
         }
         Literal::Distinct(a, b) => {
-            term_vars(a, out);
-            term_vars(b, out);
+            a.push_vars(out);
+            b.push_vars(out);
         }
         Literal::Or(ls) => ls.iter().for_each(|l| needed_by(l, out)),
     }
@@ -393,7 +380,7 @@ fn check_safety(rule: &Rule) -> Result<(), GdlError> {
         bound.extend(bound_by(l));
     }
     let mut needed = Vec::new();
-    atom_vars(&rule.head, &mut needed);
+    rule.head.push_vars(&mut needed);
     rule.body.iter().for_each(|l| needed_by(l, &mut needed));
     match needed.into_iter().find(|v| !bound.contains(v)) {
         Some(v) => Err(err(

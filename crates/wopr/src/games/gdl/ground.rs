@@ -43,7 +43,7 @@ use join::JoinState;
 use normal::{dnf, product, resolve, unify, BLit};
 pub(in crate::games::gdl) use plan::{match_args, Pat};
 use plan::{slot, CRule, SUB_SLOTS};
-use split::Splitter;
+use split::{is_new_relation, Splitter};
 use terms::FxMap;
 pub(super) use terms::Terms;
 
@@ -87,8 +87,6 @@ pub struct Grounding {
     /// Where the budget was passed, if the ground rules were dropped for
     /// the possible atoms alone.
     dropped: Option<Over>,
-    /// How many of the atoms are of the relations a split made ([`split`]).
-    split_atoms: usize,
 }
 
 impl Grounding {
@@ -119,7 +117,11 @@ impl Grounding {
     /// How many of [`Grounding::num_atoms`] are of the relations a split
     /// made ([`split`]) rather than the sheet's own.
     pub fn num_split_atoms(&self) -> usize {
-        self.split_atoms
+        self.rels
+            .iter()
+            .filter(|(n, _, _)| is_new_relation(n))
+            .map(|(_, _, l)| l.len())
+            .sum()
     }
 
     /// The estimated bytes of memory grounding held at its most (see
@@ -575,24 +577,18 @@ impl Grounder {
             .rels
             .into_iter()
             .map(|mut r| {
-                let split = r.name.contains(' ');
+                let split = is_new_relation(&r.name);
                 r.list
                     .retain(|a| !(split && (atoms_only || gone.contains_key(a))));
                 (r.name, r.arity, r.list)
             })
             .collect();
-        let split_atoms = rels
-            .iter()
-            .filter(|(n, _, _)| n.contains(' '))
-            .map(|(_, _, l)| l.len())
-            .sum();
         Grounding {
             terms: self.terms,
             rels,
             rules: out,
             bytes,
             dropped: self.dropped,
-            split_atoms,
         }
     }
 
@@ -606,7 +602,12 @@ impl Grounder {
     ///   the atom is inlined into the rules that read it (it is only ever
     ///   read positively), which restores the rule as the sheet wrote it.
     fn split_atoms_to_drop(&self, rules: &GroundRules) -> FxMap<u32, usize> {
-        let split_rels: Vec<bool> = self.terms.names.iter().map(|n| n.contains(' ')).collect();
+        let split_rels: Vec<bool> = self
+            .terms
+            .names
+            .iter()
+            .map(|n| is_new_relation(n))
+            .collect();
         let is_split = |a: u32| split_rels[self.terms.nodes[a as usize].0 as usize];
         let mut rules_of: FxMap<u32, Vec<usize>> = FxMap::default();
         let mut todo = Vec::new();

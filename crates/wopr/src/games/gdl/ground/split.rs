@@ -37,6 +37,12 @@ use crate::games::gdl::ast::{Atom, Sym, Term};
 
 use super::normal::BLit;
 
+/// Whether relation `name` is one a split made: its name holds a space,
+/// which no sheet can write.
+pub(super) fn is_new_relation(name: &str) -> bool {
+    name.contains(' ')
+}
+
 /// Splits rules, naming the new relations; one per sheet.
 #[derive(Default)]
 pub(super) struct Splitter {
@@ -92,48 +98,44 @@ impl Splitter {
     }
 }
 
-/// The variables of `t`, each once, in order of first appearance, added to
-/// `out`.
-fn term_vars(t: &Term, out: &mut Vec<Sym>) {
-    match t {
-        Term::Var(v) if !out.contains(v) => out.push(v.clone()),
-        Term::Fn(_, args) => args.iter().for_each(|a| term_vars(a, out)),
-        _ => {}
-    }
-}
-
-fn atom_vars(a: &Atom, out: &mut Vec<Sym>) {
-    a.args.iter().for_each(|t| term_vars(t, out));
-}
-
-fn lit_vars(l: &BLit, out: &mut Vec<Sym>) {
+/// Pushes the variables of `l` to `out`, in order of appearance, with
+/// repeats.
+fn lit_vars<'a>(l: &'a BLit, out: &mut Vec<&'a Sym>) {
     match l {
-        BLit::Pos(a) | BLit::Neg(a) => atom_vars(a, out),
+        BLit::Pos(a) | BLit::Neg(a) => a.push_vars(out),
         BLit::Dist(x, y) | BLit::Eq(x, y) => {
-            term_vars(x, out);
-            term_vars(y, out);
+            x.push_vars(out);
+            y.push_vars(out);
         }
     }
 }
 
-fn vars_of(l: &BLit) -> Vec<Sym> {
-    let mut v = Vec::new();
-    lit_vars(l, &mut v);
-    v
+/// `vars` without repeats, in order of first appearance.
+fn unique<'a>(vars: impl IntoIterator<Item = &'a Sym>) -> Vec<&'a Sym> {
+    let mut out = Vec::new();
+    for v in vars {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
 }
 
 /// The variable to eliminate from `head <- body` with the smallest
 /// interface (then the most variables gone, then the first), if any may go.
 fn best_elimination(head: &Atom, body: &[BLit]) -> Option<Elimination> {
     let mut head_vars = Vec::new();
-    atom_vars(head, &mut head_vars);
-    let lit_vars: Vec<Vec<Sym>> = body.iter().map(vars_of).collect();
-    let mut all = head_vars.clone();
-    lit_vars.iter().flatten().for_each(|v| {
-        if !all.contains(v) {
-            all.push(v.clone());
-        }
-    });
+    head.push_vars(&mut head_vars);
+    let head_vars = unique(head_vars);
+    let lit_vars: Vec<Vec<&Sym>> = body
+        .iter()
+        .map(|l| {
+            let mut v = Vec::new();
+            lit_vars(l, &mut v);
+            unique(v)
+        })
+        .collect();
+    let all = unique(head_vars.iter().chain(lit_vars.iter().flatten()).copied());
     let mut best: Option<(usize, usize, Elimination)> = None;
     for v in all.iter().filter(|v| !head_vars.contains(v)) {
         let Some(e) = eliminate(v, &head_vars, body, &lit_vars, all.len()) else {
@@ -152,22 +154,25 @@ fn best_elimination(head: &Atom, body: &[BLit]) -> Option<Elimination> {
 /// rule does not read all `num_vars` variables of the rule).
 fn eliminate(
     v: &Sym,
-    head_vars: &[Sym],
+    head_vars: &[&Sym],
     body: &[BLit],
-    lit_vars: &[Vec<Sym>],
+    lit_vars: &[Vec<&Sym>],
     num_vars: usize,
 ) -> Option<Elimination> {
     let mut bucket: Vec<usize> = (0..body.len())
-        .filter(|&i| lit_vars[i].contains(v))
+        .filter(|&i| lit_vars[i].contains(&v))
         .collect();
-    let mut bound: Vec<Sym> = Vec::new();
-    for &i in &bucket {
-        if let BLit::Pos(a) = &body[i] {
-            atom_vars(a, &mut bound);
-        }
-    }
+    let bound = unique(
+        bucket
+            .iter()
+            .filter_map(|&i| match &body[i] {
+                BLit::Pos(_) => Some(lit_vars[i].iter().copied()),
+                _ => None,
+            })
+            .flatten(),
+    );
     let safe = |i: usize| lit_vars[i].iter().all(|w| bound.contains(w));
-    if !bound.contains(v) || !bucket.iter().all(|&i| safe(i)) || bound.len() == num_vars {
+    if !bound.contains(&v) || !bucket.iter().all(|&i| safe(i)) || bound.len() == num_vars {
         return None;
     }
     // The literals over its variables alone go with it: they prune its
@@ -178,16 +183,19 @@ fn eliminate(
         }
     }
     bucket.sort_unstable();
-    let mut outside = head_vars.to_vec();
-    for i in (0..body.len()).filter(|i| !bucket.contains(i)) {
-        lit_vars[i].iter().for_each(|w| {
-            if !outside.contains(w) {
-                outside.push(w.clone());
-            }
-        });
-    }
+    let outside = unique(
+        head_vars.iter().copied().chain(
+            (0..body.len())
+                .filter(|i| !bucket.contains(i))
+                .flat_map(|i| lit_vars[i].iter().copied()),
+        ),
+    );
     let width = bound.len();
-    let interface = bound.into_iter().filter(|w| outside.contains(w)).collect();
+    let interface = bound
+        .into_iter()
+        .filter(|w| outside.contains(w))
+        .cloned()
+        .collect();
     Some(Elimination {
         bucket,
         interface,
@@ -199,7 +207,7 @@ fn eliminate(
 /// in order of first appearance, the interface first: equal for two rules
 /// that differ only in the names of their variables.
 fn canonical(interface: &[Sym], body: &[BLit]) -> String {
-    let mut order = interface.to_vec();
+    let mut order: Vec<&Sym> = interface.iter().collect();
     body.iter().for_each(|l| lit_vars(l, &mut order));
     let mut s = format!("{}:", interface.len());
     let term = |t: &Term, s: &mut String| write_term(t, &order, s);
@@ -225,11 +233,11 @@ fn canonical(interface: &[Sym], body: &[BLit]) -> String {
     s
 }
 
-fn write_term(t: &Term, order: &[Sym], s: &mut String) {
+fn write_term(t: &Term, order: &[&Sym], s: &mut String) {
     match t {
         Term::Const(c) => s.push_str(c),
         Term::Var(v) => {
-            let i = order.iter().position(|w| w == v).unwrap_or(usize::MAX);
+            let i = order.iter().position(|&w| w == v).unwrap_or(usize::MAX);
             let _ = write!(s, "?{i}");
         }
         Term::Fn(f, args) => {
@@ -293,8 +301,9 @@ mod tests {
         assert_eq!(&*last.rel, "total");
         for (h, b) in &rules {
             let mut vs = Vec::new();
-            atom_vars(h, &mut vs);
+            h.push_vars(&mut vs);
             b.iter().for_each(|l| lit_vars(l, &mut vs));
+            let vs = unique(vs);
             assert!(vs.len() <= 3, "{h:?} reads {vs:?}");
         }
     }
