@@ -435,6 +435,9 @@ async fn play(
     // overruns (MCTS posts as it searches; other players leave it empty).
     let best = BestSoFar::new();
     player.share_best(best.clone());
+    // The actions' move terms are read at this position (ranked actions
+    // name a move only together with it).
+    let here = state.clone();
     let thinking = tokio::task::spawn_blocking(move || {
         let mut acts = ActionList::new();
         state.legal_actions(&mut acts);
@@ -445,7 +448,7 @@ async fn play(
     let chosen = match tokio::time::timeout(left, thinking).await {
         Ok(Ok((player, a, None))) => {
             m.player = Some(player);
-            m.position.game().action_term(a).cloned()
+            here.action_term(a).cloned()
         }
         Ok(Ok((_, _, Some(f)))) => {
             eprintln!("match {id}: the player failed ({f:?}); a random legal move");
@@ -456,9 +459,7 @@ async fn play(
             None
         }
         Err(_) => {
-            let so_far = best
-                .get()
-                .and_then(|a| m.position.game().action_term(a).cloned());
+            let so_far = best.get().and_then(|a| here.action_term(a).cloned());
             eprintln!(
                 "match {id}: the player was still thinking at {} ms; {}",
                 hard.as_millis(),

@@ -24,8 +24,17 @@
 //! whitespace); the sheet's own `(mark 1 1)` and `#N` (action `N`) are read
 //! too, case-insensitively.
 //!
-//! **Move lists.** A role may have any number of possible moves (up to
-//! 65,535 distinct move terms in all). Every wopr game lists a position's
+//! *Ranked actions.* A sheet with more distinct move terms than an
+//! [`Action`] holds (65,535; the amazons sheets have up to 129,601) is
+//! played with actions that name a move by its rank among the legal moves
+//! of the role choosing at that position instead: action `k` is the `k`-th
+//! lowest there, in the same term order. Play, notation and `#N` work as
+//! before, but an action means a move only together with its position
+//! ([`Gdl::has_ranked_actions`]), and [`Game::num_actions`] is
+//! [`MAX_ACTIONS`]. On a simultaneous turn each seat's actions rank its
+//! own legal moves; [`GdlState::seat_action_to_string`] names them.
+//!
+//! **Move lists.** A role may have any number of possible moves. Every wopr game lists a position's
 //! moves in one fixed-size list of [`MAX_ACTIONS`] (512), so where a role
 //! has more legal moves than that *at one position*, wopr's own players
 //! (MCTS, random, nets) choose among the 512 of lowest action and never see
@@ -111,6 +120,11 @@ struct Rules {
     /// Per role, the MoveId of each action (`u32::MAX` where the role
     /// can never make it): `action_of` backwards.
     move_id: Vec<Vec<u32>>,
+    /// Whether an action is a rank in the choosing role's legal moves at
+    /// a position, not an index in `actions` (see the module docs,
+    /// "Ranked actions"); then `actions`, `action_of` and `move_id` are
+    /// empty.
+    ranked: bool,
     /// Per role, whether each MoveId is a constant (a passive move when it
     /// is the only legal one).
     constant: Vec<Vec<bool>>,
@@ -182,14 +196,12 @@ impl Gdl {
             .collect();
         actions.sort_by(cmp_terms);
         actions.dedup();
-        if actions.len() > usize::from(Action::MAX) {
-            return Err(SpecError(format!(
-                "gdl:{path}: {} distinct moves, more than wopr's {} actions",
-                actions.len(),
-                Action::MAX
-            )));
+        let ranked = actions.len() > usize::from(Action::MAX);
+        if ranked {
+            actions.clear();
         }
         let action_of: Vec<Vec<Action>> = (0..reasoner.roles().len())
+            .filter(|_| !ranked)
             .map(|r| {
                 reasoner
                     .moves(r)
@@ -232,6 +244,7 @@ impl Gdl {
             actions,
             move_id,
             action_of,
+            ranked,
             constant,
             alternating: false,
             simultaneous: false,
@@ -291,9 +304,11 @@ impl Gdl {
         GdlState::new(self.rules.clone(), facts)
     }
 
-    /// The move term of action `a`.
-    pub fn action_term(&self, a: Action) -> Option<&Term> {
-        self.rules.actions.get(a as usize)
+    /// Whether actions are ranks among a position's legal moves rather
+    /// than fixed move terms (a sheet with more distinct moves than an
+    /// [`Action`] holds; see the module docs, "Ranked actions").
+    pub fn has_ranked_actions(&self) -> bool {
+        self.rules.ranked
     }
 }
 
@@ -422,11 +437,19 @@ impl GdlState {
     /// that chose; every other role makes its first legal move (its only
     /// one when passive), chance its drawn move.
     fn advance(&mut self, chosen: &[(usize, u32)]) {
-        let mut joint: Vec<u32> = self
-            .legal
-            .iter()
-            .map(|l| l.first().copied().unwrap_or(u32::MAX))
-            .collect();
+        // The joint move on the stack where the roles are few (they are,
+        // but for the odd sheet): this runs once a ply.
+        let roles = self.legal.len();
+        let (mut stack, mut heap) = ([u32::MAX; 8], Vec::new());
+        let joint: &mut [u32] = if roles <= stack.len() {
+            &mut stack[..roles]
+        } else {
+            heap.resize(roles, u32::MAX);
+            &mut heap
+        };
+        for (j, l) in joint.iter_mut().zip(&self.legal) {
+            *j = l.first().copied().unwrap_or(u32::MAX);
+        }
         if let (Some(r), Some(m)) = (self.rules.random, self.pending.take()) {
             joint[r] = m;
         }
@@ -436,36 +459,79 @@ impl GdlState {
         if self.rules.hidden {
             for (seat, &role) in self.rules.seats.iter().enumerate() {
                 let mut got = Vec::new();
-                self.rules
-                    .reasoner
-                    .sees(&self.facts, &joint, role, &mut got);
+                self.rules.reasoner.sees(&self.facts, joint, role, &mut got);
                 self.seen[seat].push(got);
             }
         }
-        self.facts = self.rules.reasoner.next(&self.facts, &joint);
+        self.rules.reasoner.advance(&mut self.facts, joint);
     }
 
     fn seat_legal(&self, seat: usize, out: &mut ActionList) {
-        let role = self.rules.seats[seat];
-        list_capped(&self.legal[role], &self.rules.action_of[role], out);
+        self.role_legal(self.rules.seats[seat], out);
     }
-}
 
-/// Lists the actions of a role's legal moves `legal` (through its
-/// `action_of` table) in `out`, lowest action first: at most the
-/// [`MAX_ACTIONS`] lowest where a position offers more (see the module
-/// docs, "Move lists").
-fn list_capped(legal: &[u32], action_of: &[Action], out: &mut ActionList) {
-    let start = out.len();
-    if legal.len() <= MAX_ACTIONS - start {
-        out.extend(legal.iter().map(|&m| action_of[m as usize]));
-        out[start..].sort_unstable();
-        return;
+    /// Lists `role`'s legal actions here in `out`, lowest first: at most
+    /// the [`MAX_ACTIONS`] lowest where there are more (see the module
+    /// docs, "Move lists"). A role's MoveIds and the actions both follow
+    /// [`cmp_terms`], so the actions of increasing MoveIds increase.
+    fn role_legal(&self, role: usize, out: &mut ActionList) {
+        let legal = self.legal[role].iter().take(MAX_ACTIONS - out.len());
+        if self.rules.ranked {
+            out.extend((0..legal.len()).map(|k| k as Action));
+        } else {
+            let action_of = &self.rules.action_of[role];
+            out.extend(legal.map(|&m| action_of[m as usize]));
+        }
     }
-    let mut acts: Vec<Action> = legal.iter().map(|&m| action_of[m as usize]).collect();
-    acts.sort_unstable();
-    acts.truncate(MAX_ACTIONS - out.len());
-    out.extend(acts);
+
+    /// `role`'s MoveId of `action` here, if the role can make it.
+    fn move_of(&self, role: usize, action: Action) -> Option<u32> {
+        if self.rules.ranked {
+            self.legal.get(role)?.get(action as usize).copied()
+        } else {
+            self.rules.move_of(role, action)
+        }
+    }
+
+    /// The role that chooses here: the seat on turn, chance, or on a
+    /// simultaneous turn the first seat.
+    fn chooser(&self) -> Option<usize> {
+        match self.turn {
+            Turn::Player(seat) => Some(self.rules.seats[seat]),
+            Turn::Chance => self.rules.random,
+            Turn::Simultaneous => Some(self.rules.seats[0]),
+            Turn::Terminal => None,
+        }
+    }
+
+    /// The move term of `role`'s `action` here.
+    fn role_move_term(&self, role: usize, action: Action) -> Option<&Term> {
+        if self.rules.ranked {
+            let m = self.move_of(role, action)?;
+            self.rules.reasoner.moves(role).get(m as usize)
+        } else {
+            self.rules.actions.get(action as usize)
+        }
+    }
+
+    /// The move term of `action` for the role choosing here (on a
+    /// simultaneous turn the first seat; [`Gdl::has_ranked_actions`] says
+    /// when that matters).
+    pub fn action_term(&self, action: Action) -> Option<&Term> {
+        self.role_move_term(self.chooser()?, action)
+    }
+
+    /// Seat `seat`'s `action` here in notation (as
+    /// [`State::action_to_string`], whose actions are the choosing
+    /// role's: the two differ only for ranked actions on a simultaneous
+    /// turn).
+    pub fn seat_action_to_string(&self, seat: usize, action: Action) -> String {
+        let term = match self.rules.seats.get(seat) {
+            Some(&role) if self.rules.ranked => self.role_move_term(role, action),
+            _ => self.action_term(action),
+        };
+        term.map_or_else(|| format!("#{action}"), notation)
+    }
 }
 
 impl State for GdlState {
@@ -480,7 +546,7 @@ impl State for GdlState {
             Turn::Player(seat) => self.seat_legal(seat, out),
             Turn::Chance => {
                 let r = self.rules.random.expect("a chance turn has a random role");
-                list_capped(&self.legal[r], &self.rules.action_of[r], out);
+                self.role_legal(r, out);
             }
             _ => {}
         }
@@ -490,12 +556,12 @@ impl State for GdlState {
         match self.turn {
             Turn::Player(seat) => {
                 let role = self.rules.seats[seat];
-                let m = self.rules.move_of(role, action).unwrap_or(u32::MAX);
+                let m = self.move_of(role, action).unwrap_or(u32::MAX);
                 self.advance(&[(role, m)]);
             }
             Turn::Chance => {
                 let r = self.rules.random.expect("a chance turn has a random role");
-                self.pending = self.rules.move_of(r, action);
+                self.pending = self.move_of(r, action);
             }
             _ => return,
         }
@@ -518,31 +584,42 @@ impl State for GdlState {
     }
 
     fn action_to_string(&self, action: Action) -> String {
-        match self.rules.actions.get(action as usize) {
-            Some(t) => notation(t),
-            None => format!("#{action}"),
-        }
+        self.action_term(action)
+            .map_or_else(|| format!("#{action}"), notation)
     }
 
     fn parse_action(&self, text: &str) -> Result<Action, String> {
         let want = normalise(text);
         let compact: String = text.to_ascii_lowercase().split_whitespace().collect();
-        if let Some(i) = self.rules.actions.iter().position(|t| {
+        let is = |t: &Term| {
             let kif = normalise(&t.to_string());
             kif == want || kif == format!("({want})") || notation(t) == compact
-        }) {
+        };
+        // Ranked actions name the choosing role's legal moves here.
+        let ranked: Vec<&Term> = match self.chooser() {
+            Some(role) if self.rules.ranked => {
+                let moves = self.rules.reasoner.moves(role);
+                let legal = &self.legal[role][..self.legal[role].len().min(MAX_ACTIONS)];
+                legal.iter().map(|&m| &moves[m as usize]).collect()
+            }
+            _ => Vec::new(),
+        };
+        let terms: Vec<&Term> = if self.rules.ranked {
+            ranked
+        } else {
+            self.rules.actions.iter().collect()
+        };
+        if let Some(i) = terms.iter().position(|t| is(t)) {
             return Ok(i as Action);
         }
-        parse_index(text, self.rules.actions.len()).ok_or_else(|| {
+        parse_index(text, terms.len()).ok_or_else(|| {
             format!(
-                "'{}' is not a move of {} (write a move term such as {}, or #N for action N < {})",
+                "'{}' is not a move of {}{} (write a move term such as {}, or #N for action N < {})",
                 text.trim(),
                 self.rules.path,
-                self.rules
-                    .actions
-                    .last()
-                    .map_or("noop".to_string(), notation),
-                self.rules.actions.len()
+                if self.rules.ranked { " here" } else { "" },
+                terms.last().map_or("noop".to_string(), |t| notation(t)),
+                terms.len()
             )
         })
     }
@@ -586,7 +663,7 @@ impl State for GdlState {
             .seats
             .iter()
             .zip(actions)
-            .filter_map(|(&role, &a)| Some((role, self.rules.move_of(role, a)?)))
+            .filter_map(|(&role, &a)| Some((role, self.move_of(role, a)?)))
             .collect();
         self.advance(&chosen);
         self.settle();
@@ -673,7 +750,11 @@ impl Game for Gdl {
     }
 
     fn num_actions(&self) -> usize {
-        self.rules.actions.len()
+        if self.rules.ranked {
+            MAX_ACTIONS
+        } else {
+            self.rules.actions.len()
+        }
     }
 
     fn max_game_length(&self) -> usize {

@@ -552,6 +552,17 @@ impl Reasoner {
         });
     }
 
+    /// As [`Reasoner::next`], replacing `state` by its successor (no
+    /// allocation on the compiled program).
+    pub fn advance(&self, state: &mut Facts, joint: &[u32]) {
+        match &self.backend {
+            Backend::Grounded(g) if state.0.len() == self.base.len().div_ceil(64) => {
+                g.next_in_place(state, joint)
+            }
+            _ => *state = self.next(state, joint),
+        }
+    }
+
     /// Every ground percept (`sees`) that `role` can ever get, sorted by
     /// [`cmp_terms`]; an index here is a percept id.
     pub fn percepts(&self, role: usize) -> &[Term] {

@@ -83,7 +83,10 @@ impl State for GdlHiddenState {
         GdlView {
             seat: player,
             seen,
-            legal: legal.iter().map(|&a| self.0.action_to_string(a)).collect(),
+            legal: legal
+                .iter()
+                .map(|&a| self.0.seat_action_to_string(player, a))
+                .collect(),
         }
     }
     fn action_to_string(&self, action: Action) -> String {

@@ -141,8 +141,13 @@ impl crate::game::oracle::Oracles for Gdl {
 }
 
 /// Random playouts run when a sheet is loaded to see which kinds of turn it
-/// has.
+/// has: at most this many,
 const PROBE_PLAYOUTS: u64 = 64;
+/// and none started after this many plies in all (a count, not a clock,
+/// so that what a sheet is found to have does not depend on the machine):
+/// where a ply costs milliseconds (the amazons sheets' million rules),
+/// 64 long games would take longer than loading the sheet.
+const PROBE_PLIES: usize = 2_048;
 
 /// The kinds of turn random games from the start meet: (chance,
 /// simultaneous).
@@ -150,9 +155,14 @@ pub(super) fn probe(game: &Gdl) -> (bool, bool) {
     let mut rng = crate::game::rng::stream(0, &[0]);
     let mut legal = ActionList::new();
     let (mut chance, mut simultaneous) = (false, false);
+    let mut plies = 0;
     for _ in 0..PROBE_PLAYOUTS {
+        if plies >= PROBE_PLIES {
+            break;
+        }
         let mut s = game.initial_state();
         for _ in 0..game.rules.max_plies {
+            plies += 1;
             match s.turn() {
                 Turn::Player(_) | Turn::Chance => {
                     chance |= s.turn() == Turn::Chance;

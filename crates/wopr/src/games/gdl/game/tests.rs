@@ -44,3 +44,54 @@ fn a_move_names_the_square_it_fills() {
     s.apply(drop3);
     assert_eq!(s.action_cell(drop3), Some((2, 4)));
 }
+
+/// One role picks `(pick ?a ?b ?c)` from the cell `(at ?a ?b)` it stands
+/// on, for any `?c` of 0..=40, and moves to `(at ?b ?c)`; two picks end
+/// the game, won on `(at 5 7)`. Each position has 41 legal moves, but the
+/// sheet's possible moves are every cell (41 × 41, all reachable from
+/// `(at 0 0)` in the rules' relaxation) times 41: 68,921 distinct terms,
+/// more than the 65,535 an action holds.
+fn wide_moves() -> Gdl {
+    let nums: String = (0..=40).map(|n| format!("(num {n}) ")).collect();
+    let text = format!(
+        "(role p) {nums}
+         (init (at 0 0)) (init (step 0))
+         (<= (legal p (pick ?a ?b ?c)) (true (at ?a ?b)) (num ?c))
+         (<= (next (at ?b ?c)) (does p (pick ?a ?b ?c)))
+         (<= (next (step 1)) (true (step 0)))
+         (<= (next (step 2)) (true (step 1)))
+         (<= terminal (true (step 2)))
+         (<= (goal p 100) (true (at 5 7)))
+         (<= (goal p 0) (not (true (at 5 7))))"
+    );
+    Gdl::from_text("wide.kif", &text, 10_000).unwrap()
+}
+
+#[test]
+fn more_moves_than_an_action_holds_are_ranked_at_their_position() {
+    let g = wide_moves();
+    assert!(g.has_ranked_actions());
+    assert_eq!(g.num_actions(), MAX_ACTIONS);
+    assert_eq!(g.reasoner().moves(0).len(), 41 * 41 * 41);
+    let mut s = g.initial_state();
+    let mut legal = ActionList::new();
+    s.legal_actions(&mut legal);
+    // The 41 picks from (at 0 0), in term order: action k picks k.
+    assert_eq!(legal.to_vec(), (0..41).collect::<Vec<Action>>());
+    assert_eq!(s.action_to_string(5), "pick(0,0,5)");
+    assert_eq!(s.parse_action("(PICK 0 0 5)"), Ok(5));
+    assert_eq!(s.parse_action("#40"), Ok(40));
+    let err = s.parse_action("pick(0,5,7)").unwrap_err();
+    assert!(err.contains("is not a move of wide.kif here"), "{err}");
+    assert!(s.parse_action("#41").is_err());
+    s.apply(5);
+    // Now on (at 0 5): the same action 7 is another move.
+    assert_eq!(s.action_to_string(7), "pick(0,5,7)");
+    assert_eq!(
+        s.action_term(7).map(|t| t.to_string()).as_deref(),
+        Some("(pick 0 5 7)")
+    );
+    s.apply(s.parse_action("pick(0,5,7)").unwrap());
+    assert_eq!(s.turn(), Turn::Terminal);
+    assert_eq!(s.returns(0), 1.0);
+}

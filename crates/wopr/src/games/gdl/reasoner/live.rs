@@ -134,12 +134,29 @@ impl Grounded {
     ) -> R {
         LIVE.with(|cell| {
             let mut live = cell.borrow_mut();
-            if live.owner != self.id {
-                self.reset(&mut live);
-            }
-            self.sync(&mut live, state, joint);
+            self.bring(&mut live, state, joint);
             f(&live)
         })
+    }
+
+    /// Replaces `state` by its successor after `joint`, which must be a
+    /// state of this program (as many words as its base facts take).
+    pub(super) fn next_in_place(&self, state: &mut Facts, joint: &[u32]) {
+        LIVE.with(|cell| {
+            let mut live = cell.borrow_mut();
+            self.bring(&mut live, state, Some(joint));
+            let n = state.0.len();
+            state.0.copy_from_slice(&live.outs()[..n]);
+        })
+    }
+
+    /// Brings `live` to `state` and `joint` ([`Grounded::with_live`]),
+    /// starting afresh if it held another program's values.
+    fn bring(&self, live: &mut Live, state: &Facts, joint: Option<&[u32]>) {
+        if live.owner != self.id {
+            self.reset(live);
+        }
+        self.sync(live, state, joint);
     }
 
     /// Every atom's value with no base fact and no move true, and the
@@ -208,7 +225,11 @@ impl Grounded {
                     wanted.push(w[0] + m);
                 }
             }
-            if wanted != live.does {
+            // Compared by hand: a slice comparison calls `memcmp`, which
+            // costs more than the two or three moves it compares.
+            let same = wanted.len() == live.does.len()
+                && wanted.iter().zip(&live.does).all(|(a, b)| a == b);
+            if !same {
                 // The new moves first: an atom that one move supports in
                 // place of another then never loses its support, and its
                 // step is not queued.
