@@ -56,7 +56,8 @@
 //!
 //! **Players.** `random`, `first`, `mcts` with random rollouts on every
 //! sheet; on sheets whose turns are all one player's (checked on random
-//! playouts when the sheet is loaded, no `random` role), also `alphabeta`
+//! playouts when the sheet is loaded: 64 games, none started after 2,048
+//! plies in all; no `random` role), also `alphabeta`
 //! with a generic evaluation (the mover's goal value where the sheet defines
 //! one before the end, else 0) and `net:` players on the `facts` encoding:
 //! one input per seat for the player to move, then one input per ground base
