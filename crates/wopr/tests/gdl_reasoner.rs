@@ -284,39 +284,6 @@ fn negation_cycles_that_vanish_once_ground_are_run() {
     );
 }
 
-/// A counter that negation over static relations bounds: `num` stops at
-/// `(max 3)` though `succ` runs to 40, and so does the state's `count`.
-fn bounded_counter() -> String {
-    let succ: String = (0..40).map(|n| format!("(succ {n} {}) ", n + 1)).collect();
-    format!(
-        "(role p) (max 3) (num 0) {succ}
-         (<= (num ?m) (num ?n) (succ ?n ?m) (not (max ?n)))
-         (init (count 0))
-         (<= (legal p (pick ?a ?b)) (true (count ?a)) (num ?b))
-         (<= (next (count ?m)) (true (count ?n)) (succ ?n ?m) (not (max ?n)))
-         (<= terminal (true (count ?n)) (max ?n))
-         (<= (goal p 100) (true (count 3)))"
-    )
-}
-
-#[test]
-fn negation_over_static_relations_bounds_what_can_hold() {
-    let r = checked(&bounded_counter());
-    // Counts 0..=3. Ignoring the negation (the relaxation alone) would
-    // make 41 counts and 41 × 41 = 1,681 moves.
-    assert_eq!(r.num_base(), 4);
-    assert_eq!(r.moves(0).len(), 4 * 4);
-    let mut s = r.initial();
-    let mut plies = 0;
-    while !r.is_terminal(&s) {
-        // The legal picks start at the count: (pick 0 2), (pick 1 2), …
-        s = r.next(&s, &[mv(&r, 0, &format!("(pick {plies} 2)"))]);
-        plies += 1;
-        assert!(plies <= 3, "the counter stops at 3");
-    }
-    assert_eq!((plies, r.goal(&s, 0)), (3, Some(100)));
-}
-
 /// GDL-II: a random deal that one player sees and the other does not.
 const DEAL: &str = "
 (role random) (role alice) (role bob)

@@ -3,9 +3,7 @@
 //! propositional program.
 //!
 //! The atoms that can hold come from a relaxed bottom-up fixpoint that
-//! ignores negation (`distinct` is kept: it only prunes), but for
-//! negation over the static relations, which are evaluated exactly
-//! first ([`strata`]): `true(X)` is
+//! ignores negation (`distinct` is kept: it only prunes): `true(X)` is
 //! possible once `init(X)` or `next(X)` is, `does(R, M)` once `legal(R, M)`
 //! is. The fixpoint is semi-naive: each round joins every rule with at least
 //! one literal matched among the atoms new in the previous round, the
@@ -37,11 +35,11 @@ pub(in crate::games::gdl) mod normal;
 mod patterns;
 mod plan;
 pub mod split;
-mod strata;
 mod terms;
 
 use budget::{estimate, Over, Refusal};
 pub use budget::{Budget, BUDGET_ENV, DEFAULT_BUDGET};
+use join::JoinState;
 use normal::{dnf, product, resolve, unify, BLit};
 pub(in crate::games::gdl) use plan::{match_args, Pat};
 use plan::{slot, CRule, SUB_SLOTS};
@@ -204,8 +202,6 @@ struct Grounder {
     line: usize,
     /// Splits wide rules before they are compiled ([`split`]).
     splitter: Splitter,
-    /// Per relation, whether its atoms are evaluated exactly ([`strata`]).
-    exact: Vec<bool>,
 }
 
 /// The relation numbers of `true`, `does`, `init`, `next`, `legal` (made
@@ -347,13 +343,6 @@ impl Grounder {
             )));
         }
         let head = self.atom_pat(head, s, &mut vars).map_err(unsafe_err)?;
-        let neg_rel = neg_atoms
-            .iter()
-            .map(|a| {
-                let sym = self.terms.name(&a.rel);
-                self.rel(sym, a.args.len())
-            })
-            .collect();
         let neg = neg_atoms
             .iter()
             .map(|a| self.atom_pat(a, s, &mut vars))
@@ -372,11 +361,8 @@ impl Grounder {
         let rule = CRule {
             line,
             head,
-            head_rel,
             pos,
             neg,
-            neg_rel,
-            exact_neg: Vec::new(),
             dist,
             nvars: vars.len(),
         };
@@ -432,6 +418,40 @@ impl Grounder {
                 }
             }
         })
+    }
+
+    /// The semi-naive fixpoint.
+    fn run(&mut self) -> Result<(), Refusal> {
+        let rules = std::mem::take(&mut self.rules);
+        let mut st = JoinState::default();
+        for r in rules.iter().filter(|r| r.pos.is_empty()) {
+            self.line = r.line;
+            if r.dist.iter().all(|(x, y)| !self.pat_eq(x, y, &[])) {
+                self.or_fall_back(|g| g.produce(r, &[], &[]))?;
+            }
+        }
+        loop {
+            let mut fresh = false;
+            for rel in &mut self.rels {
+                rel.old = rel.cur;
+                rel.cur = rel.list.len();
+                fresh |= rel.cur > rel.old;
+            }
+            if !fresh {
+                break;
+            }
+            for r in &rules {
+                self.line = r.line;
+                for i in 0..r.pos.len() {
+                    let rel = &self.rels[r.pos[i].0 as usize];
+                    if rel.cur > rel.old {
+                        self.or_fall_back(|g| g.join_round(r, i, &mut st))?;
+                    }
+                }
+            }
+        }
+        self.rules = rules;
+        Ok(())
     }
 
     /// Runs `f`; where it passes the budget while ground rules are kept

@@ -13,8 +13,7 @@ pub(super) struct JoinState {
     binds: Vec<u32>,
     trail: Vec<u32>,
     atoms: Vec<u32>,
-    /// Scratch for looking terms up.
-    pub(super) key: Vec<u32>,
+    key: Vec<u32>,
     out: Vec<u32>,
     found: usize,
     /// The bytes the join may still price, and the price of a match.
@@ -83,9 +82,6 @@ impl Grounder {
         st: &mut JoinState,
     ) -> Result<(), ()> {
         let Some(step) = plan.get(k) else {
-            if !self.negation_allows(r, &st.binds, &mut st.key) {
-                return Ok(());
-            }
             if st.per_match > st.room {
                 return Err(());
             }

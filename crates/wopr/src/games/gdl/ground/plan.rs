@@ -96,15 +96,8 @@ pub(super) struct CRule {
     pub(super) head: Pat,
     /// The positive literals: relation and argument patterns.
     pub(super) pos: Vec<(u32, Vec<Pat>)>,
-    /// The head's relation.
-    pub(super) head_rel: u32,
-    /// The negative literals, as whole atoms, and their relations.
+    /// The negative literals, as whole atoms.
     pub(super) neg: Vec<Pat>,
-    pub(super) neg_rel: Vec<u32>,
-    /// Which negative literals are over relations evaluated exactly before
-    /// this rule is joined ([`super::strata`]): a match where one of them
-    /// holds is no match.
-    pub(super) exact_neg: Vec<usize>,
     pub(super) dist: Vec<(Pat, Pat)>,
     pub(super) nvars: usize,
 }
