@@ -56,14 +56,14 @@ impl GdlState {
     }
 
     /// The move term of `action` for the role choosing here (on a
-    /// simultaneous turn the first seat; [`Gdl::has_ranked_actions`] says
+    /// simultaneous turn the first seat; [`Gdl::has_ranked_actions`](super::Gdl::has_ranked_actions) says
     /// when that matters).
     pub fn action_term(&self, action: Action) -> Option<&Term> {
         self.role_move_term(self.chooser()?, action)
     }
 
     /// Seat `seat`'s `action` here in notation (as
-    /// [`State::action_to_string`], whose actions are the choosing
+    /// [`State::action_to_string`](crate::game::State::action_to_string), whose actions are the choosing
     /// role's: the two differ only for ranked actions on a simultaneous
     /// turn).
     pub fn seat_action_to_string(&self, seat: usize, action: Action) -> String {
