@@ -202,12 +202,9 @@ fn report(g: &Gdl, hidden: bool, extension: bool, budget: Budget) {
         rules
     );
     if g.has_ranked_actions() {
-        let mut moves: Vec<_> = (0..r.roles().len()).flat_map(|i| r.moves(i)).collect();
-        moves.sort_by(|a, b| wopr::games::gdl::reasoner::cmp_terms(a, b));
-        moves.dedup();
         println!(
             "actions:    ranked at each position ({} distinct moves, more than the {} an action holds)",
-            moves.len(),
+            g.num_distinct_moves(),
             wopr::game::Action::MAX
         );
     } else {

@@ -121,11 +121,6 @@ struct Rules {
     /// Per role, the MoveId of each action (`u32::MAX` where the role
     /// can never make it): `action_of` backwards.
     move_id: Vec<Vec<u32>>,
-    /// Whether an action is a rank in the choosing role's legal moves at
-    /// a position, not an index in `actions` (see the module docs,
-    /// "Ranked actions"); then `actions`, `action_of` and `move_id` are
-    /// empty.
-    ranked: bool,
     /// Per role, whether each MoveId is a constant (a passive move when it
     /// is the only legal one).
     constant: Vec<Vec<bool>>,
@@ -140,6 +135,14 @@ struct Rules {
 }
 
 impl Rules {
+    /// Whether an action is a rank in the choosing role's legal moves at
+    /// a position rather than an index in `actions`: there are more
+    /// distinct moves than an [`Action`] holds (see the module docs,
+    /// "Ranked actions"). Then `action_of` and `move_id` are empty.
+    fn ranked(&self) -> bool {
+        self.actions.len() > usize::from(Action::MAX)
+    }
+
     /// The MoveId of `action` for `role`, if the role can ever make it.
     fn move_of(&self, role: usize, action: Action) -> Option<u32> {
         self.move_id
@@ -198,9 +201,6 @@ impl Gdl {
         actions.sort_by(cmp_terms);
         actions.dedup();
         let ranked = actions.len() > usize::from(Action::MAX);
-        if ranked {
-            actions.clear();
-        }
         let action_of: Vec<Vec<Action>> = (0..reasoner.roles().len())
             .filter(|_| !ranked)
             .map(|r| {
@@ -245,7 +245,6 @@ impl Gdl {
             actions,
             move_id,
             action_of,
-            ranked,
             constant,
             alternating: false,
             simultaneous: false,
@@ -309,7 +308,12 @@ impl Gdl {
     /// than fixed move terms (a sheet with more distinct moves than an
     /// [`Action`] holds; see the module docs, "Ranked actions").
     pub fn has_ranked_actions(&self) -> bool {
-        self.rules.ranked
+        self.rules.ranked()
+    }
+
+    /// How many distinct move terms the sheet's roles have in all.
+    pub fn num_distinct_moves(&self) -> usize {
+        self.rules.actions.len()
     }
 }
 
@@ -627,7 +631,7 @@ impl Game for Gdl {
     }
 
     fn num_actions(&self) -> usize {
-        if self.rules.ranked {
+        if self.rules.ranked() {
             MAX_ACTIONS
         } else {
             self.rules.actions.len()

@@ -7,6 +7,8 @@ use super::{GdlState, Term};
 use crate::game::{parse_index, Action, ActionList, Turn, MAX_ACTIONS};
 
 impl GdlState {
+    /// Lists seat `seat`'s legal actions here in `out` (see
+    /// [`GdlState::role_legal`]).
     pub(super) fn seat_legal(&self, seat: usize, out: &mut ActionList) {
         self.role_legal(self.rules.seats[seat], out);
     }
@@ -14,10 +16,11 @@ impl GdlState {
     /// Lists `role`'s legal actions here in `out`, lowest first: at most
     /// the [`MAX_ACTIONS`] lowest where there are more (see the module
     /// docs, "Move lists"). A role's MoveIds and the actions both follow
-    /// [`cmp_terms`], so the actions of increasing MoveIds increase.
+    /// the order of `cmp_terms`, so the actions of increasing MoveIds
+    /// increase.
     pub(super) fn role_legal(&self, role: usize, out: &mut ActionList) {
         let legal = self.legal[role].iter().take(MAX_ACTIONS - out.len());
-        if self.rules.ranked {
+        if self.rules.ranked() {
             out.extend((0..legal.len()).map(|k| k as Action));
         } else {
             let action_of = &self.rules.action_of[role];
@@ -27,7 +30,7 @@ impl GdlState {
 
     /// `role`'s MoveId of `action` here, if the role can make it.
     pub(super) fn move_of(&self, role: usize, action: Action) -> Option<u32> {
-        if self.rules.ranked {
+        if self.rules.ranked() {
             self.legal.get(role)?.get(action as usize).copied()
         } else {
             self.rules.move_of(role, action)
@@ -47,7 +50,7 @@ impl GdlState {
 
     /// The move term of `role`'s `action` here.
     fn role_move_term(&self, role: usize, action: Action) -> Option<&Term> {
-        if self.rules.ranked {
+        if self.rules.ranked() {
             let m = self.move_of(role, action)?;
             self.rules.reasoner.moves(role).get(m as usize)
         } else {
@@ -68,7 +71,7 @@ impl GdlState {
     /// turn).
     pub fn seat_action_to_string(&self, seat: usize, action: Action) -> String {
         let term = match self.rules.seats.get(seat) {
-            Some(&role) if self.rules.ranked => self.role_move_term(role, action),
+            Some(&role) if self.rules.ranked() => self.role_move_term(role, action),
             _ => self.action_term(action),
         };
         term.map_or_else(|| format!("#{action}"), notation)
@@ -84,18 +87,14 @@ impl GdlState {
             kif == want || kif == format!("({want})") || notation(t) == compact
         };
         // Ranked actions name the choosing role's legal moves here.
-        let ranked: Vec<&Term> = match self.chooser() {
-            Some(role) if self.rules.ranked => {
+        let terms: Vec<&Term> = match self.chooser() {
+            _ if !self.rules.ranked() => self.rules.actions.iter().collect(),
+            Some(role) => {
                 let moves = self.rules.reasoner.moves(role);
                 let legal = &self.legal[role][..self.legal[role].len().min(MAX_ACTIONS)];
                 legal.iter().map(|&m| &moves[m as usize]).collect()
             }
-            _ => Vec::new(),
-        };
-        let terms: Vec<&Term> = if self.rules.ranked {
-            ranked
-        } else {
-            self.rules.actions.iter().collect()
+            None => Vec::new(),
         };
         if let Some(i) = terms.iter().position(|t| is(t)) {
             return Ok(i as Action);
@@ -105,7 +104,7 @@ impl GdlState {
                 "'{}' is not a move of {}{} (write a move term such as {}, or #N for action N < {})",
                 text.trim(),
                 self.rules.path,
-                if self.rules.ranked { " here" } else { "" },
+                if self.rules.ranked() { " here" } else { "" },
                 terms.last().map_or("noop".to_string(), |t| notation(t)),
                 terms.len()
             )
