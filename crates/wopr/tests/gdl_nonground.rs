@@ -46,7 +46,9 @@ fn same_domains(a: &Reasoner, b: &Reasoner) {
         assert_eq!(a.percepts(r), b.percepts(r));
     }
     assert_eq!(a.initial(), b.initial());
-    assert_eq!(a.size().0, b.size().0, "the possible atoms");
+    // The rules of relations read under `not` alone are not run for the
+    // non-ground evaluator (`ground::demand`): never more possible atoms.
+    assert!(b.size().0 <= a.size().0, "the possible atoms");
 }
 
 /// A budget of `n` KiB.

@@ -22,14 +22,17 @@
 //! the sum of their instances rather than the product.
 //!
 //! Grounding stops as soon as the estimate of the memory it holds passes
-//! its [`Budget`] ([`budget`]).
+//! its [`Budget`] ([`budget`]); for the non-ground evaluator it then
+//! starts again for the possible atoms alone ([`demand`] says which rules
+//! it leaves out).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::ast::{Atom, Literal, Sheet, Sym, Term};
 use super::GdlError;
 
 pub mod budget;
+pub(in crate::games::gdl) mod demand;
 mod join;
 pub(in crate::games::gdl) mod normal;
 mod patterns;
@@ -39,8 +42,9 @@ mod terms;
 
 use budget::{estimate, Over, Refusal};
 pub use budget::{Budget, BUDGET_ENV, DEFAULT_BUDGET};
+use demand::Demand;
 use join::JoinState;
-use normal::{dnf, product, resolve, unify, BLit};
+use normal::{dnf, product, resolve, resolve_atom, resolve_lit, unify, BLit};
 pub(in crate::games::gdl) use plan::{match_args, Pat};
 use plan::{slot, CRule, SUB_SLOTS};
 use split::{is_new_relation, Splitter};
@@ -145,34 +149,36 @@ pub fn ground(sheet: &Sheet, budget: Budget) -> Result<Grounding, GdlError> {
 }
 
 /// As [`ground`]; with `fall_back`, grounding that passes the budget
-/// drops its ground rules and goes on for the possible atoms alone (what
-/// the non-ground evaluator, [`super::nonground`], needs), which `budget`
-/// then bounds with one rule's joins in a round: the refusal names both
-/// places where the budget was passed.
+/// starts again for the possible atoms alone (what the non-ground
+/// evaluator, [`super::nonground`], needs), without the rules of the
+/// relations it answers on demand ([`demand`]); `budget` then bounds the
+/// atoms and one rule's joins in a round: the refusal names both places
+/// where the budget was passed.
 pub(super) fn possible(
     sheet: &Sheet,
     budget: Budget,
     fall_back: bool,
 ) -> Result<Grounding, Refusal> {
-    let mut g = Grounder {
-        budget,
-        fall_back,
-        ..Grounder::default()
-    };
-    for name in ["true", "does", "init", "next", "legal"] {
-        let arity = 1 + usize::from(matches!(name, "does" | "legal"));
-        let sym = g.terms.name(&Sym::from(name));
-        g.rel(sym, arity);
-    }
-    for rule in &sheet.rules {
-        g.add_rule(&rule.head, &rule.body, rule.line)?;
-    }
     // What the last join left (its buffer) is checked too.
-    let run = g.run().and_then(|()| g.or_fall_back(Grounder::check));
-    run.map_err(|e| match (e, g.dropped) {
-        (Refusal::Over(atoms), Some(rules)) => Refusal::Both(rules, atoms),
-        (e, _) => e,
-    })?;
+    let mut g = Grounder::new(sheet, budget, None)?;
+    let rules = match g.run().and_then(|()| g.check()) {
+        Ok(()) => return Ok(g.finish()),
+        Err(Refusal::Over(rules)) if fall_back => rules,
+        Err(e) => return Err(e),
+    };
+    // Afresh, for the possible atoms alone: first as exact as grounding,
+    // then relaxed further ([`demand`]).
+    let demand = demand::on_demand(sheet);
+    let mut g = Grounder::new(sheet, budget, Some((&demand, false)))?;
+    if let Err(e) = g.run().and_then(|()| g.check()) {
+        let Refusal::Over(_) = e else { return Err(e) };
+        g = Grounder::new(sheet, budget, Some((&demand, true)))?;
+        g.run().and_then(|()| g.check()).map_err(|e| match e {
+            Refusal::Over(atoms) => Refusal::Both(rules, atoms),
+            e => e,
+        })?;
+    }
+    g.dropped = Some(rules);
     Ok(g.finish())
 }
 
@@ -194,12 +200,14 @@ struct Grounder {
     scratch: u64,
     peak: u64,
     /// Whether to keep no ground rules, only the possible atoms (since
-    /// the budget was passed where `dropped` says, if `fall_back`).
+    /// the budget was passed where `dropped` says).
     atoms_only: bool,
-    fall_back: bool,
     dropped: Option<Over>,
     /// The line of the rule being grounded (for the budget's error).
     line: usize,
+    /// The relations whose positive literals are taken as holding
+    /// ([`demand`]).
+    assumed: HashSet<demand::RelKey>,
     /// Splits wide rules before they are compiled ([`split`]).
     splitter: Splitter,
 }
@@ -213,6 +221,41 @@ const NEXT: u32 = 3;
 const LEGAL: u32 = 4;
 
 impl Grounder {
+    /// A grounder with the rules of `sheet` compiled, nothing run. With
+    /// `atoms_only` (the relations answered on demand, whether to relax),
+    /// it keeps the possible atoms alone, without the rules of those no
+    /// positive literal reads, or of all, their literals assumed ([`demand`]).
+    fn new(
+        sheet: &Sheet,
+        budget: Budget,
+        atoms_only: Option<(&Demand, bool)>,
+    ) -> Result<Grounder, Refusal> {
+        let mut g = Grounder {
+            budget,
+            atoms_only: atoms_only.is_some(),
+            ..Grounder::default()
+        };
+        let left_out = match atoms_only {
+            Some((d, true)) => {
+                g.assumed = d.called.clone();
+                d.called.clone()
+            }
+            Some((d, false)) => &d.called - &d.read_positively,
+            None => HashSet::new(),
+        };
+        for name in ["true", "does", "init", "next", "legal"] {
+            let arity = 1 + usize::from(matches!(name, "does" | "legal"));
+            let sym = g.terms.name(&Sym::from(name));
+            g.rel(sym, arity);
+        }
+        for rule in &sheet.rules {
+            if !left_out.contains(&(rule.head.rel.clone(), rule.head.args.len())) {
+                g.add_rule(&rule.head, &rule.body, rule.line)?;
+            }
+        }
+        Ok(g)
+    }
+
     fn rel(&mut self, sym: u32, arity: usize) -> u32 {
         if let Some(&r) = self.rel_ids.get(&(sym, arity)) {
             return r;
@@ -284,6 +327,7 @@ impl Grounder {
             for l in alt {
                 match l {
                     BLit::Eq(a, b) => ok &= unify(&a, &b, &mut subst),
+                    BLit::Pos(a) if self.assumed.contains(&(a.rel.clone(), a.args.len())) => {}
                     other => rest.push(other),
                 }
             }
@@ -427,7 +471,7 @@ impl Grounder {
         for r in rules.iter().filter(|r| r.pos.is_empty()) {
             self.line = r.line;
             if r.dist.iter().all(|(x, y)| !self.pat_eq(x, y, &[])) {
-                self.or_fall_back(|g| g.produce(r, &[], &[]))?;
+                self.produce(r, &[], &[])?;
             }
         }
         loop {
@@ -445,31 +489,13 @@ impl Grounder {
                 for i in 0..r.pos.len() {
                     let rel = &self.rels[r.pos[i].0 as usize];
                     if rel.cur > rel.old {
-                        self.or_fall_back(|g| g.join_round(r, i, &mut st))?;
+                        self.join_round(r, i, &mut st)?;
                     }
                 }
             }
         }
         self.rules = rules;
         Ok(())
-    }
-
-    /// Runs `f`; where it passes the budget while ground rules are kept
-    /// and the grounder may fall back, drops them (the non-ground evaluator
-    /// needs the possible atoms alone) and runs `f` again.
-    fn or_fall_back(
-        &mut self,
-        mut f: impl FnMut(&mut Grounder) -> Result<(), Refusal>,
-    ) -> Result<(), Refusal> {
-        match f(self) {
-            Err(Refusal::Over(o)) if self.fall_back && !self.atoms_only => {
-                self.dropped = Some(o);
-                self.atoms_only = true;
-                self.out = GroundRules::default();
-                f(self)
-            }
-            done => done,
-        }
     }
 
     /// Records the ground rule of one successful join, and its head.
@@ -661,22 +687,6 @@ fn inlined_body(
         }
     }
     neg.extend_from_slice(&rules.body[n..e]);
-}
-
-fn resolve_atom(a: &Atom, s: &HashMap<Sym, Term>) -> Atom {
-    Atom {
-        rel: a.rel.clone(),
-        args: a.args.iter().map(|t| resolve(t, s)).collect(),
-    }
-}
-
-fn resolve_lit(l: BLit, s: &HashMap<Sym, Term>) -> BLit {
-    match l {
-        BLit::Pos(a) => BLit::Pos(resolve_atom(&a, s)),
-        BLit::Neg(a) => BLit::Neg(resolve_atom(&a, s)),
-        BLit::Dist(x, y) => BLit::Dist(resolve(&x, s), resolve(&y, s)),
-        BLit::Eq(x, y) => BLit::Eq(resolve(&x, s), resolve(&y, s)),
-    }
 }
 
 /// Drops the repeats in `v[start..]`, which holds equal values side by side.

@@ -24,7 +24,11 @@
 //! fewest atoms first), negative literals (negation as failure over lower
 //! strata) and `distinct` as soon as their variables are bound; a recursive
 //! stratum semi-naively, each round joining one recursive literal with the
-//! atoms new in the round before. Each lookup goes through an index built
+//! atoms new in the round before. A relation that only ever needs to be
+//! asked about bound tuples (chess's threats: [`super::ground::demand`]
+//! says which) is not evaluated bottom-up: each literal over it, once its
+//! arguments are bound, is a call that runs the relation's rules with
+//! their heads matched, kept for the rest of the query. Each lookup goes through an index built
 //! here over the possible atoms of a relation that match the literal,
 //! keyed by the variables bound before it (over a static relation's true
 //! atoms only); the atoms that hold in the query carry a stamp in a
@@ -242,7 +246,9 @@ impl NonGround {
             prog: &self.prog,
             terms: &self.terms,
         };
-        for s in self.prog.strata.iter().filter(|s| !s.dynamic) {
+        let rels = &self.prog.rels;
+        let strata = self.prog.strata.iter();
+        for s in strata.filter(|s| !s.dynamic && !s.rels.iter().any(|&r| rels[r as usize].demand)) {
             ev.stratum(s, &mut sc);
         }
         let rels = &self.prog.rels;

@@ -125,3 +125,21 @@ pub(in crate::games::gdl) fn unify(a: &Term, b: &Term, s: &mut HashMap<Sym, Term
         _ => false,
     }
 }
+
+/// `a` with the substitution `s` applied.
+pub(in crate::games::gdl) fn resolve_atom(a: &Atom, s: &HashMap<Sym, Term>) -> Atom {
+    Atom {
+        rel: a.rel.clone(),
+        args: a.args.iter().map(|t| resolve(t, s)).collect(),
+    }
+}
+
+/// `l` with the substitution `s` applied.
+pub(in crate::games::gdl) fn resolve_lit(l: BLit, s: &HashMap<Sym, Term>) -> BLit {
+    match l {
+        BLit::Pos(a) => BLit::Pos(resolve_atom(&a, s)),
+        BLit::Neg(a) => BLit::Neg(resolve_atom(&a, s)),
+        BLit::Dist(x, y) => BLit::Dist(resolve(&x, s), resolve(&y, s)),
+        BLit::Eq(x, y) => BLit::Eq(resolve(&x, s), resolve(&y, s)),
+    }
+}

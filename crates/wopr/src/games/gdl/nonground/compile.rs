@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 
 use crate::games::gdl::ast::{Atom, Literal, Sheet, Sym, Term};
+use crate::games::gdl::ground::demand::on_demand;
 use crate::games::gdl::ground::Terms;
 use crate::games::gdl::GdlError;
 
@@ -36,6 +37,7 @@ impl Compiler<'_> {
                 arity,
                 dynamic: false,
                 stratum: NONE,
+                demand: false,
             });
         }
         id
@@ -163,8 +165,14 @@ pub(super) fn compile<'p>(
         terms,
         mut rels,
         raws,
-        ..
+        rel_ids,
     } = c;
+    for (name, arity) in on_demand(sheet).called {
+        let sym = terms.name(&name);
+        if let Some(&r) = rel_ids.get(&(sym, arity)) {
+            rels[r as usize].demand = true;
+        }
+    }
     let raws = specialize(raws, &rels, terms);
     let mut deps = vec![Vec::new(); rels.len()];
     for r in &raws {
@@ -221,11 +229,25 @@ pub(super) fn compile<'p>(
     let mut rules = Vec::with_capacity(raws.len());
     for r in &raws {
         let s = rels[r.head_rel as usize].stratum;
-        let mut plans = vec![plan.plan(r, None)];
+        if rels[r.head_rel as usize].demand {
+            // Run once a call has matched the head: its variables bound.
+            let mut bound = vec![false; r.nvars];
+            r.head.iter().for_each(|a| mark(a, &mut bound));
+            rules.push(Rule {
+                head_rel: r.head_rel,
+                head: r.head.clone().into(),
+                head_index: NONE,
+                head_key: Box::default(),
+                nvars: r.nvars,
+                plans: vec![plan.plan(r, None, bound)],
+            });
+            continue;
+        }
+        let mut plans = vec![plan.plan(r, None, vec![false; r.nvars])];
         if strata[s as usize].recursive {
             for (j, p) in r.pos.iter().enumerate() {
                 if rels[p.0 as usize].stratum == s {
-                    plans.push(plan.plan(r, Some(j)));
+                    plans.push(plan.plan(r, Some(j), vec![false; r.nvars]));
                 }
             }
         }
@@ -251,7 +273,8 @@ pub(super) fn compile<'p>(
 
 impl Program {
     /// The dynamic strata that relations `targets` need, in evaluation
-    /// order.
+    /// order. A relation answered on demand is read through its rules'
+    /// plans, its stratum never evaluated.
     pub(super) fn strata_for(&self, targets: &[u32]) -> Vec<u32> {
         let mut need = vec![false; self.rels.len()];
         let mut todo: Vec<u32> = targets.iter().copied().filter(|&t| t != NONE).collect();
@@ -261,7 +284,7 @@ impl Program {
             }
         }
         let mut out: Vec<u32> = (0..self.rels.len())
-            .filter(|&r| need[r] && self.rels[r].dynamic)
+            .filter(|&r| need[r] && self.rels[r].dynamic && !self.rels[r].demand)
             .map(|r| self.rels[r].stratum)
             .collect();
         out.sort_unstable();
@@ -345,17 +368,29 @@ impl Planner<'_, '_> {
     }
 
     /// A join plan for `r`, starting from the new atoms of positive literal
-    /// `first` if given. Greedily: the positive literal whose lookup finds
+    /// `first` if given, the variables `bound` bound before. Greedily: the positive literal whose lookup finds
     /// the fewest possible atoms on average (a `does` literal counts as at
     /// most 2: one move per role holds), each negative literal and
     /// `distinct` as soon as its variables are bound.
-    fn plan(&mut self, r: &Raw, first: Option<usize>) -> Vec<Op> {
-        let mut bound = vec![false; r.nvars];
-        let mut left: Vec<usize> = (0..r.pos.len()).collect();
+    fn plan(&mut self, r: &Raw, first: Option<usize>, mut bound: Vec<bool>) -> Vec<Op> {
+        // The positive literals over relations answered on demand are
+        // calls, placed as the negative ones are.
+        let demand = |j: &usize| self.rels[r.pos[*j].0 as usize].demand;
+        let mut calls: Vec<usize> = (0..r.pos.len()).filter(demand).collect();
+        let mut left: Vec<usize> = (0..r.pos.len()).filter(|j| !demand(j)).collect();
         let (mut negs, mut dists) = (vec![false; r.neg.len()], vec![false; r.dist.len()]);
         let mut ops = Vec::new();
         loop {
             self.checks(r, &bound, &mut negs, &mut dists, &mut ops);
+            calls.retain(|&j| {
+                let (rel, args) = &r.pos[j];
+                let ready = args.iter().all(|p| is_bound(p, &bound));
+                if ready {
+                    let (rel, args, neg) = (*rel, args.clone().into(), false);
+                    ops.push(Op::Call { rel, args, neg });
+                }
+                !ready
+            });
             let pick = match first {
                 Some(j) if ops.iter().all(|o| !matches!(o, Op::Pos { .. })) => Some(j),
                 _ => left.iter().copied().min_by_key(|&j| {
@@ -364,7 +399,10 @@ impl Planner<'_, '_> {
                     (if *rel == DOES { cost.min(2) } else { cost }, j)
                 }),
             };
-            let Some(j) = pick else { break };
+            let Some(j) = pick else {
+                debug_assert!(calls.is_empty(), "a call's variables are bound");
+                break;
+            };
             left.retain(|&x| x != j);
             let (rel, args) = &r.pos[j];
             let (index, key) = if Some(j) == first {
@@ -398,6 +436,11 @@ impl Planner<'_, '_> {
         for (i, (rel, args)) in r.neg.iter().enumerate() {
             if !negs[i] && args.iter().all(all) {
                 negs[i] = true;
+                if self.rels[*rel as usize].demand {
+                    let (rel, args, neg) = (*rel, args.clone().into(), true);
+                    ops.push(Op::Call { rel, args, neg });
+                    continue;
+                }
                 let (index, key) = self.index(*rel, args, bound);
                 ops.push(Op::Neg {
                     rel: *rel,

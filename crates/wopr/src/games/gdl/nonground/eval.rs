@@ -2,6 +2,8 @@
 //! unification of patterns with ground terms, and the joins of a stratum
 //! (semi-naive when it is recursive) over one query's scratch.
 
+use std::collections::HashMap;
+
 use crate::games::gdl::ground::Terms;
 
 use super::program::{key_hash, match_args, Op, Pat, Program, Rule, Stratum};
@@ -62,6 +64,19 @@ pub(super) struct Scratch {
     delta: Vec<(u32, u32)>,
     binds: Vec<u32>,
     trail: Vec<u32>,
+    /// Whether the rule of a call ([`Op::Call`]) being joined has found a
+    /// body that holds.
+    found: bool,
+    /// Vectors kept for the calls' arguments and variables.
+    spare: Vec<Vec<u32>>,
+    /// The calls answered in this query (relation, then arguments).
+    memo: HashMap<Box<[u32]>, bool>,
+    /// The calls being answered, outermost first.
+    active: Vec<Box<[u32]>>,
+    /// Whether a call being answered failed because it was already being
+    /// answered higher up (its answer is then not kept if false: it may
+    /// hold once that call's other rules have been tried).
+    looped: bool,
     /// Whether the static relations are being evaluated (their indexes
     /// then hold every possible atom, not only those that hold).
     pub(super) building: bool,
@@ -82,6 +97,7 @@ impl Scratch {
             self.delta.resize(rels, (0, 0));
         }
         self.lists.iter_mut().take(rels).for_each(Vec::clear);
+        self.memo.clear();
     }
 
     /// Makes atom `a` of relation `rel` hold.
@@ -166,6 +182,10 @@ impl Eval<'_> {
     /// Joins op `k` of `ops` onwards, then derives the head.
     fn join(&self, rule: &Rule, ops: &[Op], k: usize, sc: &mut Scratch) {
         let Some(op) = ops.get(k) else {
+            if self.prog.rels[rule.head_rel as usize].demand {
+                sc.found = true;
+                return;
+            }
             let bucket = self.bucket(rule.head_index, &rule.head_key, &sc.binds);
             if let Some(&a) = bucket
                 .iter()
@@ -184,6 +204,8 @@ impl Eval<'_> {
                 delta,
             } => {
                 let r = *rel as usize;
+                // Each loop stops once a call's rule has found a body
+                // that holds (`found` is false outside calls).
                 if *delta {
                     let (lo, hi) = sc.delta[r];
                     for i in lo..hi {
@@ -194,19 +216,28 @@ impl Eval<'_> {
                 }
                 let bucket = self.bucket(*index, key, &sc.binds);
                 if !self.check(*rel, sc) {
-                    bucket
-                        .iter()
-                        .for_each(|&a| self.try_atom(rule, ops, k, args, a, sc));
+                    for &a in bucket {
+                        self.try_atom(rule, ops, k, args, a, sc);
+                        if sc.found {
+                            return;
+                        }
+                    }
                 } else if sc.lists[r].len() < bucket.len() {
                     // Fewer atoms hold than the index offers: scan them.
                     for i in 0..sc.lists[r].len() {
                         let a = sc.lists[r][i];
                         self.try_atom(rule, ops, k, args, a, sc);
+                        if sc.found {
+                            return;
+                        }
                     }
                 } else {
                     for &a in bucket {
                         if sc.holds(a) {
                             self.try_atom(rule, ops, k, args, a, sc);
+                            if sc.found {
+                                return;
+                            }
                         }
                     }
                 }
@@ -225,10 +256,95 @@ impl Eval<'_> {
                     self.join(rule, ops, k + 1, sc);
                 }
             }
+            Op::Call { rel, args, neg } => {
+                if self.call(*rel, args, sc) != *neg {
+                    self.join(rule, ops, k + 1, sc);
+                }
+            }
             Op::Dist(x, y) => {
                 if !pat_eq(self.terms, x, y, &sc.binds) {
                     self.join(rule, ops, k + 1, sc);
                 }
+            }
+        }
+    }
+
+    /// Whether `rel` (answered on demand) holds for `args`, whose variables
+    /// are bound: whether one of its rules, its head matched with them,
+    /// has a body that holds. An argument that is a function term never
+    /// made while grounding is no argument any atom has: the call fails.
+    /// A call already being answered higher up fails (a proof never needs
+    /// its own goal), and an answer is kept for the rest of the query
+    /// unless it is false because of such a failure.
+    fn call(&self, rel: u32, args: &[Pat], sc: &mut Scratch) -> bool {
+        let mut key = Vec::with_capacity(args.len() + 1);
+        key.push(rel);
+        for a in args {
+            match self.ground_of(a, &sc.binds) {
+                Some(t) => key.push(t),
+                None => return false,
+            }
+        }
+        if let Some(&known) = sc.memo.get(&key[..]) {
+            return known;
+        }
+        let key: Box<[u32]> = key.into();
+        if sc.active.contains(&key) {
+            sc.looped = true;
+            return false;
+        }
+        let outer = (
+            std::mem::take(&mut sc.binds),
+            std::mem::take(&mut sc.trail),
+            sc.found,
+            std::mem::replace(&mut sc.looped, false),
+        );
+        sc.active.push(key);
+        let stratum = &self.prog.strata[self.prog.rels[rel as usize].stratum as usize];
+        let mut found = false;
+        for &r in &stratum.rules {
+            let rule = &self.prog.rules[r as usize];
+            if rule.head_rel != rel {
+                continue;
+            }
+            sc.binds = sc.spare.pop().unwrap_or_default();
+            sc.binds.clear();
+            sc.binds.resize(rule.nvars, NONE);
+            sc.trail = sc.spare.pop().unwrap_or_default();
+            sc.trail.clear();
+            sc.found = false;
+            let ids = &sc.active[sc.active.len() - 1][1..];
+            if match_args(self.terms, &rule.head, ids, &mut sc.binds, &mut sc.trail) {
+                self.join(rule, &rule.plans[0], 0, sc);
+            }
+            found = sc.found;
+            sc.spare.push(std::mem::take(&mut sc.binds));
+            sc.spare.push(std::mem::take(&mut sc.trail));
+            if found {
+                break;
+            }
+        }
+        let key = sc.active.pop().unwrap_or_default();
+        let looped = sc.looped;
+        (sc.binds, sc.trail, sc.found, sc.looped) = (outer.0, outer.1, outer.2, outer.3 || looped);
+        if found || !looped {
+            sc.memo.insert(key, found);
+        }
+        found
+    }
+
+    /// The term a pattern whose variables are bound stands for, if it was
+    /// ever made.
+    fn ground_of(&self, p: &Pat, binds: &[u32]) -> Option<u32> {
+        match p {
+            Pat::Ground(g) => Some(*g),
+            Pat::Var(v) => Some(binds[*v as usize]),
+            Pat::Fn(f, args) => {
+                let mut key = vec![*f];
+                for a in args.iter() {
+                    key.push(self.ground_of(a, binds)?);
+                }
+                self.terms.find(&key)
             }
         }
     }

@@ -33,12 +33,15 @@ pub(super) fn fn_pat(terms: &mut Terms, f: u32, args: Vec<Pat>) -> Pat {
 }
 
 /// A relation: its name and arity, whether it depends on `true` or `does`
-/// (else it is static: evaluated once), and its stratum.
+/// (else it is static: evaluated once), its stratum, and whether it is
+/// answered on demand ([`crate::games::gdl::ground::demand`]: its stratum
+/// is never evaluated, each literal over it is a [`Op::Call`]).
 pub(super) struct Rel {
     pub(super) name: Sym,
     pub(super) arity: usize,
     pub(super) dynamic: bool,
     pub(super) stratum: u32,
+    pub(super) demand: bool,
 }
 
 /// One step of a join plan.
@@ -61,6 +64,14 @@ pub(super) enum Op {
         index: u32,
         key: Box<[u32]>,
     },
+    /// A literal over a relation answered on demand, its variables all
+    /// bound: whether a rule of `rel` whose head matches `args` has a body
+    /// that holds must be `!neg`.
+    Call {
+        rel: u32,
+        args: Box<[Pat]>,
+        neg: bool,
+    },
     /// `(distinct x y)`, both bound.
     Dist(Pat, Pat),
 }
@@ -68,7 +79,9 @@ pub(super) enum Op {
 /// A rule: the head (found among the possible atoms through
 /// `head_index`), the number of variables, and its join plans: the first
 /// over everything, then, in a recursive stratum, one per recursive
-/// literal that starts from that literal's new atoms.
+/// literal that starts from that literal's new atoms. A rule of a relation
+/// answered on demand has one plan, made with its head's variables bound
+/// (it is run once the head is matched with a call), and no head index.
 pub(super) struct Rule {
     pub(super) head_rel: u32,
     pub(super) head: Box<[Pat]>,

@@ -1,0 +1,277 @@
+//! The relations a sheet too large to ground answers on demand.
+//!
+//! Chess's `threatened_with_capture` (a player, the square captured on,
+//! the square threatened and the square moved from: seven arguments) and
+//! the `…_threatens` relations under it are the largest of their sheet:
+//! their possible atoms alone pass the default budget, and evaluating
+//! them bottom-up at every position derives hundreds of thousands of
+//! atoms, though a position asks about a few dozen tuples. So the
+//! non-ground evaluator ([`crate::games::gdl::nonground`]) answers such a
+//! relation as a *call*: once a literal's arguments are all bound, whether
+//! one of the relation's rules, its head matched with them, has a body
+//! that holds (its own positive literals over such relations calls too);
+//! a call repeated in one query is answered from a table, and a call that
+//! is already being answered higher up fails there (a proof never needs
+//! to prove an atom in order to prove it).
+//!
+//! A relation is answered so when, in the rules' disjunctive normal form:
+//! - it is dynamic (it depends on `true` or `does`: a static one is
+//!   evaluated once and costs nothing later), and not one the reasoner
+//!   reads whole (`legal`, `next`, `goal`, `terminal`, `sees`, `init`,
+//!   `base`, `input`, `role`);
+//! - every literal reading it has only variables and constants as
+//!   arguments (so that a call is a tuple of terms);
+//! - every variable of a positive literal reading it is bound before it by
+//!   the rule's other positive literals over relations not answered so, or
+//!   by the head if the rule's own relation is answered so (a call binds
+//!   nothing);
+//! - the relations that read it and that it reads in a cycle are answered
+//!   so too (no stratum mixes both ways).
+//!
+//! Grounding relaxes negation away, so a relation read under `not` alone
+//! adds nothing to what the relaxed fixpoint finds for any other: when
+//! grounding falls back to the possible atoms alone, the rules of those
+//! relations are not run, and the possible atoms stay those of the
+//! grounded reasoner. If that still passes the budget, the fallback is
+//! relaxed further: no rule of any relation answered on demand is run,
+//! and its positive literals are taken as holding (their variables are
+//! bound elsewhere), which can only add possible atoms.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::games::gdl::ast::{Atom, Sheet, Sym, Term};
+
+use super::normal::{dnf, product, resolve, unify, BLit, Subst};
+
+/// The relations the reasoner reads whole, and the inputs.
+const KEPT: [&str; 11] = [
+    "legal", "next", "goal", "terminal", "sees", "init", "base", "input", "role", "true", "does",
+];
+
+/// A relation: its name and arity.
+pub(in crate::games::gdl) type RelKey = (Sym, usize);
+
+/// The relations a sheet answers on demand ([`on_demand`]).
+#[derive(Default, Debug, PartialEq, Eq)]
+pub(in crate::games::gdl) struct Demand {
+    /// Every relation answered on demand.
+    pub(in crate::games::gdl) called: HashSet<RelKey>,
+    /// Those of them that some positive literal reads.
+    pub(in crate::games::gdl) read_positively: HashSet<RelKey>,
+}
+
+/// One alternative of a rule's body, unified.
+struct Alt {
+    head: Atom,
+    pos: Vec<Atom>,
+    neg: Vec<Atom>,
+}
+
+fn key(a: &Atom) -> RelKey {
+    (a.rel.clone(), a.args.len())
+}
+
+/// The relations of `sheet` answered on demand when it is not grounded
+/// (the module docs say which). A sheet whose rules do not expand (an
+/// error reported elsewhere) answers none.
+pub(in crate::games::gdl) fn on_demand(sheet: &Sheet) -> Demand {
+    let Some(alts) = alternatives(sheet) else {
+        return Demand::default();
+    };
+    let mut deps: HashMap<RelKey, HashSet<RelKey>> = HashMap::new();
+    let mut complex: HashSet<RelKey> = HashSet::new();
+    let mut read_pos: HashSet<RelKey> = HashSet::new();
+    for alt in &alts {
+        let d = deps.entry(key(&alt.head)).or_default();
+        for a in alt.pos.iter().chain(&alt.neg) {
+            d.insert(key(a));
+            if a.args.iter().any(|t| matches!(t, Term::Fn(..))) {
+                complex.insert(key(a));
+            }
+        }
+        read_pos.extend(alt.pos.iter().map(key));
+    }
+    let dynamic = reaching(&deps, [("true", 1), ("does", 2)]);
+    let mut called: HashSet<RelKey> = dynamic
+        .into_iter()
+        .filter(|k| !complex.contains(k) && !KEPT.contains(&&*k.0))
+        .collect();
+    loop {
+        let before = called.len();
+        for alt in &alts {
+            let mut bound = HashSet::new();
+            if called.contains(&key(&alt.head)) {
+                alt.head.args.iter().for_each(|t| vars(t, &mut bound));
+            }
+            for a in alt.pos.iter().filter(|a| !called.contains(&key(a))) {
+                a.args.iter().for_each(|t| vars(t, &mut bound));
+            }
+            let unbound: Vec<RelKey> = alt
+                .pos
+                .iter()
+                .filter(|a| called.contains(&key(a)))
+                .filter(|a| {
+                    let mut vs = HashSet::new();
+                    a.args.iter().for_each(|t| vars(t, &mut vs));
+                    !vs.is_subset(&bound)
+                })
+                .map(key)
+                .collect();
+            unbound.iter().for_each(|k| {
+                called.remove(k);
+            });
+        }
+        // A relation in a cycle with one not answered on demand is not.
+        let mut drop = Vec::new();
+        for (rel, reads) in deps.iter().filter(|(r, _)| !called.contains(*r)) {
+            let mut reach = None;
+            for r in reads.iter().filter(|r| called.contains(*r)) {
+                let reach = reach.get_or_insert_with(|| reaching(&deps, [(&*rel.0, rel.1)]));
+                if reach.contains(r) {
+                    drop.push(r.clone());
+                }
+            }
+        }
+        drop.iter().for_each(|r| {
+            called.remove(r);
+        });
+        if called.len() == before {
+            break;
+        }
+    }
+    let read_positively = called.intersection(&read_pos).cloned().collect();
+    Demand {
+        called,
+        read_positively,
+    }
+}
+
+/// Every rule's body in disjunctive normal form, its equalities solved;
+/// `None` if a body does not expand.
+fn alternatives(sheet: &Sheet) -> Option<Vec<Alt>> {
+    let mut out = Vec::new();
+    for rule in &sheet.rules {
+        let mut alts: Vec<Vec<BLit>> = vec![Vec::new()];
+        for lit in &rule.body {
+            alts = product(&alts, &dnf(lit, false, rule.line).ok()?, rule.line).ok()?;
+        }
+        for alt in alts {
+            let mut s = Subst::new();
+            let eqs = alt.iter().filter_map(|l| match l {
+                BLit::Eq(a, b) => Some((a, b)),
+                _ => None,
+            });
+            if !eqs.into_iter().all(|(a, b)| unify(a, b, &mut s)) {
+                continue;
+            }
+            let at = |a: &Atom| Atom {
+                rel: a.rel.clone(),
+                args: a.args.iter().map(|t| resolve(t, &s)).collect(),
+            };
+            let mut a = Alt {
+                head: at(&rule.head),
+                pos: Vec::new(),
+                neg: Vec::new(),
+            };
+            for l in &alt {
+                match l {
+                    BLit::Pos(x) => a.pos.push(at(x)),
+                    BLit::Neg(x) => a.neg.push(at(x)),
+                    _ => {}
+                }
+            }
+            out.push(a);
+        }
+    }
+    Some(out)
+}
+
+/// The relations from which one of `targets` can be reached in `deps`.
+fn reaching<'a>(
+    deps: &HashMap<RelKey, HashSet<RelKey>>,
+    targets: impl IntoIterator<Item = (&'a str, usize)>,
+) -> HashSet<RelKey> {
+    let mut found: HashSet<RelKey> = targets
+        .into_iter()
+        .map(|(n, a)| (Sym::from(n), a))
+        .collect();
+    loop {
+        let before = found.len();
+        for (head, reads) in deps {
+            if !found.contains(head) && reads.iter().any(|r| found.contains(r)) {
+                found.insert(head.clone());
+            }
+        }
+        if found.len() == before {
+            return found;
+        }
+    }
+}
+
+fn vars(t: &Term, out: &mut HashSet<Sym>) {
+    match t {
+        Term::Var(v) => {
+            out.insert(v.clone());
+        }
+        Term::Const(_) => {}
+        Term::Fn(_, args) => args.iter().for_each(|a| vars(a, out)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::gdl::parse::parse;
+
+    fn keys(names: &[(&str, usize)]) -> HashSet<RelKey> {
+        names.iter().map(|&(n, a)| (Sym::from(n), a)).collect()
+    }
+
+    #[test]
+    fn dynamic_relations_read_with_bound_arguments_are_answered_on_demand() {
+        let sheet = parse(
+            "(role a) (init (cell 1)) (succ 1 2) (succ 2 3) (wall 2)
+             (<= (attacked ?x) (true (cell ?y)) (succ ?y ?x))
+             (<= (seen ?x) (true (cell ?x)))
+             (<= (near ?x) (true (cell ?y)) (succ ?x ?y))
+             (<= (boxed ?x) (true (cell ?x)))
+             (<= (path ?x ?y) (succ ?x ?y) (true (cell ?y)))
+             (<= (path ?x ?z) (succ ?x ?y) (path ?y ?z))
+             (<= (legal a (go ?x)) (true (cell ?y)) (succ ?y ?x)
+                 (not (attacked ?x)) (not (wall ?x)) (not (boxed (f ?x))) (seen ?x)
+                 (path ?y ?x))
+             (<= (next (cell ?x)) (does a (go ?x)) (near ?z))
+             (<= terminal (true (cell 3)))
+             (<= (goal a 100) (true (cell 3)))",
+        )
+        .unwrap();
+        let got = on_demand(&sheet);
+        // `attacked` (read under `not`), `seen` and `path` (read with their
+        // variables bound; `path` calls itself so). Not `wall` (static),
+        // `boxed` (a function term), `near` (`?z` is bound by nothing
+        // else), nor `legal` and `next` (read whole).
+        assert_eq!(
+            got.called,
+            keys(&[("attacked", 1), ("seen", 1), ("path", 2)])
+        );
+        assert_eq!(got.read_positively, keys(&[("seen", 1), ("path", 2)]));
+    }
+
+    #[test]
+    fn a_relation_in_a_cycle_with_one_evaluated_bottom_up_is_not_called() {
+        // `odd` is read with `?x` unbound, so it is evaluated bottom-up;
+        // `even` reads it and it reads `even`: neither is called.
+        let sheet = parse(
+            "(role a) (init (at 0)) (succ 0 1) (succ 1 2)
+             (<= (even ?x) (true (at ?x)))
+             (<= (even ?y) (odd ?x) (succ ?x ?y))
+             (<= (odd ?y) (even ?x) (succ ?x ?y))
+             (<= (legal a (go ?x)) (odd ?x))
+             (<= (next (at ?x)) (does a (go ?x)))
+             (<= terminal (true (at 2)))
+             (<= (goal a 100) (true (at 2)))",
+        )
+        .unwrap();
+        assert!(on_demand(&sheet).called.is_empty());
+    }
+}
