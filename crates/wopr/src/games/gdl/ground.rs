@@ -22,9 +22,7 @@
 //! the sum of their instances rather than the product.
 //!
 //! Grounding stops as soon as the estimate of the memory it holds passes
-//! its [`Budget`] ([`budget`]); for the non-ground evaluator it then
-//! starts again for the possible atoms alone ([`demand`] says which rules
-//! it leaves out).
+//! its [`Budget`] ([`budget`]), then may start again for atoms ([`demand`]).
 
 use std::collections::{HashMap, HashSet};
 
