@@ -235,10 +235,10 @@ impl Grounder {
         };
         let left_out = match atoms_only {
             Some((d, true)) => {
-                g.assumed = d.called.clone();
-                d.called.clone()
+                g.assumed = d.bound.clone();
+                d.bound.clone()
             }
-            Some((d, false)) => &d.called - &d.read_positively,
+            Some((d, false)) => &d.bound - &d.read_positively,
             None => HashSet::new(),
         };
         for name in ["true", "does", "init", "next", "legal"] {

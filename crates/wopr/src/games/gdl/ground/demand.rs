@@ -54,9 +54,14 @@ pub(in crate::games::gdl) type RelKey = (Sym, usize);
 /// The relations a sheet answers on demand ([`on_demand`]).
 #[derive(Default, Debug, PartialEq, Eq)]
 pub(in crate::games::gdl) struct Demand {
-    /// Every relation answered on demand.
+    /// Every relation the non-ground evaluator answers on demand.
     pub(in crate::games::gdl) called: HashSet<RelKey>,
-    /// Those of them that some positive literal reads.
+    /// Those of them whose every reading literal has its variables bound
+    /// by literals over other relations (or by the head of a rule of such
+    /// a relation): grounding's relaxed fallback may leave their rules out
+    /// and take their positive literals as holding.
+    pub(in crate::games::gdl) bound: HashSet<RelKey>,
+    /// Those of `bound` that some positive literal reads.
     pub(in crate::games::gdl) read_positively: HashSet<RelKey>,
 }
 
@@ -92,24 +97,70 @@ pub(in crate::games::gdl) fn on_demand(sheet: &Sheet) -> Demand {
         read_pos.extend(alt.pos.iter().map(key));
     }
     let dynamic = reaching(&deps, [("true", 1), ("does", 2)]);
-    let mut called: HashSet<RelKey> = dynamic
+    let recursive: HashSet<RelKey> = deps
+        .iter()
+        .filter(|(rel, reads)| {
+            let reach = reaching(&deps, [(&*rel.0, rel.1)]);
+            reads.iter().any(|r| reach.contains(r))
+        })
+        .map(|(rel, _)| rel.clone())
+        .collect();
+    let candidates: HashSet<RelKey> = dynamic
         .into_iter()
         .filter(|k| !complex.contains(k) && !KEPT.contains(&&*k.0))
         .collect();
+    // Answered on demand: a recursive relation only with its arguments
+    // bound, by the head, by literals evaluated bottom-up, or by calls
+    // that enumerate (over relations that are not recursive).
+    let mut called = candidates;
     loop {
         let before = called.len();
-        for alt in &alts {
+        called = fixpoint(&alts, &deps, called, |_, _| true);
+        if let Some(r) = unbound_recursive_call(&alts, &called, &recursive) {
+            called.remove(&r);
+        }
+        if called.len() == before {
+            break;
+        }
+    }
+    // Bound: by the head or by literals over relations not bound so.
+    let bound = fixpoint(&alts, &deps, called.clone(), |_, _| false);
+    let read_positively = bound.intersection(&read_pos).cloned().collect();
+    Demand {
+        called,
+        bound,
+        read_positively,
+    }
+}
+
+/// The greatest subset of `set` in which each relation read by a positive
+/// literal has that literal's variables bound by the head (in a rule of a
+/// relation of the set), by positive literals over relations outside the
+/// set, or by those over relations for which `binds` holds; and in which
+/// no relation is in a cycle with one outside the set.
+fn fixpoint(
+    alts: &[Alt],
+    deps: &HashMap<RelKey, HashSet<RelKey>>,
+    mut set: HashSet<RelKey>,
+    binds: impl Fn(&RelKey, &HashSet<RelKey>) -> bool,
+) -> HashSet<RelKey> {
+    loop {
+        let before = set.len();
+        for alt in alts {
             let mut bound = HashSet::new();
-            if called.contains(&key(&alt.head)) {
+            if set.contains(&key(&alt.head)) {
                 alt.head.args.iter().for_each(|t| vars(t, &mut bound));
             }
-            for a in alt.pos.iter().filter(|a| !called.contains(&key(a))) {
-                a.args.iter().for_each(|t| vars(t, &mut bound));
+            for a in &alt.pos {
+                let k = key(a);
+                if !set.contains(&k) || binds(&k, &set) {
+                    a.args.iter().for_each(|t| vars(t, &mut bound));
+                }
             }
             let unbound: Vec<RelKey> = alt
                 .pos
                 .iter()
-                .filter(|a| called.contains(&key(a)))
+                .filter(|a| set.contains(&key(a)) && !binds(&key(a), &set))
                 .filter(|a| {
                     let mut vs = HashSet::new();
                     a.args.iter().for_each(|t| vars(t, &mut vs));
@@ -118,32 +169,92 @@ pub(in crate::games::gdl) fn on_demand(sheet: &Sheet) -> Demand {
                 .map(key)
                 .collect();
             unbound.iter().for_each(|k| {
-                called.remove(k);
+                set.remove(k);
             });
         }
-        // A relation in a cycle with one not answered on demand is not.
+        // A relation in a cycle with one outside the set is not in it.
         let mut drop = Vec::new();
-        for (rel, reads) in deps.iter().filter(|(r, _)| !called.contains(*r)) {
+        for (rel, reads) in deps.iter().filter(|(r, _)| !set.contains(*r)) {
             let mut reach = None;
-            for r in reads.iter().filter(|r| called.contains(*r)) {
-                let reach = reach.get_or_insert_with(|| reaching(&deps, [(&*rel.0, rel.1)]));
+            for r in reads.iter().filter(|r| set.contains(*r)) {
+                let reach = reach.get_or_insert_with(|| reaching(deps, [(&*rel.0, rel.1)]));
                 if reach.contains(r) {
                     drop.push(r.clone());
                 }
             }
         }
         drop.iter().for_each(|r| {
-            called.remove(r);
+            set.remove(r);
         });
-        if called.len() == before {
-            break;
+        if set.len() == before {
+            return set;
         }
     }
-    let read_positively = called.intersection(&read_pos).cloned().collect();
-    Demand {
-        called,
-        read_positively,
+}
+
+/// A recursive relation of `called` that some rule would call with an
+/// argument unbound, the literals placed as the non-ground evaluator's
+/// planner places them: those over other relations first, then in the
+/// body's order each call whose arguments are bound, else the first over
+/// a relation that is not recursive, which enumerates its tuples and binds
+/// its variables. A rule of a relation of `called` runs once for each way
+/// its head is called (which arguments are bound), from the rules of the
+/// relations evaluated bottom-up.
+fn unbound_recursive_call(
+    alts: &[Alt],
+    called: &HashSet<RelKey>,
+    recursive: &HashSet<RelKey>,
+) -> Option<RelKey> {
+    let mut seen: HashSet<(RelKey, Vec<bool>)> = HashSet::new();
+    let mut todo: Vec<(Option<RelKey>, Vec<bool>)> = vec![(None, Vec::new())];
+    while let Some((rel, mask)) = todo.pop() {
+        let rules = alts.iter().filter(|a| match &rel {
+            None => !called.contains(&key(&a.head)),
+            Some(r) => key(&a.head) == *r,
+        });
+        for alt in rules {
+            let mut bound = HashSet::new();
+            for (t, _) in alt.head.args.iter().zip(&mask).filter(|(_, &m)| m) {
+                vars(t, &mut bound);
+            }
+            let mut left = Vec::new();
+            for a in &alt.pos {
+                match called.contains(&key(a)) {
+                    true => left.push(a),
+                    false => a.args.iter().for_each(|t| vars(t, &mut bound)),
+                }
+            }
+            while !left.is_empty() {
+                let ready = |a: &&Atom| {
+                    let mut vs = HashSet::new();
+                    a.args.iter().for_each(|t| vars(t, &mut vs));
+                    vs.is_subset(&bound)
+                };
+                let i = match left.iter().position(ready) {
+                    Some(i) => i,
+                    None => match left.iter().position(|a| !recursive.contains(&key(a))) {
+                        Some(i) => i,
+                        None => return Some(key(left[0])),
+                    },
+                };
+                let a = left.remove(i);
+                let m: Vec<bool> = a
+                    .args
+                    .iter()
+                    .map(|t| {
+                        let mut vs = HashSet::new();
+                        vars(t, &mut vs);
+                        vs.is_subset(&bound)
+                    })
+                    .collect();
+                a.args.iter().for_each(|t| vars(t, &mut bound));
+                if seen.insert((key(a), m.clone())) {
+                    todo.push((Some(key(a)), m));
+                }
+            }
+        }
     }
+    None
 }
 
 /// Every rule's body in disjunctive normal form, its equalities solved;
@@ -247,13 +358,13 @@ mod tests {
         .unwrap();
         let got = on_demand(&sheet);
         // `attacked` (read under `not`), `seen` and `path` (read with their
-        // variables bound; `path` calls itself so). Not `wall` (static),
-        // `boxed` (a function term), `near` (`?z` is bound by nothing
-        // else), nor `legal` and `next` (read whole).
-        assert_eq!(
-            got.called,
-            keys(&[("attacked", 1), ("seen", 1), ("path", 2)])
-        );
+        // variables bound; `path` calls itself so), and `near`, read with
+        // `?z` free: it is not recursive, so a call enumerates it. Not
+        // `wall` (static), `boxed` (a function term), nor `legal` and
+        // `next` (read whole).
+        let bound = keys(&[("attacked", 1), ("seen", 1), ("path", 2)]);
+        assert_eq!(got.called, &bound | &keys(&[("near", 1)]));
+        assert_eq!(got.bound, bound);
         assert_eq!(got.read_positively, keys(&[("seen", 1), ("path", 2)]));
     }
 

@@ -218,13 +218,20 @@ pub(super) fn compile<'p>(
             .iter()
             .for_each(|&r| rels[r as usize].dynamic = st.dynamic);
     }
+    let recursive: Vec<bool> = rels
+        .iter()
+        .map(|r| r.stratum != NONE && strata[r.stratum as usize].recursive)
+        .collect();
     let mut plan = Planner {
         terms,
         rels: &rels,
+        recursive: &recursive,
         possible,
         indexes: Vec::new(),
         index_ids: HashMap::new(),
         spare: HashMap::new(),
+        adorns: HashMap::new(),
+        pending: Vec::new(),
     };
     let mut rules = Vec::with_capacity(raws.len());
     for r in &raws {
@@ -240,6 +247,7 @@ pub(super) fn compile<'p>(
                 head_key: Box::default(),
                 nvars: r.nvars,
                 plans: vec![plan.plan(r, None, bound)],
+                adorned: Vec::new(),
             });
             continue;
         }
@@ -259,7 +267,21 @@ pub(super) fn compile<'p>(
             head_key,
             nvars: r.nvars,
             plans,
+            adorned: Vec::new(),
         });
+    }
+    // The plans of the rules solved with some arguments unbound, for each
+    // adornment a plan asked for (which may ask for more).
+    while let Some((rel, mask, id)) = plan.pending.pop() {
+        for (i, r) in raws.iter().enumerate().filter(|(_, r)| r.head_rel == rel) {
+            let mut bound = vec![false; r.nvars];
+            let at = r.head.iter().zip(mask.iter()).filter(|(_, &m)| m);
+            at.for_each(|(a, _)| mark(a, &mut bound));
+            let p = plan.plan(r, None, bound);
+            let rule = &mut rules[i];
+            rule.plans.push(p);
+            rule.adorned.push((id, rule.plans.len() as u32 - 1));
+        }
     }
     let indexes = plan.indexes;
     Ok(Program {
@@ -314,6 +336,12 @@ struct Planner<'a, 'p> {
     index_ids: HashMap<IndexKey, u32>,
     /// The indexes built to weigh a plan's choices but not (yet) used.
     spare: HashMap<IndexKey, Index>,
+    /// Per relation, whether its stratum is recursive.
+    recursive: &'a [bool],
+    /// The adornments asked for by [`Op::Solve`] (a relation, which
+    /// arguments are bound), and those whose plans are still to be made.
+    adorns: HashMap<(u32, Box<[bool]>), u32>,
+    pending: Vec<(u32, Box<[bool]>, u32)>,
 }
 
 impl Planner<'_, '_> {
@@ -373,35 +401,68 @@ impl Planner<'_, '_> {
     /// most 2: one move per role holds), each negative literal and
     /// `distinct` as soon as its variables are bound.
     fn plan(&mut self, r: &Raw, first: Option<usize>, mut bound: Vec<bool>) -> Vec<Op> {
-        // The positive literals over relations answered on demand are
-        // calls, placed as the negative ones are.
-        let demand = |j: &usize| self.rels[r.pos[*j].0 as usize].demand;
-        let mut calls: Vec<usize> = (0..r.pos.len()).filter(demand).collect();
-        let mut left: Vec<usize> = (0..r.pos.len()).filter(|j| !demand(j)).collect();
+        // The literals over relations answered on demand are calls, placed
+        // once their variables are bound and no literal evaluated
+        // bottom-up is a mere check (all its variables bound): a call may
+        // run many rules.
+        let demand = |rel: u32| self.rels[rel as usize].demand;
+        let mut calls: Vec<(u32, &[Pat], bool)> = r
+            .pos
+            .iter()
+            .map(|(rel, a)| (*rel, &a[..], false))
+            .chain(r.neg.iter().map(|(rel, a)| (*rel, &a[..], true)))
+            .filter(|c| demand(c.0))
+            .collect();
+        let mut left: Vec<usize> = (0..r.pos.len()).filter(|&j| !demand(r.pos[j].0)).collect();
         let (mut negs, mut dists) = (vec![false; r.neg.len()], vec![false; r.dist.len()]);
         let mut ops = Vec::new();
         loop {
             self.checks(r, &bound, &mut negs, &mut dists, &mut ops);
-            calls.retain(|&j| {
-                let (rel, args) = &r.pos[j];
-                let ready = args.iter().all(|p| is_bound(p, &bound));
-                if ready {
-                    let (rel, args, neg) = (*rel, args.clone().into(), false);
-                    ops.push(Op::Call { rel, args, neg });
-                }
-                !ready
-            });
             let pick = match first {
                 Some(j) if ops.iter().all(|o| !matches!(o, Op::Pos { .. })) => Some(j),
-                _ => left.iter().copied().min_by_key(|&j| {
-                    let (rel, args) = &r.pos[j];
-                    let cost = self.cost(*rel, args, &bound);
-                    (if *rel == DOES { cost.min(2) } else { cost }, j)
-                }),
+                _ => {
+                    let all_bound = |j: &usize| r.pos[*j].1.iter().all(|p| is_bound(p, &bound));
+                    let check = left.iter().copied().find(all_bound);
+                    if check.is_none() {
+                        calls.retain(|&(rel, args, neg)| {
+                            let ready = args.iter().all(|p| is_bound(p, &bound));
+                            if ready {
+                                let args = args.into();
+                                ops.push(Op::Call { rel, args, neg });
+                            }
+                            !ready
+                        });
+                    }
+                    check.or_else(|| {
+                        left.iter().copied().min_by_key(|&j| {
+                            let (rel, args) = &r.pos[j];
+                            let cost = self.cost(*rel, args, &bound);
+                            (if *rel == DOES { cost.min(2) } else { cost }, j)
+                        })
+                    })
+                }
             };
             let Some(j) = pick else {
-                debug_assert!(calls.is_empty(), "a call's variables are bound");
-                break;
+                // Then the calls that enumerate, in the body's order.
+                let solve = calls
+                    .iter()
+                    .position(|c| !c.2 && !self.recursive[c.0 as usize]);
+                let Some(i) = solve else {
+                    debug_assert!(calls.is_empty(), "a call's variables are bound");
+                    break;
+                };
+                let (rel, args, _) = calls.remove(i);
+                let (rel, args) = (&rel, args);
+                let mask: Box<[bool]> = args.iter().map(|a| is_bound(a, &bound)).collect();
+                let next = self.adorns.len() as u32;
+                let adorn = *self.adorns.entry((*rel, mask.clone())).or_insert(next);
+                if adorn == next {
+                    self.pending.push((*rel, mask, adorn));
+                }
+                args.iter().for_each(|a| mark(a, &mut bound));
+                let (rel, args) = (*rel, args.into());
+                ops.push(Op::Solve { rel, args, adorn });
+                continue;
             };
             left.retain(|&x| x != j);
             let (rel, args) = &r.pos[j];
@@ -434,13 +495,8 @@ impl Planner<'_, '_> {
     ) {
         let all = |p: &Pat| is_bound(p, bound);
         for (i, (rel, args)) in r.neg.iter().enumerate() {
-            if !negs[i] && args.iter().all(all) {
+            if !negs[i] && !self.rels[*rel as usize].demand && args.iter().all(all) {
                 negs[i] = true;
-                if self.rels[*rel as usize].demand {
-                    let (rel, args, neg) = (*rel, args.clone().into(), true);
-                    ops.push(Op::Call { rel, args, neg });
-                    continue;
-                }
                 let (index, key) = self.index(*rel, args, bound);
                 ops.push(Op::Neg {
                     rel: *rel,

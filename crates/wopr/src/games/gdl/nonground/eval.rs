@@ -3,6 +3,7 @@
 //! (semi-naive when it is recursive) over one query's scratch.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use crate::games::gdl::ground::Terms;
 
@@ -77,6 +78,13 @@ pub(super) struct Scratch {
     /// answered higher up (its answer is then not kept if false: it may
     /// hold once that call's other rules have been tried).
     looped: bool,
+    /// Whether the rules being joined are those of an [`Op::Solve`], and
+    /// the tuples they found so far (one after another).
+    solving: bool,
+    tuples: Vec<u32>,
+    /// The tuples of each solve in this query (relation, then its bound
+    /// arguments or `NONE`).
+    solved: HashMap<Box<[u32]>, Rc<[u32]>>,
     /// Whether the static relations are being evaluated (their indexes
     /// then hold every possible atom, not only those that hold).
     pub(super) building: bool,
@@ -98,6 +106,7 @@ impl Scratch {
         }
         self.lists.iter_mut().take(rels).for_each(Vec::clear);
         self.memo.clear();
+        self.solved.clear();
     }
 
     /// Makes atom `a` of relation `rel` hold.
@@ -183,7 +192,19 @@ impl Eval<'_> {
     fn join(&self, rule: &Rule, ops: &[Op], k: usize, sc: &mut Scratch) {
         let Some(op) = ops.get(k) else {
             if self.prog.rels[rule.head_rel as usize].demand {
-                sc.found = true;
+                if !sc.solving {
+                    sc.found = true;
+                    return;
+                }
+                // A tuple of a solve: the head's arguments (a function
+                // term never made is no tuple a literal can read).
+                let mark = sc.tuples.len();
+                for a in rule.head.iter() {
+                    match self.ground_of(a, &sc.binds) {
+                        Some(t) => sc.tuples.push(t),
+                        None => return sc.tuples.truncate(mark),
+                    }
+                }
                 return;
             }
             let bucket = self.bucket(rule.head_index, &rule.head_key, &sc.binds);
@@ -256,6 +277,21 @@ impl Eval<'_> {
                     self.join(rule, ops, k + 1, sc);
                 }
             }
+            Op::Solve { rel, args, adorn } => {
+                let tuples = self.solve(*rel, args, *adorn, sc);
+                for t in tuples.chunks(args.len().max(1)) {
+                    let mark = sc.trail.len();
+                    let t = if args.is_empty() { &[][..] } else { t };
+                    if match_args(self.terms, args, t, &mut sc.binds, &mut sc.trail) {
+                        self.join(rule, ops, k + 1, sc);
+                    }
+                    for i in mark..sc.trail.len() {
+                        let v = sc.trail[i];
+                        sc.binds[v as usize] = NONE;
+                    }
+                    sc.trail.truncate(mark);
+                }
+            }
             Op::Call { rel, args, neg } => {
                 if self.call(*rel, args, sc) != *neg {
                     self.join(rule, ops, k + 1, sc);
@@ -298,6 +334,7 @@ impl Eval<'_> {
             std::mem::take(&mut sc.trail),
             sc.found,
             std::mem::replace(&mut sc.looped, false),
+            std::mem::replace(&mut sc.solving, false),
         );
         sc.active.push(key);
         let stratum = &self.prog.strata[self.prog.rels[rel as usize].stratum as usize];
@@ -326,11 +363,70 @@ impl Eval<'_> {
         }
         let key = sc.active.pop().unwrap_or_default();
         let looped = sc.looped;
-        (sc.binds, sc.trail, sc.found, sc.looped) = (outer.0, outer.1, outer.2, outer.3 || looped);
+        (sc.binds, sc.trail, sc.found, sc.solving) = (outer.0, outer.1, outer.2, outer.4);
+        sc.looped = outer.3 || looped;
         if found || !looped {
             sc.memo.insert(key, found);
         }
         found
+    }
+
+    /// The tuples of `rel` (answered on demand, not recursive) that match
+    /// `args` as bound now: each rule run with its plan for adornment
+    /// `adorn`, its head matched at the bound arguments; kept for the rest
+    /// of the query.
+    fn solve(&self, rel: u32, args: &[Pat], adorn: u32, sc: &mut Scratch) -> Rc<[u32]> {
+        let mut key = Vec::with_capacity(args.len() + 1);
+        key.push(rel);
+        for a in args {
+            key.push(match a {
+                Pat::Var(v) => sc.binds[*v as usize],
+                p => self.ground_of(p, &sc.binds).unwrap_or(NONE),
+            });
+        }
+        if let Some(known) = sc.solved.get(&key[..]) {
+            return known.clone();
+        }
+        let outer = (
+            std::mem::take(&mut sc.binds),
+            std::mem::take(&mut sc.trail),
+            std::mem::replace(&mut sc.solving, true),
+            std::mem::take(&mut sc.tuples),
+            std::mem::replace(&mut sc.found, false),
+        );
+        let stratum = &self.prog.strata[self.prog.rels[rel as usize].stratum as usize];
+        for &r in &stratum.rules {
+            let rule = &self.prog.rules[r as usize];
+            let plan = rule.adorned.iter().find(|a| a.0 == adorn);
+            let (Some(&(_, plan)), true) = (plan, rule.head_rel == rel) else {
+                continue;
+            };
+            sc.binds.clear();
+            sc.binds.resize(rule.nvars, NONE);
+            sc.trail.clear();
+            let heads = rule.head.iter().zip(&key[1..]);
+            let matched = heads.filter(|&(_, &t)| t != NONE).all(|(p, &t)| {
+                match_args(
+                    self.terms,
+                    std::slice::from_ref(p),
+                    &[t],
+                    &mut sc.binds,
+                    &mut sc.trail,
+                )
+            });
+            if matched {
+                self.join(rule, &rule.plans[plan as usize], 0, sc);
+            }
+        }
+        // Each tuple once.
+        let n = args.len().max(1);
+        let mut found: Vec<&[u32]> = sc.tuples.chunks(n).collect();
+        found.sort_unstable();
+        found.dedup();
+        let tuples: Rc<[u32]> = found.concat().into();
+        (sc.binds, sc.trail, sc.solving, sc.tuples, sc.found) = outer;
+        sc.solved.insert(key.into(), tuples.clone());
+        tuples
     }
 
     /// The term a pattern whose variables are bound stands for, if it was

@@ -72,6 +72,15 @@ pub(super) enum Op {
         args: Box<[Pat]>,
         neg: bool,
     },
+    /// A positive literal over a relation answered on demand that is not
+    /// recursive, some variables unbound: every tuple of `rel` that
+    /// matches `args` (its rules run with the plans for adornment
+    /// `adorn`: which arguments are bound), each binding them in turn.
+    Solve {
+        rel: u32,
+        args: Box<[Pat]>,
+        adorn: u32,
+    },
     /// `(distinct x y)`, both bound.
     Dist(Pat, Pat),
 }
@@ -89,6 +98,9 @@ pub(super) struct Rule {
     pub(super) head_key: Box<[u32]>,
     pub(super) nvars: usize,
     pub(super) plans: Vec<Vec<Op>>,
+    /// For a rule of a relation answered on demand: per adornment it is
+    /// solved with ([`Op::Solve`]), the plan for it.
+    pub(super) adorned: Vec<(u32, u32)>,
 }
 
 /// A strongly connected component of the relations: its rules, whether it
