@@ -164,18 +164,13 @@ pub(super) fn possible(
         Err(Refusal::Over(rules)) if fall_back => rules,
         Err(e) => return Err(e),
     };
-    // Afresh, for the possible atoms alone: first as exact as grounding,
-    // then relaxed further ([`demand`]).
+    // Afresh, for the possible atoms alone ([`demand`]).
     let demand = demand::on_demand(sheet);
-    let mut g = Grounder::new(sheet, budget, Some((&demand, false)))?;
-    if let Err(e) = g.run().and_then(|()| g.check()) {
-        let Refusal::Over(_) = e else { return Err(e) };
-        g = Grounder::new(sheet, budget, Some((&demand, true)))?;
-        g.run().and_then(|()| g.check()).map_err(|e| match e {
-            Refusal::Over(atoms) => Refusal::Both(rules, atoms),
-            e => e,
-        })?;
-    }
+    let mut g = Grounder::new(sheet, budget, Some(&demand))?;
+    g.run().and_then(|()| g.check()).map_err(|e| match e {
+        Refusal::Over(atoms) => Refusal::Both(rules, atoms),
+        e => e,
+    })?;
     g.dropped = Some(rules);
     Ok(g.finish())
 }
@@ -203,8 +198,8 @@ struct Grounder {
     dropped: Option<Over>,
     /// The line of the rule being grounded (for the budget's error).
     line: usize,
-    /// The relations whose positive literals are taken as holding
-    /// ([`demand`]).
+    /// The relations whose rules are left out, their positive literals
+    /// taken as holding ([`demand`]).
     assumed: HashSet<demand::RelKey>,
     /// Splits wide rules before they are compiled ([`split`]).
     splitter: Splitter,
@@ -220,34 +215,32 @@ const LEGAL: u32 = 4;
 
 impl Grounder {
     /// A grounder with the rules of `sheet` compiled, nothing run. With
-    /// `atoms_only` (the relations answered on demand, whether to relax),
-    /// it keeps the possible atoms alone, without the rules of those no
-    /// positive literal reads, or of all, their literals assumed ([`demand`]).
+    /// `atoms_only` (the relations answered on demand), it keeps the
+    /// possible atoms alone, without the rules it may leave out, their
+    /// positive literals taken as holding ([`demand`]).
     fn new(
         sheet: &Sheet,
         budget: Budget,
-        atoms_only: Option<(&Demand, bool)>,
+        atoms_only: Option<&Demand>,
     ) -> Result<Grounder, Refusal> {
         let mut g = Grounder {
             budget,
             atoms_only: atoms_only.is_some(),
             ..Grounder::default()
         };
-        let left_out = match atoms_only {
-            Some((d, true)) => {
-                g.assumed = d.bound.clone();
-                d.bound.clone()
-            }
-            Some((d, false)) => &d.bound - &d.read_positively,
-            None => HashSet::new(),
-        };
+        if let Some(d) = atoms_only {
+            g.assumed = d.left_out.clone();
+        }
         for name in ["true", "does", "init", "next", "legal"] {
             let arity = 1 + usize::from(matches!(name, "does" | "legal"));
             let sym = g.terms.name(&Sym::from(name));
             g.rel(sym, arity);
         }
         for rule in &sheet.rules {
-            if !left_out.contains(&(rule.head.rel.clone(), rule.head.args.len())) {
+            if !g
+                .assumed
+                .contains(&(rule.head.rel.clone(), rule.head.args.len()))
+            {
                 g.add_rule(&rule.head, &rule.body, rule.line)?;
             }
         }
