@@ -147,11 +147,9 @@ pub fn ground(sheet: &Sheet, budget: Budget) -> Result<Grounding, GdlError> {
 }
 
 /// As [`ground`]; with `fall_back`, grounding that passes the budget
-/// starts again for the possible atoms alone (what the non-ground
-/// evaluator, [`super::nonground`], needs), without the rules of the
-/// relations it answers on demand ([`demand`]); `budget` then bounds the
-/// atoms and one rule's joins in a round: the refusal names both places
-/// where the budget was passed.
+/// starts again for the possible atoms alone (for [`super::nonground`]),
+/// leaving out rules ([`demand`]); `budget` then bounds the atoms and one
+/// rule's joins in a round: the refusal names both places it was passed.
 pub(super) fn possible(
     sheet: &Sheet,
     budget: Budget,
@@ -164,13 +162,18 @@ pub(super) fn possible(
         Err(Refusal::Over(rules)) if fall_back => rules,
         Err(e) => return Err(e),
     };
-    // Afresh, for the possible atoms alone ([`demand`]).
+    // Afresh, for the possible atoms alone: first exact, then relaxed
+    // ([`demand`]).
     let demand = demand::on_demand(sheet);
-    let mut g = Grounder::new(sheet, budget, Some(&demand))?;
-    g.run().and_then(|()| g.check()).map_err(|e| match e {
-        Refusal::Over(atoms) => Refusal::Both(rules, atoms),
-        e => e,
-    })?;
+    let mut g = Grounder::new(sheet, budget, Some((&demand, false)))?;
+    if let Err(e) = g.run().and_then(|()| g.check()) {
+        let Refusal::Over(_) = e else { return Err(e) };
+        g = Grounder::new(sheet, budget, Some((&demand, true)))?;
+        g.run().and_then(|()| g.check()).map_err(|e| match e {
+            Refusal::Over(atoms) => Refusal::Both(rules, atoms),
+            e => e,
+        })?;
+    }
     g.dropped = Some(rules);
     Ok(g.finish())
 }
@@ -215,32 +218,33 @@ const LEGAL: u32 = 4;
 
 impl Grounder {
     /// A grounder with the rules of `sheet` compiled, nothing run. With
-    /// `atoms_only` (the relations answered on demand), it keeps the
-    /// possible atoms alone, without the rules it may leave out, their
+    /// `atoms_only` (the relations answered on demand, whether to relax),
+    /// it keeps the possible atoms alone, without the rules of those read
+    /// under `not` alone, or if relaxed of all it may leave out, their
     /// positive literals taken as holding ([`demand`]).
     fn new(
         sheet: &Sheet,
         budget: Budget,
-        atoms_only: Option<&Demand>,
+        atoms_only: Option<(&Demand, bool)>,
     ) -> Result<Grounder, Refusal> {
         let mut g = Grounder {
             budget,
             atoms_only: atoms_only.is_some(),
             ..Grounder::default()
         };
-        if let Some(d) = atoms_only {
-            g.assumed = d.left_out.clone();
-        }
+        let (left_out, assumed) = match atoms_only {
+            Some((d, true)) => (d.left_out.clone(), d.left_out.clone()),
+            Some((d, false)) => (d.negated_only.clone(), HashSet::new()),
+            None => Default::default(),
+        };
+        g.assumed = assumed;
         for name in ["true", "does", "init", "next", "legal"] {
             let arity = 1 + usize::from(matches!(name, "does" | "legal"));
             let sym = g.terms.name(&Sym::from(name));
             g.rel(sym, arity);
         }
         for rule in &sheet.rules {
-            if !g
-                .assumed
-                .contains(&(rule.head.rel.clone(), rule.head.args.len()))
-            {
+            if !left_out.contains(&(rule.head.rel.clone(), rule.head.args.len())) {
                 g.add_rule(&rule.head, &rule.body, rule.line)?;
             }
         }

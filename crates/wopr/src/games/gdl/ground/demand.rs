@@ -28,15 +28,18 @@
 //! - the relations that read it and that it reads in a cycle are answered
 //!   so too (no stratum mixes both ways).
 //!
-//! When grounding falls back to the possible atoms alone, the relaxed
-//! fixpoint leaves out the rules of the relations answered on demand
-//! whose every positive reader (among the rules it runs) binds their
-//! arguments elsewhere, and takes those literals as holding. A relation
-//! read under `not` alone adds nothing to what the fixpoint finds for any
-//! other (it ignores negation); one read positively can only add possible
-//! atoms when taken as holding, never remove one. Chess's seven-argument
-//! threats are left out so, and their possible atoms (most of the
-//! sheet's, 2.7 million with them) are never made.
+//! When grounding falls back to the possible atoms alone, its fixpoint
+//! first leaves out the rules of the relations answered on demand that
+//! are read under `not` alone: they add nothing to what it finds for any
+//! other (it ignores negation), so the possible atoms stay those of the
+//! grounded reasoner. Chess's `threatened_with_capture` is left out so.
+//! If that passes the budget too, the fixpoint runs once more, relaxed:
+//! it leaves out the rules of the relations answered on demand whose
+//! every positive reader (among the rules it runs) binds their arguments
+//! elsewhere, and takes those literals as holding, which can only add
+//! possible atoms (and may make joins larger: taking chess's
+//! `blocks_rook_threat` as holding makes one legal rule join 11 million
+//! matches, which is why this comes second).
 
 use std::collections::{HashMap, HashSet};
 
@@ -62,6 +65,9 @@ pub(in crate::games::gdl) struct Demand {
     /// one, in a rule that is not left out, has its variables bound by the
     /// rule's positive literals over relations that are not left out.
     pub(in crate::games::gdl) left_out: HashSet<RelKey>,
+    /// Those of them that no positive literal reads: leaving their rules
+    /// out changes no other relation's possible atoms.
+    pub(in crate::games::gdl) negated_only: HashSet<RelKey>,
 }
 
 /// One alternative of a rule's body, unified.
@@ -123,7 +129,12 @@ pub(in crate::games::gdl) fn on_demand(sheet: &Sheet) -> Demand {
         }
     }
     let left_out = left_out(&alts, called.clone());
-    Demand { called, left_out }
+    let negated_only = called.difference(&read_pos).cloned().collect();
+    Demand {
+        called,
+        left_out,
+        negated_only,
+    }
 }
 
 /// The greatest subset of `set` whose rules the relaxed fixpoint can
