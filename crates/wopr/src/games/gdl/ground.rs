@@ -22,7 +22,7 @@
 //! the sum of their instances rather than the product.
 //!
 //! Grounding stops as soon as the estimate of the memory it holds passes
-//! its [`Budget`] ([`budget`]), then may start again for atoms ([`demand`]).
+//! its [`Budget`] ([`budget`]), then may start again for atoms (`ground/demand.rs`).
 
 use std::collections::{HashMap, HashSet};
 

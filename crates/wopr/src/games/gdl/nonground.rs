@@ -24,11 +24,11 @@
 //! fewest atoms first), negative literals (negation as failure over lower
 //! strata) and `distinct` as soon as their variables are bound; a recursive
 //! stratum semi-naively, each round joining one recursive literal with the
-//! atoms new in the round before. A relation that only ever needs to be
-//! asked about bound tuples (chess's threats: [`super::ground::demand`]
-//! says which) is not evaluated bottom-up: each literal over it, once its
-//! arguments are bound, is a call that runs the relation's rules with
-//! their heads matched, kept for the rest of the query. Each lookup goes through an index built
+//! atoms new in the round before. A relation asked about a few tuples at a
+//! position (chess's threats: `ground/demand.rs` says which) is not
+//! evaluated bottom-up: each literal over it is a call that runs the
+//! relation's rules with their heads matched to what is bound (all its
+//! arguments if it is recursive), kept for the rest of the query. Each lookup goes through an index built
 //! here over the possible atoms of a relation that match the literal,
 //! keyed by the variables bound before it (over a static relation's true
 //! atoms only); the atoms that hold in the query carry a stamp in a
