@@ -278,18 +278,10 @@ impl Eval<'_> {
                 }
             }
             Op::Solve { rel, args, adorn } => {
+                // A solve has a free argument: its tuples are not empty.
                 let tuples = self.solve(*rel, args, *adorn, sc);
-                for t in tuples.chunks(args.len().max(1)) {
-                    let mark = sc.trail.len();
-                    let t = if args.is_empty() { &[][..] } else { t };
-                    if match_args(self.terms, args, t, &mut sc.binds, &mut sc.trail) {
-                        self.join(rule, ops, k + 1, sc);
-                    }
-                    for i in mark..sc.trail.len() {
-                        let v = sc.trail[i];
-                        sc.binds[v as usize] = NONE;
-                    }
-                    sc.trail.truncate(mark);
+                for t in tuples.chunks(args.len()) {
+                    self.try_tuple(rule, ops, k, args, t, sc);
                 }
             }
             Op::Call { rel, args, neg } => {
@@ -419,8 +411,7 @@ impl Eval<'_> {
             }
         }
         // Each tuple once.
-        let n = args.len().max(1);
-        let mut found: Vec<&[u32]> = sc.tuples.chunks(n).collect();
+        let mut found: Vec<&[u32]> = sc.tuples.chunks(args.len()).collect();
         found.sort_unstable();
         found.dedup();
         let tuples: Rc<[u32]> = found.concat().into();
@@ -447,8 +438,21 @@ impl Eval<'_> {
 
     /// Matches atom `a` with op `k`'s arguments and joins the rest.
     fn try_atom(&self, rule: &Rule, ops: &[Op], k: usize, args: &[Pat], a: u32, sc: &mut Scratch) {
+        self.try_tuple(rule, ops, k, args, self.terms.args(a), sc);
+    }
+
+    /// Matches the terms `targs` with op `k`'s arguments and joins the
+    /// rest, then unbinds what the match bound.
+    fn try_tuple(
+        &self,
+        rule: &Rule,
+        ops: &[Op],
+        k: usize,
+        args: &[Pat],
+        targs: &[u32],
+        sc: &mut Scratch,
+    ) {
         let mark = sc.trail.len();
-        let targs = self.terms.args(a);
         if match_args(self.terms, args, targs, &mut sc.binds, &mut sc.trail) {
             self.join(rule, ops, k + 1, sc);
         }
