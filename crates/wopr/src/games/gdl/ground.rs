@@ -46,7 +46,7 @@ use normal::{dnf, product, resolve, resolve_atom, resolve_lit, unify, BLit};
 pub(in crate::games::gdl) use plan::{match_args, Pat};
 use plan::{slot, CRule, SUB_SLOTS};
 use split::{is_new_relation, Splitter};
-use terms::FxMap;
+pub(super) use terms::FxMap;
 pub(super) use terms::Terms;
 
 /// How deeply a derived ground atom may nest.
@@ -219,9 +219,9 @@ const LEGAL: u32 = 4;
 impl Grounder {
     /// A grounder with the rules of `sheet` compiled, nothing run. With
     /// `atoms_only` (the relations answered on demand, whether to relax),
-    /// it keeps the possible atoms alone, without the rules of those read
-    /// under `not` alone, or if relaxed of all it may leave out, their
-    /// positive literals taken as holding ([`demand`]).
+    /// it keeps the possible atoms alone, without the rules of those whose
+    /// possible atoms no other relation needs, or if relaxed of all it may
+    /// leave out, their positive literals taken as holding ([`demand`]).
     fn new(
         sheet: &Sheet,
         budget: Budget,
@@ -234,7 +234,7 @@ impl Grounder {
         };
         let (left_out, assumed) = match atoms_only {
             Some((d, true)) => (d.left_out.clone(), d.left_out.clone()),
-            Some((d, false)) => (d.negated_only.clone(), HashSet::new()),
+            Some((d, false)) => (d.unneeded.clone(), HashSet::new()),
             None => Default::default(),
         };
         g.assumed = assumed;

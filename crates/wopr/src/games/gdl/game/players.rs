@@ -148,6 +148,10 @@ const PROBE_PLAYOUTS: u64 = 64;
 /// where a ply costs milliseconds (the amazons sheets' million rules),
 /// 64 long games would take longer than loading the sheet.
 const PROBE_PLIES: usize = 2_048;
+/// On the non-ground evaluator (a sheet too large to ground, where a ply
+/// costs milliseconds: chess's random games are hundreds of plies long),
+/// at most this many plies in all, the game under way cut there.
+const PROBE_PLIES_NON_GROUND: usize = 256;
 
 /// The kinds of turn random games from the start meet: (chance,
 /// simultaneous).
@@ -156,12 +160,20 @@ pub(super) fn probe(game: &Gdl) -> (bool, bool) {
     let mut legal = ActionList::new();
     let (mut chance, mut simultaneous) = (false, false);
     let mut plies = 0;
+    let cut = if game.rules.reasoner.is_grounded() {
+        usize::MAX
+    } else {
+        PROBE_PLIES_NON_GROUND
+    };
     for _ in 0..PROBE_PLAYOUTS {
-        if plies >= PROBE_PLIES {
+        if plies >= PROBE_PLIES.min(cut) {
             break;
         }
         let mut s = game.initial_state();
         for _ in 0..game.rules.max_plies {
+            if plies >= cut {
+                break;
+            }
             plies += 1;
             match s.turn() {
                 Turn::Player(_) | Turn::Chance => {

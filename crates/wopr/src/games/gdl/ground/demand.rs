@@ -29,10 +29,14 @@
 //!   so too (no stratum mixes both ways).
 //!
 //! When grounding falls back to the possible atoms alone, its fixpoint
-//! first leaves out the rules of the relations answered on demand that
-//! are read under `not` alone: they add nothing to what it finds for any
-//! other (it ignores negation), so the possible atoms stay those of the
-//! grounded reasoner. Chess's `threatened_with_capture` is left out so.
+//! first leaves out the rules of the relations answered on demand whose
+//! possible atoms no other relation needs: those read under `not` alone,
+//! then those read positively only by the rules left out so. They add
+//! nothing to what it finds for any other (it ignores negation), so the
+//! possible atoms stay those of the grounded reasoner. Chess's
+//! `threatened_with_capture` is left out so, and with it the
+//! `king_threatens` and `knight_threatens` that only it and `threatened`
+//! read.
 //! If that passes the budget too, the fixpoint runs once more, relaxed:
 //! it leaves out the rules of the relations answered on demand whose
 //! every positive reader (among the rules it runs) binds their arguments
@@ -65,9 +69,11 @@ pub(in crate::games::gdl) struct Demand {
     /// one, in a rule that is not left out, has its variables bound by the
     /// rule's positive literals over relations that are not left out.
     pub(in crate::games::gdl) left_out: HashSet<RelKey>,
-    /// Those of them that no positive literal reads: leaving their rules
-    /// out changes no other relation's possible atoms.
-    pub(in crate::games::gdl) negated_only: HashSet<RelKey>,
+    /// Those of them whose possible atoms no other relation needs: every
+    /// positive literal reading one is in a rule of such a relation (or
+    /// none is: chess's `threatened_with_capture`, read under `not` alone).
+    /// Leaving their rules out changes no other relation's possible atoms.
+    pub(in crate::games::gdl) unneeded: HashSet<RelKey>,
 }
 
 /// One alternative of a rule's body, unified.
@@ -90,7 +96,6 @@ pub(in crate::games::gdl) fn on_demand(sheet: &Sheet) -> Demand {
     };
     let mut deps: HashMap<RelKey, HashSet<RelKey>> = HashMap::new();
     let mut complex: HashSet<RelKey> = HashSet::new();
-    let mut read_pos: HashSet<RelKey> = HashSet::new();
     for alt in &alts {
         let d = deps.entry(key(&alt.head)).or_default();
         for a in alt.pos.iter().chain(&alt.neg) {
@@ -99,7 +104,6 @@ pub(in crate::games::gdl) fn on_demand(sheet: &Sheet) -> Demand {
                 complex.insert(key(a));
             }
         }
-        read_pos.extend(alt.pos.iter().map(key));
     }
     let dynamic = reaching(&deps, [("true", 1), ("does", 2)]);
     let recursive: HashSet<RelKey> = deps
@@ -129,11 +133,30 @@ pub(in crate::games::gdl) fn on_demand(sheet: &Sheet) -> Demand {
         }
     }
     let left_out = left_out(&alts, called.clone());
-    let negated_only = called.difference(&read_pos).cloned().collect();
+    // Needed: the possible atoms of every relation that is not called,
+    // and of every called one that a rule of a needed relation reads
+    // positively.
+    let mut needed: HashSet<RelKey> = alts
+        .iter()
+        .map(|a| key(&a.head))
+        .filter(|k| !called.contains(k))
+        .collect();
+    loop {
+        let before = needed.len();
+        for alt in &alts {
+            if needed.contains(&key(&alt.head)) {
+                needed.extend(alt.pos.iter().map(key));
+            }
+        }
+        if needed.len() == before {
+            break;
+        }
+    }
+    let unneeded = called.difference(&needed).cloned().collect();
     Demand {
         called,
         left_out,
-        negated_only,
+        unneeded,
     }
 }
 
@@ -373,7 +396,8 @@ mod tests {
     fn dynamic_relations_read_with_bound_arguments_are_answered_on_demand() {
         let sheet = parse(
             "(role a) (init (cell 1)) (succ 1 2) (succ 2 3) (wall 2)
-             (<= (attacked ?x) (true (cell ?y)) (succ ?y ?x))
+             (<= (attacked ?x) (true (cell ?y)) (succ ?y ?x) (guard ?y))
+             (<= (guard ?y) (true (cell ?y)))
              (<= (seen ?x) (true (cell ?x)))
              (<= (near ?x) (true (cell ?y)) (succ ?x ?y))
              (<= (boxed ?x) (true (cell ?x)))
@@ -388,16 +412,20 @@ mod tests {
         )
         .unwrap();
         let got = on_demand(&sheet);
-        // `attacked` (read under `not`), `seen` and `path` (read with their
-        // variables bound; `path` calls itself so), and `near`, read with
-        // `?z` free: it is not recursive, so a call enumerates it. Not
-        // `wall` (static), `boxed` (a function term), nor `legal` and
-        // `next` (read whole).
-        let left_out = keys(&[("attacked", 1), ("seen", 1), ("path", 2)]);
+        // `attacked` (read under `not`), `guard`, `seen` and `path` (read
+        // with their variables bound; `path` calls itself so), and `near`,
+        // read with `?z` free: it is not recursive, so a call enumerates
+        // it. Not `wall` (static), `boxed` (a function term), nor `legal`
+        // and `next` (read whole).
+        let left_out = keys(&[("attacked", 1), ("guard", 1), ("seen", 1), ("path", 2)]);
         assert_eq!(got.called, &left_out | &keys(&[("near", 1)]));
         // `near`'s rules are run by grounding's fallback: `next` reads it
         // with `?z` bound by nothing else.
         assert_eq!(got.left_out, left_out);
+        // No possible atom of `attacked` (read under `not` alone) is
+        // needed, nor then of `guard` (read by `attacked` alone); `seen`
+        // and `path` are read by `legal`.
+        assert_eq!(got.unneeded, keys(&[("attacked", 1), ("guard", 1)]));
     }
 
     #[test]

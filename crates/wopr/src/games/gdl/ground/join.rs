@@ -5,6 +5,7 @@
 
 use super::budget::{self, Refusal};
 use super::plan::{self, match_pat, plan, slot, slot_pat, CRule, PStep};
+use super::terms::FxMap;
 use super::{Grounder, NONE};
 
 /// The scratch of a join.
@@ -16,9 +17,29 @@ pub(super) struct JoinState {
     key: Vec<u32>,
     out: Vec<u32>,
     found: usize,
+    /// The heads matched in this join (when keeping the possible atoms
+    /// alone: one match per head is enough).
+    heads: FxMap<u32, ()>,
+    /// The plan step before which the head is bound, and whether a match
+    /// was just made (when keeping the possible atoms alone, the steps
+    /// from there on look for no other match of the same head).
+    head_at: usize,
+    cut: bool,
     /// The bytes the join may still price, and the price of a match.
     room: u64,
     per_match: u64,
+}
+
+impl JoinState {
+    /// After a candidate at plan step `k`: whether to look no further at
+    /// this step (a match was made, and the head was bound before it).
+    fn stop(&mut self, k: usize) -> bool {
+        if self.cut && k >= self.head_at {
+            return true;
+        }
+        self.cut = false;
+        false
+    }
 }
 
 impl Grounder {
@@ -36,6 +57,7 @@ impl Grounder {
         st.atoms.resize(r.pos.len(), NONE);
         st.out.clear();
         st.found = 0;
+        st.heads.clear();
         // A match is priced as its buffer and the ground rule
         // it becomes, before any is made.
         let before = self.used();
@@ -47,6 +69,11 @@ impl Grounder {
         }
         // Planned now, from the relations' sizes so far.
         let steps = plan(r, i, |j, slots, full| self.estimate(r, j, slots, full));
+        st.head_at = steps
+            .iter()
+            .position(|s| s.head_ready)
+            .unwrap_or(steps.len());
+        st.cut = false;
         if self.join(r, &steps, 0, i, st).is_err() {
             return Err(self.over(st.found));
         }
@@ -82,6 +109,13 @@ impl Grounder {
         st: &mut JoinState,
     ) -> Result<(), ()> {
         let Some(step) = plan.get(k) else {
+            if self.atoms_only {
+                if let Some(id) = self.find_inst(&r.head, &st.binds, &mut st.key) {
+                    if st.heads.insert(id, ()).is_some() {
+                        return Ok(());
+                    }
+                }
+            }
             if st.per_match > st.room {
                 return Err(());
             }
@@ -89,8 +123,12 @@ impl Grounder {
             st.found += 1;
             st.out.extend_from_slice(&st.binds);
             st.out.extend_from_slice(&st.atoms);
+            st.cut = self.atoms_only;
             return Ok(());
         };
+        if self.atoms_only && step.head_ready && self.head_known(r, st) {
+            return Ok(());
+        }
         let (rel_id, args) = &r.pos[step.lit];
         let rel = &self.rels[*rel_id as usize];
         let (lo, hi) = match step.lit.cmp(&first) {
@@ -119,6 +157,7 @@ impl Grounder {
                 let p = self.atom_pos.get(id as usize).copied().unwrap_or(NONE) as usize;
                 if (lo..hi).contains(&p) {
                     self.try_atom(r, plan, k, first, id, st)?;
+                    st.stop(k);
                 }
             }
         } else if !step.bound.is_empty() {
@@ -142,13 +181,30 @@ impl Grounder {
                     break;
                 }
                 self.try_atom(r, plan, k, first, rel.list[p as usize], st)?;
+                if st.stop(k) {
+                    return Ok(());
+                }
             }
         } else {
             for p in lo..hi {
                 self.try_atom(r, plan, k, first, rel.list[p], st)?;
+                if st.stop(k) {
+                    return Ok(());
+                }
             }
         }
         Ok(())
+    }
+
+    /// Whether the head of `r`, bound in `st`, is a possible atom already
+    /// or was matched earlier in this join: a fixpoint that keeps the
+    /// possible atoms alone needs no other match of it.
+    fn head_known(&self, r: &CRule, st: &mut JoinState) -> bool {
+        self.find_inst(&r.head, &st.binds, &mut st.key)
+            .is_some_and(|id| {
+                st.heads.contains_key(&id)
+                    || self.atom_pos.get(id as usize).is_some_and(|&p| p != NONE)
+            })
     }
 
     fn try_atom(
@@ -182,5 +238,70 @@ impl Grounder {
         }
         st.trail.truncate(mark);
         res
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::super::demand::Demand;
+    use super::super::{is_new_relation, Grounder, DEFAULT_BUDGET};
+    use crate::games::gdl::parse::parse;
+
+    /// The possible atoms of the sheet's own relations, as text, from a
+    /// full grounding or from the fixpoint that keeps them alone (nothing
+    /// left out).
+    fn possible(text: &str, atoms_only: bool) -> BTreeSet<String> {
+        let sheet = parse(text).unwrap();
+        let demand = Demand::default();
+        let mode = atoms_only.then_some((&demand, false));
+        let Ok(mut g) = Grounder::new(&sheet, DEFAULT_BUDGET, mode) else {
+            panic!("the sheet compiles")
+        };
+        assert!(g.run().and_then(|()| g.check()).is_ok());
+        let g = g.finish();
+        g.rels
+            .iter()
+            .filter(|(name, _, _)| !is_new_relation(name))
+            .flat_map(|(_, _, l)| l.iter().map(|&a| g.terms.to_term(a).to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn one_match_per_head_finds_every_possible_atom() {
+        // `legal`'s `?y` and `?z` and `reach`'s first rule's `?y` have
+        // several matches per head; `reach`'s second rule finds heads
+        // the first found.
+        let witnesses = "(role a) (init (at 1)) (init (at 2))
+            (edge 1 2) (edge 2 3) (edge 3 1) (edge 1 3) (edge 3 2) (edge 2 1)
+            (<= (reach ?x) (true (at ?y)) (edge ?y ?x))
+            (<= (reach ?x) (true (at ?x)))
+            (<= (legal a (go ?x)) (reach ?x) (true (at ?y)) (edge ?y ?z))
+            (<= (next (at ?x)) (does a (go ?x)))
+            (<= terminal (true (at 3)) (true (at 1)))
+            (<= (goal a 100) (true (at ?x)))";
+        let sheets = [
+            witnesses.to_string(),
+            std::fs::read_to_string(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../gdl/tictactoe.kif"
+            ))
+            .unwrap(),
+            std::fs::read_to_string(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../gdl/connect4-6x6.kif"
+            ))
+            .unwrap(),
+        ];
+        for text in &sheets {
+            let full = possible(text, false);
+            assert!(full.len() > 20, "{} atoms", full.len());
+            assert_eq!(possible(text, true), full);
+        }
+        // `role` 1, `init` 2, `edge` 6, then `true`, `reach`, `legal`,
+        // `does` and `next` 3 each (every cell is reached from another),
+        // `terminal` 1 and `goal` 1.
+        assert_eq!(possible(witnesses, true).len(), 1 + 2 + 6 + 5 * 3 + 1 + 1);
     }
 }

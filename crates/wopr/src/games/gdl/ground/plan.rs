@@ -82,12 +82,16 @@ pub(super) fn slot_pat(args: &[Pat], k: usize, j: Option<usize>) -> &Pat {
 /// One step of a join plan: which positive literal, which index slots are
 /// bound before it (to probe the index: an argument, or an argument of a
 /// nested term whose other arguments are not all bound), whether all its
-/// arguments are, and which `distinct`s to check after it.
+/// arguments are, which `distinct`s to check after it, and whether the
+/// rule's head is bound before it and not before the step before it (the
+/// step where a fixpoint that keeps the possible atoms alone asks whether
+/// the head is known already, and if so looks no further).
 pub(super) struct PStep {
     pub(super) lit: usize,
     pub(super) bound: Vec<(usize, Option<usize>)>,
     pub(super) full: bool,
     pub(super) checks: Vec<usize>,
+    pub(super) head_ready: bool,
 }
 
 /// A rule after `or` expansion and equality unification.
@@ -157,7 +161,11 @@ pub(super) fn plan(
     let mut checked = vec![false; r.dist.len()];
     let mut steps = Vec::new();
     let mut next = Some(first);
+    let mut head_was_bound = false;
     while let Some(lit) = next {
+        let head_bound = is_bound(&r.head, &bound);
+        let head_ready = head_bound && !head_was_bound;
+        head_was_bound = head_bound;
         let args = &r.pos[lit].1;
         let (bound_args, full) = probes(args, &bound);
         for a in args {
@@ -176,6 +184,7 @@ pub(super) fn plan(
             bound: bound_args,
             full,
             checks,
+            head_ready,
         });
         let score = |j: usize| {
             let mut vs = Vec::new();

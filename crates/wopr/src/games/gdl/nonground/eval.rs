@@ -2,10 +2,9 @@
 //! unification of patterns with ground terms, and the joins of a stratum
 //! (semi-naive when it is recursive) over one query's scratch.
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::games::gdl::ground::Terms;
+use crate::games::gdl::ground::{FxMap, Terms};
 
 use super::program::{key_hash, match_args, Op, Pat, Program, Rule, Stratum};
 use super::NONE;
@@ -71,7 +70,7 @@ pub(super) struct Scratch {
     /// Vectors kept for the calls' arguments and variables.
     spare: Vec<Vec<u32>>,
     /// The calls answered in this query (relation, then arguments).
-    memo: HashMap<Box<[u32]>, bool>,
+    memo: FxMap<Box<[u32]>, bool>,
     /// The calls being answered, outermost first.
     active: Vec<Box<[u32]>>,
     /// Whether a call being answered failed because it was already being
@@ -84,7 +83,7 @@ pub(super) struct Scratch {
     tuples: Vec<u32>,
     /// The tuples of each solve in this query (relation, then its bound
     /// arguments or `NONE`).
-    solved: HashMap<Box<[u32]>, Rc<[u32]>>,
+    solved: FxMap<Box<[u32]>, Rc<[u32]>>,
     /// Whether the static relations are being evaluated (their indexes
     /// then hold every possible atom, not only those that hold).
     pub(super) building: bool,
