@@ -31,6 +31,7 @@ use super::GdlError;
 
 pub mod budget;
 pub(in crate::games::gdl) mod demand;
+mod index;
 mod join;
 pub(in crate::games::gdl) mod normal;
 mod patterns;
@@ -41,10 +42,11 @@ mod terms;
 use budget::{estimate, Over, Refusal};
 pub use budget::{Budget, BUDGET_ENV, DEFAULT_BUDGET};
 use demand::Demand;
+use index::Rel;
 use join::JoinState;
 use normal::{dnf, product, resolve, resolve_atom, resolve_lit, unify, BLit};
 pub(in crate::games::gdl) use plan::{match_args, Pat};
-use plan::{slot, CRule, SUB_SLOTS};
+use plan::{CRule, SUB_SLOTS};
 use split::{is_new_relation, Splitter};
 pub(super) use terms::FxMap;
 pub(super) use terms::Terms;
@@ -54,19 +56,6 @@ pub const MAX_DEPTH: u32 = 500;
 
 /// "No value" in the index tables.
 const NONE: u32 = u32::MAX;
-
-/// A relation's possible atoms: the list in order of discovery, with a
-/// posting list per argument position and value; `old..cur` is the last
-/// round's new atoms.
-struct Rel {
-    sym: u32,
-    name: Sym,
-    arity: usize,
-    list: Vec<u32>,
-    index: Vec<FxMap<u32, Vec<u32>>>,
-    old: usize,
-    cur: usize,
-}
 
 /// The ground program: rule `i` is `head[i] <- body[start[i]..neg[i]], not
 /// body[neg[i]..start[i + 1]]`, every atom a term number.
@@ -264,6 +253,7 @@ impl Grounder {
             index: (0..arity * (SUB_SLOTS + 1))
                 .map(|_| FxMap::default())
                 .collect(),
+            multi: Vec::new(),
             old: 0,
             cur: 0,
         });
@@ -541,14 +531,7 @@ impl Grounder {
         let r = &mut self.rels[rel as usize];
         let p = r.list.len() as u32;
         r.list.push(id);
-        for (k, &a) in self.terms.args(id).iter().enumerate() {
-            self.index_bytes += budget::post(&mut r.index[slot(k, None)], a, p);
-            // The arguments of a nested term, for patterns that bind some
-            // of them only (`(true (cell ?x ?y ?p))`).
-            for (j, &b) in self.terms.args(a).iter().take(SUB_SLOTS).enumerate() {
-                self.index_bytes += budget::post(&mut r.index[slot(k, Some(j))], b, p);
-            }
-        }
+        self.post(rel, id, p);
         self.atom_pos[id as usize] = p;
         self.check()?;
         let (target, sym) = match rel {

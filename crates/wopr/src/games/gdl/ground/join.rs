@@ -4,6 +4,7 @@
 //! ground rule is made of it.
 
 use super::budget::{self, Refusal};
+use super::index;
 use super::plan::{self, match_pat, plan, slot, slot_pat, CRule, PStep};
 use super::terms::FxMap;
 use super::{Grounder, NONE};
@@ -69,6 +70,9 @@ impl Grounder {
         }
         // Planned now, from the relations' sizes so far.
         let steps = plan(r, i, |j, slots, full| self.estimate(r, j, slots, full));
+        for step in steps.iter().filter(|s| !s.full) {
+            self.want_multi(r.pos[step.lit].0, &step.bound);
+        }
         st.head_at = steps
             .iter()
             .position(|s| s.head_ready)
@@ -95,7 +99,8 @@ impl Grounder {
     fn estimate(&self, r: &CRule, j: usize, slots: &[(usize, Option<usize>)], full: bool) -> f64 {
         let rel = &self.rels[r.pos[j].0 as usize];
         let keys = slots.iter().map(|&(k, sub)| rel.index[slot(k, sub)].len());
-        plan::expected(rel.list.len(), keys, full)
+        let multi = rel.multi(slots).map(|m| m.len());
+        plan::expected(rel.list.len(), keys.chain(multi), full)
     }
 
     /// Joins plan step `k` onwards; `first` is the literal matched among the
@@ -158,6 +163,33 @@ impl Grounder {
                 if (lo..hi).contains(&p) {
                     self.try_atom(r, plan, k, first, id, st)?;
                     st.stop(k);
+                }
+            }
+        } else if let Some(multi) = rel.multi(&step.bound) {
+            // Probed by all the bound arguments at once ([`index`]).
+            let mark = st.key.len();
+            for &(k, j) in &step.bound {
+                match self.find_inst(slot_pat(args, k, j), &st.binds, &mut st.key) {
+                    Some(v) => st.key.push(v),
+                    None => {
+                        st.key.truncate(mark);
+                        return Ok(());
+                    }
+                }
+            }
+            let key = index::key(st.key[mark..].iter().copied());
+            st.key.truncate(mark);
+            let Some(list) = multi.get(&key) else {
+                return Ok(());
+            };
+            let from = list.partition_point(|&x| (x as usize) < lo);
+            for &p in &list[from..] {
+                if p as usize >= hi {
+                    break;
+                }
+                self.try_atom(r, plan, k, first, rel.list[p as usize], st)?;
+                if st.stop(k) {
+                    return Ok(());
                 }
             }
         } else if !step.bound.is_empty() {
