@@ -23,6 +23,9 @@ use crate::games::gdl::ast::Sym;
 /// arguments).
 pub(super) type Slots = [(usize, Option<usize>)];
 
+/// An index: per key, the positions of the atoms that have it, increasing.
+pub(super) type Postings = FxMap<u32, Vec<u32>>;
+
 /// A relation's possible atoms: the list in order of discovery, with a
 /// posting list per argument position and value, and those by several
 /// arguments that plans asked for; `old..cur` is the last round's new
@@ -32,15 +35,15 @@ pub(super) struct Rel {
     pub(super) name: Sym,
     pub(super) arity: usize,
     pub(super) list: Vec<u32>,
-    pub(super) index: Vec<FxMap<u32, Vec<u32>>>,
-    pub(super) multi: Vec<(Box<Slots>, FxMap<u32, Vec<u32>>)>,
+    pub(super) index: Vec<Postings>,
+    pub(super) multi: Vec<(Box<Slots>, Postings)>,
     pub(super) old: usize,
     pub(super) cur: usize,
 }
 
 impl Rel {
     /// The index by all of `slots` at once, if a plan asked for it.
-    pub(super) fn multi(&self, slots: &Slots) -> Option<&FxMap<u32, Vec<u32>>> {
+    pub(super) fn multi(&self, slots: &Slots) -> Option<&Postings> {
         self.multi
             .iter()
             .find(|(s, _)| **s == *slots)
