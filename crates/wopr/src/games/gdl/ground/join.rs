@@ -69,7 +69,9 @@ impl Grounder {
             st.per_match += budget::RULE + budget::LITERAL * lits as u64;
         }
         // Planned now, from the relations' sizes so far.
-        let steps = plan(r, i, |j, slots, full| self.estimate(r, j, slots, full));
+        let steps = plan(r, i, self.atoms_only, |j, slots, full| {
+            self.estimate(r, j, slots, full)
+        });
         for step in steps.iter().filter(|s| !s.full) {
             self.want_multi(r.pos[step.lit].0, &step.bound);
         }
