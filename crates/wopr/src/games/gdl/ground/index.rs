@@ -59,6 +59,16 @@ pub(super) fn key(values: impl Iterator<Item = u32>) -> u32 {
     (h ^ (h >> 32)) as u32
 }
 
+/// The key of atom `id` in an index by `slots`, if it has a value at each.
+fn key_of(terms: &Terms, id: u32, slots: &Slots) -> Option<u32> {
+    let mut found = 0;
+    let k = key(slots
+        .iter()
+        .map_while(|&s| value(terms, id, s))
+        .inspect(|_| found += 1));
+    (found == slots.len()).then_some(k)
+}
+
 /// The value of atom `id` at index slot `(k, j)`: its argument `k`, or
 /// argument `j` of that (none if it has fewer).
 fn value(terms: &Terms, id: u32, (k, j): (usize, Option<usize>)) -> Option<u32> {
@@ -83,10 +93,8 @@ impl Grounder {
             }
         }
         for (slots, index) in &mut r.multi {
-            let values: Option<Vec<u32>> =
-                slots.iter().map(|&s| value(&self.terms, id, s)).collect();
-            if let Some(values) = values {
-                self.index_bytes += budget::post(index, key(values.into_iter()), p);
+            if let Some(key) = key_of(&self.terms, id, slots) {
+                self.index_bytes += budget::post(index, key, p);
             }
         }
     }
@@ -100,10 +108,8 @@ impl Grounder {
         }
         let mut index = FxMap::default();
         for (p, &id) in r.list.iter().enumerate() {
-            let values: Option<Vec<u32>> =
-                slots.iter().map(|&s| value(&self.terms, id, s)).collect();
-            if let Some(values) = values {
-                self.index_bytes += budget::post(&mut index, key(values.into_iter()), p as u32);
+            if let Some(key) = key_of(&self.terms, id, slots) {
+                self.index_bytes += budget::post(&mut index, key, p as u32);
             }
         }
         r.multi.push((slots.into(), index));

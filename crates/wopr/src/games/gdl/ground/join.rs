@@ -31,6 +31,13 @@ pub(super) struct JoinState {
     per_match: u64,
 }
 
+/// The part of a posting list (positions, increasing) within `lo..hi`.
+fn within(list: &[u32], lo: usize, hi: usize) -> &[u32] {
+    let from = list.partition_point(|&p| (p as usize) < lo);
+    let to = list.partition_point(|&p| (p as usize) < hi);
+    &list[from..to]
+}
+
 impl JoinState {
     /// After a candidate at plan step `k`: whether to look no further at
     /// this step (a match was made, and the head was bound before it).
@@ -147,53 +154,27 @@ impl Grounder {
             return Ok(());
         }
         if step.full {
-            let mark = st.key.len();
-            st.key.push(rel.sym);
-            for a in args {
-                match self.find_inst(a, &st.binds, &mut st.key) {
-                    Some(id) => st.key.push(id),
-                    None => {
-                        st.key.truncate(mark);
-                        return Ok(());
-                    }
-                }
-            }
-            let id = self.terms.find(&st.key[mark..]);
-            st.key.truncate(mark);
-            if let Some(id) = id {
-                let p = self.atom_pos.get(id as usize).copied().unwrap_or(NONE) as usize;
-                if (lo..hi).contains(&p) {
-                    self.try_atom(r, plan, k, first, id, st)?;
-                    st.stop(k);
+            let id = self.find_app(rel.sym, args, &st.binds, &mut st.key);
+            let p = id.and_then(|id| self.atom_pos.get(id as usize).copied());
+            if let (Some(id), Some(p)) = (id, p) {
+                if (lo..hi).contains(&(p as usize)) {
+                    self.try_each(r, plan, k, first, std::iter::once(id), st)?;
                 }
             }
         } else if let Some(multi) = rel.multi(&step.bound) {
             // Probed by all the bound arguments at once ([`index`]).
             let mark = st.key.len();
-            for &(k, j) in &step.bound {
-                match self.find_inst(slot_pat(args, k, j), &st.binds, &mut st.key) {
-                    Some(v) => st.key.push(v),
-                    None => {
-                        st.key.truncate(mark);
-                        return Ok(());
-                    }
-                }
+            let pats = step.bound.iter().map(|&(k, j)| slot_pat(args, k, j));
+            if !self.push_insts(pats, &st.binds, &mut st.key) {
+                return Ok(());
             }
             let key = index::key(st.key[mark..].iter().copied());
             st.key.truncate(mark);
             let Some(list) = multi.get(&key) else {
                 return Ok(());
             };
-            let from = list.partition_point(|&x| (x as usize) < lo);
-            for &p in &list[from..] {
-                if p as usize >= hi {
-                    break;
-                }
-                self.try_atom(r, plan, k, first, rel.list[p as usize], st)?;
-                if st.stop(k) {
-                    return Ok(());
-                }
-            }
+            let ids = within(list, lo, hi).iter().map(|&p| rel.list[p as usize]);
+            self.try_each(r, plan, k, first, ids, st)?;
         } else if !step.bound.is_empty() {
             let mut best: Option<&Vec<u32>> = None;
             for &(k, j) in &step.bound {
@@ -209,23 +190,10 @@ impl Grounder {
                 }
             }
             let best = best.unwrap_or_else(|| unreachable!());
-            let from = best.partition_point(|&x| (x as usize) < lo);
-            for &p in &best[from..] {
-                if p as usize >= hi {
-                    break;
-                }
-                self.try_atom(r, plan, k, first, rel.list[p as usize], st)?;
-                if st.stop(k) {
-                    return Ok(());
-                }
-            }
+            let ids = within(best, lo, hi).iter().map(|&p| rel.list[p as usize]);
+            self.try_each(r, plan, k, first, ids, st)?;
         } else {
-            for p in lo..hi {
-                self.try_atom(r, plan, k, first, rel.list[p], st)?;
-                if st.stop(k) {
-                    return Ok(());
-                }
-            }
+            self.try_each(r, plan, k, first, rel.list[lo..hi].iter().copied(), st)?;
         }
         Ok(())
     }
@@ -239,6 +207,26 @@ impl Grounder {
                 st.heads.contains_key(&id)
                     || self.atom_pos.get(id as usize).is_some_and(|&p| p != NONE)
             })
+    }
+
+    /// Tries the atoms `ids` at plan step `k` in turn, until one's match
+    /// stops the step ([`JoinState::stop`]).
+    fn try_each(
+        &self,
+        r: &CRule,
+        plan: &[PStep],
+        k: usize,
+        first: usize,
+        ids: impl Iterator<Item = u32>,
+        st: &mut JoinState,
+    ) -> Result<(), ()> {
+        for id in ids {
+            self.try_atom(r, plan, k, first, id, st)?;
+            if st.stop(k) {
+                break;
+            }
+        }
+        Ok(())
     }
 
     fn try_atom(

@@ -11,23 +11,49 @@ impl Grounder {
         match p {
             Pat::Ground(g) => Some(*g),
             Pat::Var(v) => Some(binds[*v as usize]),
-            Pat::Fn(f, args) => {
-                let mark = key.len();
-                key.push(*f);
-                for a in args {
-                    match self.find_inst(a, binds, key) {
-                        Some(id) => key.push(id),
-                        None => {
-                            key.truncate(mark);
-                            return None;
-                        }
-                    }
+            Pat::Fn(f, args) => self.find_app(*f, args, binds, key),
+        }
+    }
+
+    /// The number of symbol `f` applied to the bound patterns `args`, if
+    /// it was interned ([`Grounder::find_inst`]).
+    pub(super) fn find_app(
+        &self,
+        f: u32,
+        args: &[Pat],
+        binds: &[u32],
+        key: &mut Vec<u32>,
+    ) -> Option<u32> {
+        let mark = key.len();
+        key.push(f);
+        let id = if self.push_insts(args, binds, key) {
+            self.terms.find(&key[mark..])
+        } else {
+            None
+        };
+        key.truncate(mark);
+        id
+    }
+
+    /// Pushes the numbers of the bound patterns `pats` onto `key`; if one
+    /// was not interned, leaves `key` as it was and returns false.
+    pub(super) fn push_insts<'p>(
+        &self,
+        pats: impl IntoIterator<Item = &'p Pat>,
+        binds: &[u32],
+        key: &mut Vec<u32>,
+    ) -> bool {
+        let mark = key.len();
+        for p in pats {
+            match self.find_inst(p, binds, key) {
+                Some(id) => key.push(id),
+                None => {
+                    key.truncate(mark);
+                    return false;
                 }
-                let id = self.terms.find(&key[mark..]);
-                key.truncate(mark);
-                id
             }
         }
+        true
     }
 
     /// Whether a bound pattern equals a term.
