@@ -151,6 +151,8 @@ pub(super) fn possible(
         Err(Refusal::Over(rules)) if fall_back => rules,
         Err(e) => return Err(e),
     };
+    // The ground rules go before the fixpoint starts again.
+    drop(g);
     // Afresh, for the possible atoms alone: first exact, then relaxed
     // ([`demand`]).
     let demand = demand::on_demand(sheet);

@@ -3,6 +3,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use hashbrown::HashTable;
+
 use crate::games::gdl::ast::{Sym, Term};
 
 /// A small fast hasher for integer keys (the FxHash mixing step).
@@ -65,8 +67,22 @@ pub(crate) struct Terms {
     args: Vec<u32>,
     /// Per term: how deeply it nests (a constant is 1).
     depth: Vec<u32>,
-    ids: FxMap<Box<[u32]>, u32>,
-    key: Vec<u32>,
+    /// The term numbers, hashed by symbol and arguments ([`key_hash`]):
+    /// no key is allocated per term, so that millions of terms are made
+    /// and freed at the cost of a few large allocations.
+    ids: HashTable<u32>,
+}
+
+/// The hash of the term `sym(args)`: its symbol and arity in one word,
+/// then its arguments two to a word.
+fn key_hash(sym: u32, args: &[u32]) -> u64 {
+    let mut h = Fx::default();
+    h.add(u64::from(sym) | (args.len() as u64) << 32);
+    for pair in args.chunks(2) {
+        let high = pair.get(1).map_or(0, |&b| u64::from(b) << 32);
+        h.add(u64::from(pair[0]) | high);
+    }
+    h.finish()
 }
 
 impl Terms {
@@ -83,10 +99,8 @@ impl Terms {
 
     /// The number of the term `sym(args)`, interning it.
     pub(crate) fn intern(&mut self, sym: u32, args: &[u32]) -> u32 {
-        self.key.clear();
-        self.key.push(sym);
-        self.key.extend_from_slice(args);
-        if let Some(&id) = self.ids.get(&self.key[..]) {
+        let hash = key_hash(sym, args);
+        if let Some(id) = self.lookup(hash, sym, args) {
             return id;
         }
         let id = self.nodes.len() as u32;
@@ -99,14 +113,25 @@ impl Terms {
             .max()
             .unwrap_or(0);
         self.depth.push(depth + 1);
-        self.ids.insert(self.key.clone().into_boxed_slice(), id);
+        let (nodes, all) = (&self.nodes, &self.args);
+        self.ids.insert_unique(hash, id, |&t| {
+            let (sym, start, len) = nodes[t as usize];
+            key_hash(sym, &all[start as usize..(start + len) as usize])
+        });
         id
+    }
+
+    /// The number of the term `sym(args)` of hash `hash`, if interned.
+    fn lookup(&self, hash: u64, sym: u32, args: &[u32]) -> Option<u32> {
+        let same = |&t: &u32| self.nodes[t as usize].0 == sym && self.args(t) == args;
+        self.ids.find(hash, same).copied()
     }
 
     /// The number of the term whose key (symbol, then arguments) is `key`,
     /// if it was interned.
     pub(crate) fn find(&self, key: &[u32]) -> Option<u32> {
-        self.ids.get(key).copied()
+        let (&sym, args) = key.split_first()?;
+        self.lookup(key_hash(sym, args), sym, args)
     }
 
     /// The term `name(args)`, if it was interned.
@@ -153,5 +178,45 @@ impl Terms {
                 args.iter().map(|&a| self.to_term(a)).collect(),
             )
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_terms_share_a_number_and_no_two_others_do() {
+        let mut t = Terms::default();
+        let f = t.name(&Sym::from("f"));
+        let consts: Vec<u32> = (0..300)
+            .map(|i| {
+                let sym = t.name(&Sym::from(i.to_string().as_str()));
+                t.intern(sym, &[])
+            })
+            .collect();
+        // The first constant is term 0: `(f 0)` and `(f 0 0)` hash the
+        // same arguments word and differ by arity alone.
+        assert_eq!(consts[0], 0);
+        let one = t.intern(f, &[0]);
+        let two = t.intern(f, &[0, 0]);
+        assert_ne!(one, two);
+        // 300 x 300 pairs, then each again: 90,000 new terms, found again.
+        let pairs: Vec<u32> = consts
+            .iter()
+            .flat_map(|&a| consts.iter().map(move |&b| (a, b)))
+            .map(|(a, b)| t.intern(f, &[a, b]))
+            .collect();
+        assert_eq!(t.len(), 300 + 2 + 90_000 - 1);
+        for (k, &id) in pairs.iter().enumerate() {
+            let (a, b) = (consts[k / 300], consts[k % 300]);
+            assert_eq!(t.intern(f, &[a, b]), id);
+            assert_eq!(t.find(&[f, a, b]), Some(id));
+            assert_eq!(t.args(id), &[a, b]);
+        }
+        assert_eq!(t.len(), 300 + 2 + 90_000 - 1);
+        assert_eq!(t.find(&[f, consts[1], consts[2], consts[3]]), None);
+        assert_eq!(t.find_app("f", &[0]), Some(one));
+        assert_eq!(t.depth(pairs[5]), 2);
     }
 }
