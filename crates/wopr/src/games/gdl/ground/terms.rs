@@ -67,22 +67,29 @@ pub(crate) struct Terms {
     args: Vec<u32>,
     /// Per term: how deeply it nests (a constant is 1).
     depth: Vec<u32>,
-    /// The term numbers, hashed by symbol and arguments ([`key_hash`]):
-    /// no key is allocated per term, so that millions of terms are made
-    /// and freed at the cost of a few large allocations.
-    ids: HashTable<u32>,
+    /// The term numbers, each with its hash ([`key_hash`]): no key is
+    /// allocated per term, so that millions of terms are made and freed
+    /// at the cost of a few large allocations, and the table grows without
+    /// reading the terms again.
+    ids: HashTable<(u32, u32)>,
 }
 
-/// The hash of the term `sym(args)`: its symbol and arity in one word,
-/// then its arguments two to a word.
-fn key_hash(sym: u32, args: &[u32]) -> u64 {
+/// The hash of the term `sym(args)` in 32 bits: its symbol and arity in
+/// one word, then its arguments two to a word.
+fn key_hash(sym: u32, args: &[u32]) -> u32 {
     let mut h = Fx::default();
     h.add(u64::from(sym) | (args.len() as u64) << 32);
     for pair in args.chunks(2) {
         let high = pair.get(1).map_or(0, |&b| u64::from(b) << 32);
         h.add(u64::from(pair[0]) | high);
     }
-    h.finish()
+    h.finish() as u32
+}
+
+/// The table's hash of a 32-bit hash: the table picks a bucket by the low
+/// bits and tags it with the top seven, so both come from all 32.
+fn spread(h: u32) -> u64 {
+    u64::from(h).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 impl Terms {
@@ -113,18 +120,17 @@ impl Terms {
             .max()
             .unwrap_or(0);
         self.depth.push(depth + 1);
-        let (nodes, all) = (&self.nodes, &self.args);
-        self.ids.insert_unique(hash, id, |&t| {
-            let (sym, start, len) = nodes[t as usize];
-            key_hash(sym, &all[start as usize..(start + len) as usize])
-        });
+        self.ids
+            .insert_unique(spread(hash), (id, hash), |&(_, h)| spread(h));
         id
     }
 
     /// The number of the term `sym(args)` of hash `hash`, if interned.
-    fn lookup(&self, hash: u64, sym: u32, args: &[u32]) -> Option<u32> {
-        let same = |&t: &u32| self.nodes[t as usize].0 == sym && self.args(t) == args;
-        self.ids.find(hash, same).copied()
+    fn lookup(&self, hash: u32, sym: u32, args: &[u32]) -> Option<u32> {
+        let same = |&(t, h): &(u32, u32)| {
+            h == hash && self.nodes[t as usize].0 == sym && self.args(t) == args
+        };
+        self.ids.find(spread(hash), same).map(|&(t, _)| t)
     }
 
     /// The number of the term whose key (symbol, then arguments) is `key`,
