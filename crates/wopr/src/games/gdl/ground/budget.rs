@@ -23,6 +23,9 @@
 //! the side of refusing early; what it overprices most is literals that
 //! compiling folds away. A refusal comes before compiling, with the
 //! process at two thirds of the budget or so (chess: 660 to 750 MB at 1 GiB).
+//! Measured again once terms no longer had a key allocated each (2026-11-29):
+//! 0.34 to 1.20 times the estimate on the 60 sheets that ground, 0.74 at the
+//! median (racer4 1.20, atariGo_7x7 1.10); the prices were kept.
 //! `docs/results/gdl-speed.md` has the figures.
 //!
 //! The budget is [`DEFAULT_BUDGET`] (1 GiB) unless the game spec says
