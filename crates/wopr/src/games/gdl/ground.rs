@@ -37,13 +37,13 @@ pub(in crate::games::gdl) mod normal;
 mod patterns;
 mod plan;
 pub mod split;
+mod strata;
 mod terms;
 
 use budget::{estimate, Over, Refusal};
 pub use budget::{Budget, BUDGET_ENV, DEFAULT_BUDGET};
 use demand::Demand;
 use index::Rel;
-use join::JoinState;
 use normal::{dnf, product, resolve, resolve_atom, resolve_lit, unify, BLit};
 pub(in crate::games::gdl) use plan::{match_args, Pat};
 use plan::{CRule, SUB_SLOTS};
@@ -449,40 +449,6 @@ impl Grounder {
                 }
             }
         })
-    }
-
-    /// The semi-naive fixpoint.
-    fn run(&mut self) -> Result<(), Refusal> {
-        let rules = std::mem::take(&mut self.rules);
-        let mut st = JoinState::default();
-        for r in rules.iter().filter(|r| r.pos.is_empty()) {
-            self.line = r.line;
-            if r.dist.iter().all(|(x, y)| !self.pat_eq(x, y, &[])) {
-                self.produce(r, &[], &[])?;
-            }
-        }
-        loop {
-            let mut fresh = false;
-            for rel in &mut self.rels {
-                rel.old = rel.cur;
-                rel.cur = rel.list.len();
-                fresh |= rel.cur > rel.old;
-            }
-            if !fresh {
-                break;
-            }
-            for r in &rules {
-                self.line = r.line;
-                for i in 0..r.pos.len() {
-                    let rel = &self.rels[r.pos[i].0 as usize];
-                    if rel.cur > rel.old {
-                        self.join_round(r, i, &mut st)?;
-                    }
-                }
-            }
-        }
-        self.rules = rules;
-        Ok(())
     }
 
     /// Records the ground rule of one successful join, and its head.

@@ -16,6 +16,9 @@ pub(super) struct JoinState {
     trail: Vec<u32>,
     atoms: Vec<u32>,
     key: Vec<u32>,
+    /// The negative literals of the rule that a match must fail
+    /// ([`super::strata`]).
+    pub(super) checks: Vec<usize>,
     out: Vec<u32>,
     found: usize,
     /// The heads matched in this join (when keeping the possible atoms
@@ -123,6 +126,9 @@ impl Grounder {
         st: &mut JoinState,
     ) -> Result<(), ()> {
         let Some(step) = plan.get(k) else {
+            if self.negation_fails(r, st) {
+                return Ok(());
+            }
             if self.atoms_only {
                 if let Some(id) = self.find_inst(&r.head, &st.binds, &mut st.key) {
                     if st.heads.insert(id, ()).is_some() {
@@ -196,6 +202,20 @@ impl Grounder {
             self.try_each(r, plan, k, first, rel.list[lo..hi].iter().copied(), st)?;
         }
         Ok(())
+    }
+
+    /// Whether one of the negative literals over static relations of `r`
+    /// (`st.checks`), bound in `st`, holds: a match where one does never
+    /// fires ([`super::strata`]).
+    pub(super) fn negation_fails(&self, r: &CRule, st: &mut JoinState) -> bool {
+        let JoinState {
+            binds, key, checks, ..
+        } = st;
+        checks.iter().any(|&n| {
+            self.find_inst(&r.neg[n], binds, key)
+                .and_then(|id| self.atom_pos.get(id as usize))
+                .is_some_and(|&p| p != NONE)
+        })
     }
 
     /// Whether the head of `r`, bound in `st`, is a possible atom already
