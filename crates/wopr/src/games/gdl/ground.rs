@@ -5,7 +5,8 @@
 //! The atoms that can hold come from a relaxed bottom-up fixpoint that
 //! ignores negation (`distinct` is kept: it only prunes): `true(X)` is
 //! possible once `init(X)` or `next(X)` is, `does(R, M)` once `legal(R, M)`
-//! is. The fixpoint is semi-naive: each round joins every rule with at least
+//! is; the static relations that rules negate are first evaluated exactly
+//! (`ground/strata.rs`). The fixpoint is semi-naive: each round joins every rule with at least
 //! one literal matched among the atoms new in the previous round, the
 //! positive literals joined greedily in an order planned anew each round:
 //! the literal expected to match fewest atoms next, estimated from the
