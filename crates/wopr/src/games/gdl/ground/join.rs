@@ -5,7 +5,7 @@
 
 use super::budget::{self, Refusal};
 use super::index;
-use super::plan::{self, match_pat, pat_vars, plan, slot, slot_pat, CRule, PStep};
+use super::plan::{self, match_pat, plan, slot, slot_pat, CRule, PStep};
 use super::terms::FxMap;
 use super::{Grounder, NONE};
 
@@ -15,12 +15,11 @@ pub(super) struct JoinState {
     binds: Vec<u32>,
     trail: Vec<u32>,
     atoms: Vec<u32>,
-    key: Vec<u32>,
+    pub(super) key: Vec<u32>,
     /// The negative literals of the rule that a match must fail
-    /// ([`super::strata`]), and those tested before each plan step (and,
-    /// last, after the last), once their variables are bound.
+    /// ([`super::strata`]); the plan tests each once its variables are
+    /// bound.
     pub(super) checks: Vec<usize>,
-    neg_at: Vec<Vec<usize>>,
     out: Vec<u32>,
     found: usize,
     /// The heads matched in this join (when keeping the possible atoms
@@ -34,38 +33,6 @@ pub(super) struct JoinState {
     /// The bytes the join may still price, and the price of a match.
     room: u64,
     per_match: u64,
-}
-
-/// Places each of `st.checks` (negative literals of `r`) before the first
-/// step of `steps` whose predecessors bind all its variables, or after the
-/// last ([`Grounder::negation_fails`]), so that a partial match is dropped
-/// as soon as one holds.
-pub(super) fn place_negations(r: &CRule, steps: &[PStep], st: &mut JoinState) {
-    st.neg_at.truncate(steps.len() + 1);
-    st.neg_at.iter_mut().for_each(Vec::clear);
-    st.neg_at.resize_with(steps.len() + 1, Vec::new);
-    if st.checks.is_empty() {
-        return;
-    }
-    let mut bound = vec![false; r.nvars];
-    let mut vars = Vec::new();
-    let mut left = st.checks.clone();
-    for k in 0..=steps.len() {
-        left.retain(|&n| {
-            vars.clear();
-            pat_vars(&r.neg[n], &mut vars);
-            let ready = vars.iter().all(|&v| bound[v as usize]);
-            if ready {
-                st.neg_at[k].push(n);
-            }
-            !ready
-        });
-        for a in steps.get(k).map_or(&[][..], |s| &r.pos[s.lit].1[..]) {
-            vars.clear();
-            pat_vars(a, &mut vars);
-            vars.iter().for_each(|&v| bound[v as usize] = true);
-        }
-    }
 }
 
 /// The part of a posting list (positions, increasing) within `lo..hi`.
@@ -113,13 +80,12 @@ impl Grounder {
             st.per_match += budget::RULE + budget::LITERAL * lits as u64;
         }
         // Planned now, from the relations' sizes so far.
-        let steps = plan(r, i, self.atoms_only, |j, slots, full| {
+        let steps = plan(r, i, self.atoms_only, &st.checks, |j, slots, full| {
             self.estimate(r, j, slots, full)
         });
         for step in steps.iter().filter(|s| !s.full) {
             self.want_multi(r.pos[step.lit].0, &step.bound);
         }
-        place_negations(r, &steps, st);
         st.head_at = steps
             .iter()
             .position(|s| s.head_ready)
@@ -160,9 +126,6 @@ impl Grounder {
         first: usize,
         st: &mut JoinState,
     ) -> Result<(), ()> {
-        if self.negation_fails(r, k, st) {
-            return Ok(());
-        }
         let Some(step) = plan.get(k) else {
             if self.atoms_only {
                 if let Some(id) = self.find_inst(&r.head, &st.binds, &mut st.key) {
@@ -239,19 +202,20 @@ impl Grounder {
         Ok(())
     }
 
-    /// Whether one of the negative literals over static relations of `r`
-    /// placed before plan step `k` ([`place_negations`]) holds: a match
-    /// where one does never fires ([`super::strata`]).
-    pub(super) fn negation_fails(&self, r: &CRule, k: usize, st: &mut JoinState) -> bool {
-        let JoinState {
-            binds, key, neg_at, ..
-        } = st;
-        neg_at.get(k).is_some_and(|ns| {
-            ns.iter().any(|&n| {
-                self.find_inst(&r.neg[n], binds, key)
-                    .and_then(|id| self.atom_pos.get(id as usize))
-                    .is_some_and(|&p| p != NONE)
-            })
+    /// Whether one of the negative literals `negs` of `r` (over static
+    /// relations), bound in `binds`, holds: a match where one does never
+    /// fires ([`super::strata`]).
+    pub(super) fn negation_fails(
+        &self,
+        r: &CRule,
+        negs: &[usize],
+        binds: &[u32],
+        key: &mut Vec<u32>,
+    ) -> bool {
+        negs.iter().any(|&n| {
+            self.find_inst(&r.neg[n], binds, key)
+                .and_then(|id| self.atom_pos.get(id as usize))
+                .is_some_and(|&p| p != NONE)
         })
     }
 
@@ -305,7 +269,8 @@ impl Grounder {
             && step
                 .checks
                 .iter()
-                .all(|&d| !self.pat_eq(&r.dist[d].0, &r.dist[d].1, &st.binds));
+                .all(|&d| !self.pat_eq(&r.dist[d].0, &r.dist[d].1, &st.binds))
+            && !self.negation_fails(r, &step.negs, &st.binds, &mut st.key);
         let res = if ok {
             st.atoms[step.lit] = id;
             self.join(r, plan, k + 1, first, st)

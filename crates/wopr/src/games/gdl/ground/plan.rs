@@ -87,7 +87,8 @@ pub(super) fn slot_pat(args: &[Pat], k: usize, j: Option<usize>) -> &Pat {
 /// One step of a join plan: which positive literal, which index slots are
 /// bound before it (to probe the index: an argument, or an argument of a
 /// nested term whose other arguments are not all bound), whether all its
-/// arguments are, which `distinct`s to check after it, and whether the
+/// arguments are, which `distinct`s to check after it, which of the
+/// negative literals asked for must then not hold ([`super::strata`]), and whether the
 /// rule's head is bound before it and not before the step before it (the
 /// step where a fixpoint that keeps the possible atoms alone asks whether
 /// the head is known already, and if so looks no further).
@@ -96,6 +97,7 @@ pub(super) struct PStep {
     pub(super) bound: Vec<(usize, Option<usize>)>,
     pub(super) full: bool,
     pub(super) checks: Vec<usize>,
+    pub(super) negs: Vec<usize>,
     pub(super) head_ready: bool,
 }
 
@@ -164,6 +166,7 @@ pub(super) fn plan(
     r: &CRule,
     first: usize,
     head_first: bool,
+    negs: &[usize],
     cost: impl Fn(usize, &[(usize, Option<usize>)], bool) -> f64,
 ) -> Vec<PStep> {
     let mut head_vars = Vec::new();
@@ -171,6 +174,7 @@ pub(super) fn plan(
     let mut bound = vec![false; r.nvars];
     let mut left: Vec<usize> = (0..r.pos.len()).filter(|&j| j != first).collect();
     let mut checked = vec![false; r.dist.len()];
+    let mut negs_left = negs.to_vec();
     let mut steps = Vec::new();
     let mut next = Some(first);
     let mut head_was_bound = false;
@@ -191,11 +195,16 @@ pub(super) fn plan(
             })
             .collect();
         checks.iter().for_each(|&d| checked[d] = true);
+        let (negs, rest) = negs_left
+            .iter()
+            .partition(|&&n| is_bound(&r.neg[n], &bound));
+        negs_left = rest;
         steps.push(PStep {
             lit,
             bound: bound_args,
             full,
             checks,
+            negs,
             head_ready,
         });
         let score = |j: usize| {
@@ -247,7 +256,7 @@ mod tests {
         };
         let cost = |j: usize, _: &[(usize, Option<usize>)], _: bool| [1.0, 4.0, 10.0][j];
         let order = |head_first| -> Vec<usize> {
-            plan(&rule, 0, head_first, cost)
+            plan(&rule, 0, head_first, &[], cost)
                 .iter()
                 .map(|s| s.lit)
                 .collect()
@@ -256,7 +265,7 @@ mod tests {
         // `b` binds `?x`: 10 × 0.1 = 1 match counted against `a`'s 4.
         assert_eq!(order(true), [0, 2, 1]);
         // Where the head is bound (before the step after `b`), it says so.
-        let steps = plan(&rule, 0, true, cost);
+        let steps = plan(&rule, 0, true, &[], cost);
         let ready: Vec<bool> = steps.iter().map(|s| s.head_ready).collect();
         assert_eq!(ready, [false, false, true]);
     }

@@ -25,7 +25,7 @@
 //! ignoring negation, as before.
 
 use super::budget::Refusal;
-use super::join::{place_negations, JoinState};
+use super::join::JoinState;
 use super::plan::{CRule, Pat};
 use super::{Grounder, DOES, TRUE};
 
@@ -73,8 +73,7 @@ impl Grounder {
                 st.checks.clear();
                 st.checks.extend_from_slice(checks(k));
                 let dist = r.dist.iter().all(|(x, y)| !self.pat_eq(x, y, &[]));
-                place_negations(r, &[], st);
-                if dist && !self.negation_fails(r, 0, st) {
+                if dist && !self.negation_fails(r, checks(k), &[], &mut st.key) {
                     self.produce(r, &[], &[])?;
                 }
             }
