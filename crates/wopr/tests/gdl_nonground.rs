@@ -717,3 +717,60 @@ fn every_budget_below_grounding_plays_as_the_grounded_reasoner() {
     assert_eq!(kept.len(), 2, "{kept:?}");
     assert!(kept[1] < kept[0] && kept[0] < grounded.size().0, "{kept:?}");
 }
+
+/// Five cells, the first three filled with 0, 1 and 2; a move fills an
+/// empty cell with a digit. `diff` (every two of five digits differ:
+/// 10·9·8·7·6 = 30,240 true tuples, through `not (same …)`, as sudoku's
+/// `exactlyFirst`) is static and read, through `good`, with its five
+/// arguments bound by the cells.
+const ALL_DIFFERENT: &str = "
+    (role p) (d 0) (d 1) (d 2) (d 3) (d 4) (d 5) (d 6) (d 7) (d 8) (d 9)
+    (index 1) (index 2) (index 3) (index 4) (index 5)
+    (init (cell 1 0)) (init (cell 2 1)) (init (cell 3 2))
+    (<= (same ?x ?x) (d ?x))
+    (<= (diff ?a ?b ?c ?d ?e) (d ?a) (d ?b) (d ?c) (d ?d) (d ?e)
+        (not (same ?a ?b)) (not (same ?a ?c)) (not (same ?a ?d)) (not (same ?a ?e))
+        (not (same ?b ?c)) (not (same ?b ?d)) (not (same ?b ?e))
+        (not (same ?c ?d)) (not (same ?c ?e)) (not (same ?d ?e)))
+    (<= (good ?a ?b ?c ?d ?e) (diff ?a ?b ?c ?d ?e))
+    (<= (filled ?i) (true (cell ?i ?v)))
+    (<= (empty ?i) (index ?i) (not (filled ?i)))
+    (<= (legal p (set ?i ?v)) (empty ?i) (d ?v))
+    (<= (next (cell ?i ?v)) (does p (set ?i ?v)))
+    (<= (next (cell ?i ?v)) (true (cell ?i ?v)))
+    (<= open (empty ?i))
+    (<= terminal (not open))
+    (<= win (true (cell 1 ?a)) (true (cell 2 ?b)) (true (cell 3 ?c))
+        (true (cell 4 ?d)) (true (cell 5 ?e)) (good ?a ?b ?c ?d ?e))
+    (<= (goal p 100) win)
+    (<= (goal p 0) (not win))
+";
+
+/// Counts the finished games of `r` from `s` that `p` wins.
+fn wins(r: &Reasoner, s: &Facts) -> u64 {
+    let mut an = Analysis::default();
+    r.analyse(s, &mut an);
+    if an.terminal() {
+        return u64::from(r.goal(s, 0) == Some(100));
+    }
+    joints(&an, 1).iter().map(|j| wins(r, &r.next(s, j))).sum()
+}
+
+#[test]
+fn a_static_relation_too_large_to_hold_is_answered_on_demand() {
+    let sheet = parse(ALL_DIFFERENT).unwrap();
+    let grounded = Reasoner::new(&sheet).unwrap();
+    assert!(grounded.is_grounded());
+    // The possible atoms alone pass 512 KiB: `diff`'s 30,240 tuples.
+    let budget = kib(512);
+    assert!(ground(&sheet, budget).is_err());
+    let r = Reasoner::with_budget(&sheet, budget).unwrap();
+    assert!(!r.is_grounded());
+    // 20 moves, then 10: every position and goal as grounded.
+    let positions = walk(&grounded, &r, &grounded.initial(), &r.initial(), 2);
+    assert_eq!(positions, 1 + 20 + 20 * 10);
+    // Won: cells 4 and 5 hold two different digits of 3–9, 7·6 ways,
+    // each filled in either order.
+    assert_eq!(wins(&r, &r.initial()), 7 * 6 * 2);
+    assert_eq!(wins(&grounded, &grounded.initial()), 7 * 6 * 2);
+}

@@ -79,6 +79,9 @@ pub struct Grounding {
     /// Where the budget was passed, if the ground rules were dropped for
     /// the possible atoms alone.
     dropped: Option<Over>,
+    /// Then the relations the non-ground evaluator answers on demand
+    /// ([`demand`]).
+    called: HashSet<demand::RelKey>,
 }
 
 impl Grounding {
@@ -127,6 +130,13 @@ impl Grounding {
     pub(super) fn dropped(&self) -> Option<Over> {
         self.dropped
     }
+
+    /// The relations answered on demand, if the ground rules were dropped
+    /// ([`demand::on_demand`], with the static relations whose possible
+    /// atoms passed the budget).
+    pub(super) fn called(&self) -> &HashSet<demand::RelKey> {
+        &self.called
+    }
 }
 
 /// Grounds `sheet`: fails if it is not safe, or as soon as the estimate of
@@ -155,19 +165,48 @@ pub(super) fn possible(
     // The ground rules go before the fixpoint starts again.
     drop(g);
     // Afresh, for the possible atoms alone: first exact, then relaxed
-    // ([`demand`]).
-    let demand = demand::on_demand(sheet);
-    let mut g = Grounder::new(sheet, budget, Some((&demand, false)))?;
+    // ([`demand`]); where a static relation passed the budget, again with
+    // it answered on demand, if it can be ([`demand::too_large`]).
+    let mut also = HashSet::new();
+    loop {
+        let demand = demand::on_demand(sheet, &also);
+        let over = match atoms_alone(sheet, budget, &demand)? {
+            Ok(mut g) => {
+                g.dropped = Some(rules);
+                g.called = demand.called;
+                return Ok(g.finish());
+            }
+            Err(over) => over,
+        };
+        let grown = demand::too_large(sheet, over.line);
+        let more = demand::on_demand(sheet, &(&also | &grown)).called;
+        if more.len() <= demand.called.len() {
+            return Err(Refusal::Both(rules, over));
+        }
+        also.extend(grown);
+    }
+}
+
+/// The possible atoms alone, with the relations of `demand` left out:
+/// first exact, then relaxed; where the relaxed fixpoint passes the
+/// budget too, where it did.
+fn atoms_alone(
+    sheet: &Sheet,
+    budget: Budget,
+    demand: &Demand,
+) -> Result<Result<Grounder, Over>, Refusal> {
+    let mut g = Grounder::new(sheet, budget, Some((demand, false)))?;
     if let Err(e) = g.run().and_then(|()| g.check()) {
         let Refusal::Over(_) = e else { return Err(e) };
-        g = Grounder::new(sheet, budget, Some((&demand, true)))?;
-        g.run().and_then(|()| g.check()).map_err(|e| match e {
-            Refusal::Over(atoms) => Refusal::Both(rules, atoms),
-            e => e,
-        })?;
+        drop(g);
+        g = Grounder::new(sheet, budget, Some((demand, true)))?;
+        match g.run().and_then(|()| g.check()) {
+            Ok(()) => {}
+            Err(Refusal::Over(atoms)) => return Ok(Err(atoms)),
+            Err(e) => return Err(e),
+        }
     }
-    g.dropped = Some(rules);
-    Ok(g.finish())
+    Ok(Ok(g))
 }
 
 #[derive(Default)]
@@ -191,6 +230,8 @@ struct Grounder {
     /// the budget was passed where `dropped` says).
     atoms_only: bool,
     dropped: Option<Over>,
+    /// The relations answered on demand, once known ([`Grounding::called`]).
+    called: HashSet<demand::RelKey>,
     /// The line of the rule being grounded (for the budget's error).
     line: usize,
     /// The relations whose rules are left out, their positive literals
@@ -562,6 +603,7 @@ impl Grounder {
             rules: out,
             bytes,
             dropped: self.dropped,
+            called: self.called,
         }
     }
 

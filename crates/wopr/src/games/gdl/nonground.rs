@@ -15,7 +15,9 @@
 //! derives only atoms that some rule reads), and the relations split into
 //! strata (strongly connected components of the dependency graph, in
 //! evaluation order; negation must not be recursive). The relations that
-//! depend on neither `true` nor `does` are static, evaluated once here.
+//! depend on neither `true` nor `does` are static, evaluated once here,
+//! unless their possible atoms alone passed the budget (`ground/demand.rs`:
+//! then they are answered on demand, as below).
 //!
 //! A query (legal moves, terminal, goals, next state, percepts) takes the
 //! state's true facts and the joint move's `does` facts and evaluates, in
@@ -117,13 +119,14 @@ impl NonGround {
             possible.entry(key).or_default().push(a);
         }
         let num_atoms = possible.values().map(Vec::len).sum();
+        let called = g.called().clone();
         let mut terms = g.terms;
         let atoms_of = |name: &str, arity: usize| -> &[u32] {
             possible
                 .get(&(Sym::from(name), arity))
                 .map_or(&[], |l| &l[..])
         };
-        let prog = compile(sheet, &mut terms, &atoms_of)?;
+        let prog = compile(sheet, &mut terms, &atoms_of, &called)?;
         let mut n = NonGround {
             static_true: Vec::new(),
             out_id: vec![NONE; terms.len()],

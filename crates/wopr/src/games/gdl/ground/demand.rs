@@ -16,7 +16,8 @@
 //!
 //! A relation is answered so when, in the rules' disjunctive normal form:
 //! - it is dynamic (it depends on `true` or `does`: a static one is
-//!   evaluated once and costs nothing later), and not one the reasoner
+//!   evaluated once and costs nothing later; but see below for a static
+//!   relation too large to hold), and not one the reasoner
 //!   reads whole (`legal`, `next`, `goal`, `terminal`, `sees`, `init`,
 //!   `base`, `input`, `role`);
 //! - every literal reading it has only variables and constants as
@@ -44,6 +45,15 @@
 //! possible atoms (and may make joins larger: taking chess's
 //! `blocks_rook_threat` as holding makes one legal rule join 11 million
 //! matches, which is why this comes second).
+//!
+//! If the relaxed fixpoint passes the budget too, at a rule of a static
+//! relation, that relation and the static relations that read it are
+//! counted as dynamic ones above ([`too_large`]), and the fallback runs
+//! again, while that answers more relations on demand than before. So
+//! sudoku's `exactlyFirst` (ten digits, every two of the last nine
+//! differing from the first: some 151 million tuples) and `exactlyOne`
+//! over it are answered by calls, which the rules of the board make with
+//! all ten arguments bound by `true` facts.
 
 use std::collections::{HashMap, HashSet};
 
@@ -88,24 +98,16 @@ fn key(a: &Atom) -> RelKey {
 }
 
 /// The relations of `sheet` answered on demand when it is not grounded
-/// (the module docs say which). A sheet whose rules do not expand (an
+/// (the module docs say which), the static relations of `also` counted
+/// as dynamic ones ([`too_large`]). A sheet whose rules do not expand (an
 /// error reported elsewhere) answers none.
-pub(in crate::games::gdl) fn on_demand(sheet: &Sheet) -> Demand {
+pub(in crate::games::gdl) fn on_demand(sheet: &Sheet, also: &HashSet<RelKey>) -> Demand {
     let Some(alts) = alternatives(sheet) else {
         return Demand::default();
     };
-    let mut deps: HashMap<RelKey, HashSet<RelKey>> = HashMap::new();
-    let mut complex: HashSet<RelKey> = HashSet::new();
-    for alt in &alts {
-        let d = deps.entry(key(&alt.head)).or_default();
-        for a in alt.pos.iter().chain(&alt.neg) {
-            d.insert(key(a));
-            if a.args.iter().any(|t| matches!(t, Term::Fn(..))) {
-                complex.insert(key(a));
-            }
-        }
-    }
-    let dynamic = reaching(&deps, [("true", 1), ("does", 2)]);
+    let (deps, complex) = dependencies(&alts);
+    let mut dynamic = reaching(&deps, [("true", 1), ("does", 2)]);
+    dynamic.extend(also.iter().cloned());
     let recursive: HashSet<RelKey> = deps
         .iter()
         .filter(|(rel, reads)| {
@@ -158,6 +160,52 @@ pub(in crate::games::gdl) fn on_demand(sheet: &Sheet) -> Demand {
         left_out,
         unneeded,
     }
+}
+
+/// Per relation, those its rules read; and the relations read with a
+/// function term as an argument.
+fn dependencies(alts: &[Alt]) -> (HashMap<RelKey, HashSet<RelKey>>, HashSet<RelKey>) {
+    let mut deps: HashMap<RelKey, HashSet<RelKey>> = HashMap::new();
+    let mut complex: HashSet<RelKey> = HashSet::new();
+    for alt in alts {
+        let d = deps.entry(key(&alt.head)).or_default();
+        for a in alt.pos.iter().chain(&alt.neg) {
+            d.insert(key(a));
+            if a.args.iter().any(|t| matches!(t, Term::Fn(..))) {
+                complex.insert(key(a));
+            }
+        }
+    }
+    (deps, complex)
+}
+
+/// The static relations to answer on demand because the possible atoms
+/// of one of them passed the budget at rule `line`: the static relations
+/// with a rule there, and every static relation that reads one of them,
+/// directly or not (a relation is answered on demand only if its readers
+/// bind its arguments, and a static reader binds them only if it is
+/// answered so too; [`on_demand`] keeps those that qualify). Sudoku's
+/// `exactlyFirst` (ten digits, about 151 million true tuples) is read by
+/// `exactlyOne` alone, which the rules of the board read with its ten
+/// arguments bound: answered so, a position asks for a few hundred
+/// tuples.
+pub(in crate::games::gdl) fn too_large(sheet: &Sheet, line: usize) -> HashSet<RelKey> {
+    let Some(alts) = alternatives(sheet) else {
+        return HashSet::new();
+    };
+    let (deps, _) = dependencies(&alts);
+    let dynamic = reaching(&deps, [("true", 1), ("does", 2)]);
+    let at_line = sheet
+        .rules
+        .iter()
+        .filter(|r| r.line == line)
+        .map(|r| (r.head.rel.clone(), r.head.args.len()))
+        .filter(|k| !dynamic.contains(k));
+    let targets: Vec<RelKey> = at_line.collect();
+    reaching(&deps, targets.iter().map(|(n, a)| (&**n, *a)))
+        .into_iter()
+        .filter(|k| !dynamic.contains(k) && !KEPT.contains(&&*k.0))
+        .collect()
 }
 
 /// The greatest subset of `set` whose rules the relaxed fixpoint can
@@ -411,7 +459,7 @@ mod tests {
              (<= (goal a 100) (true (cell 3)))",
         )
         .unwrap();
-        let got = on_demand(&sheet);
+        let got = on_demand(&sheet, &HashSet::new());
         // `attacked` (read under `not`), `guard`, `seen` and `path` (read
         // with their variables bound; `path` calls itself so), and `near`,
         // read with `?z` free: it is not recursive, so a call enumerates
@@ -443,6 +491,6 @@ mod tests {
              (<= (goal a 100) (true (at 2)))",
         )
         .unwrap();
-        assert!(on_demand(&sheet).called.is_empty());
+        assert!(on_demand(&sheet, &HashSet::new()).called.is_empty());
     }
 }

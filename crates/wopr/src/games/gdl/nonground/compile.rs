@@ -6,10 +6,10 @@
 //! the dependency graph, in evaluation order); and per rule the join plans,
 //! each step looking its candidates up in an [`Index`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::games::gdl::ast::{Atom, Literal, Sheet, Sym, Term};
-use crate::games::gdl::ground::demand::on_demand;
+use crate::games::gdl::ground::demand::RelKey;
 use crate::games::gdl::ground::Terms;
 use crate::games::gdl::GdlError;
 
@@ -144,11 +144,13 @@ impl Compiler<'_> {
 type RawAtom = Result<(u32, Vec<Pat>), Sym>;
 
 /// Compiles `sheet` over `terms` (those of its possible atoms):
-/// `possible(name, arity)` gives a relation's possible atoms.
+/// `possible(name, arity)` gives a relation's possible atoms, and the
+/// relations of `called` are answered on demand.
 pub(super) fn compile<'p>(
     sheet: &Sheet,
     terms: &mut Terms,
     possible: &dyn Fn(&str, usize) -> &'p [u32],
+    called: &HashSet<RelKey>,
 ) -> Result<Program, GdlError> {
     let mut c = Compiler {
         terms,
@@ -167,9 +169,9 @@ pub(super) fn compile<'p>(
         raws,
         rel_ids,
     } = c;
-    for (name, arity) in on_demand(sheet).called {
-        let sym = terms.name(&name);
-        if let Some(&r) = rel_ids.get(&(sym, arity)) {
+    for (name, arity) in called {
+        let sym = terms.name(name);
+        if let Some(&r) = rel_ids.get(&(sym, *arity)) {
             rels[r as usize].demand = true;
         }
     }
