@@ -168,22 +168,23 @@ pub(super) fn possible(
     // ([`demand`]); where a static relation passed the budget, again with
     // it answered on demand, if it can be ([`demand::too_large`]).
     let mut also = HashSet::new();
+    let mut demand = demand::on_demand(sheet, &also);
     loop {
-        let demand = demand::on_demand(sheet, &also);
         let over = match atoms_alone(sheet, budget, &demand)? {
             Ok(mut g) => {
                 g.dropped = Some(rules);
-                g.called = demand.called;
-                return Ok(g.finish());
+                let mut out = g.finish();
+                out.called = demand.called;
+                return Ok(out);
             }
             Err(over) => over,
         };
-        let grown = demand::too_large(sheet, over.line);
-        let more = demand::on_demand(sheet, &(&also | &grown)).called;
-        if more.len() <= demand.called.len() {
+        also.extend(demand::too_large(sheet, over.line));
+        let grown = demand::on_demand(sheet, &also);
+        if grown.called.len() <= demand.called.len() {
             return Err(Refusal::Both(rules, over));
         }
-        also.extend(grown);
+        demand = grown;
     }
 }
 
@@ -230,8 +231,6 @@ struct Grounder {
     /// the budget was passed where `dropped` says).
     atoms_only: bool,
     dropped: Option<Over>,
-    /// The relations answered on demand, once known ([`Grounding::called`]).
-    called: HashSet<demand::RelKey>,
     /// The line of the rule being grounded (for the budget's error).
     line: usize,
     /// The relations whose rules are left out, their positive literals
@@ -603,7 +602,7 @@ impl Grounder {
             rules: out,
             bytes,
             dropped: self.dropped,
-            called: self.called,
+            called: HashSet::new(),
         }
     }
 
