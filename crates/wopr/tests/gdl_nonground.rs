@@ -774,3 +774,54 @@ fn a_static_relation_too_large_to_hold_is_answered_on_demand() {
     assert_eq!(wins(&r, &r.initial()), 7 * 6 * 2);
     assert_eq!(wins(&grounded, &grounded.initial()), 7 * 6 * 2);
 }
+
+/// A chaser steps toward the runner on a 10×10 board: `chase`, static,
+/// relates every two squares to the chaser's next square (10,000 tuples),
+/// and `next` reads it with that square unbound.
+const CHASE: &str = "
+    (role p)
+    (n 0) (n 1) (n 2) (n 3) (n 4) (n 5) (n 6) (n 7) (n 8) (n 9)
+    (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)
+    (succ 6 7) (succ 7 8) (succ 8 9)
+    (<= (less ?x ?y) (succ ?x ?y))
+    (<= (less ?x ?z) (succ ?x ?y) (less ?y ?z))
+    (<= (toward ?a ?b ?c) (less ?a ?b) (succ ?a ?c))
+    (<= (toward ?a ?b ?c) (less ?b ?a) (succ ?c ?a))
+    (<= (toward ?a ?a ?a) (n ?a))
+    (<= (chase ?x ?y ?rx ?ry ?nx ?ny) (toward ?x ?rx ?nx) (toward ?y ?ry ?ny))
+    (init (runner 5 5)) (init (chaser 1 0)) (init (step 0))
+    (<= (near ?a ?a) (n ?a))
+    (<= (near ?a ?b) (succ ?a ?b))
+    (<= (near ?a ?b) (succ ?b ?a))
+    (<= (legal p (go ?x ?y)) (true (runner ?a ?b)) (near ?a ?x) (near ?b ?y))
+    (<= (next (runner ?x ?y)) (does p (go ?x ?y)))
+    (<= (next (chaser ?nx ?ny)) (true (chaser ?x ?y)) (does p (go ?rx ?ry))
+        (chase ?x ?y ?rx ?ry ?nx ?ny))
+    (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+    (<= caught (true (runner ?x ?y)) (true (chaser ?x ?y)))
+    (<= terminal caught)
+    (<= terminal (true (step 4)))
+    (<= (goal p 100) (not caught))
+    (<= (goal p 0) caught)
+";
+
+#[test]
+fn a_relation_read_with_an_unbound_argument_is_left_out_for_its_projections() {
+    let sheet = parse(CHASE).unwrap();
+    let grounded = Reasoner::new(&sheet).unwrap();
+    assert!(grounded.is_grounded());
+    // `chase`'s possible atoms pass 512 KiB, and `next` binds its last two
+    // arguments from it: only its projections let the rest load.
+    let budget = kib(512);
+    assert!(ground(&sheet, budget).is_err());
+    let r = Reasoner::with_budget(&sheet, budget).unwrap();
+    assert!(!r.is_grounded());
+    // 9 moves from the middle (a step in x and in y, or none), then again:
+    // every position, move and goal as grounded.
+    let positions = walk(&grounded, &r, &grounded.initial(), &r.initial(), 2);
+    assert_eq!(positions, 1 + 9 + 9 * 9);
+    // And to the end of the game (4 steps), where the runner can be
+    // caught: every state, move and finish as grounded.
+    let finished = walk_both(&grounded, &r, &grounded.initial(), 4);
+    assert!(finished > 0);
+}

@@ -37,6 +37,7 @@ mod join;
 pub(in crate::games::gdl) mod normal;
 mod patterns;
 mod plan;
+mod project;
 pub mod split;
 mod strata;
 mod terms;
@@ -164,50 +165,58 @@ pub(super) fn possible(
     };
     // The ground rules go before the fixpoint starts again.
     drop(g);
-    // Afresh, for the possible atoms alone: first exact, then relaxed
-    // ([`demand`]); where a static relation passed the budget, again with
-    // it answered on demand, if it can be ([`demand::too_large`]).
+    // Afresh, for the possible atoms alone: first exact, then relaxed,
+    // then with projections ([`demand`], [`project`]); where a static
+    // relation passed the budget, again with it answered on demand, if it
+    // can be ([`demand::too_large`]).
     let mut also = HashSet::new();
     let mut demand = demand::on_demand(sheet, &also);
-    loop {
-        let over = match atoms_alone(sheet, budget, &demand)? {
-            Ok(mut g) => {
-                g.dropped = Some(rules);
-                let mut out = g.finish();
-                out.called = demand.called;
-                return Ok(out);
+    'round: loop {
+        let mut last = None;
+        for pass in [Pass::Exact, Pass::Relaxed, Pass::Projected] {
+            let mut g = Grounder::new(sheet, budget, Some((&demand, pass)))?;
+            match g.run().and_then(|()| g.check()) {
+                Ok(()) => {
+                    g.dropped = Some(rules);
+                    let mut out = g.finish();
+                    out.called = demand.called;
+                    return Ok(out);
+                }
+                Err(Refusal::Over(over)) => {
+                    // A static relation too large to hold is answered on
+                    // demand before its readers are cut to projections.
+                    if pass != Pass::Exact {
+                        let mut wider = also.clone();
+                        wider.extend(demand::too_large(sheet, over.line));
+                        let grown = demand::on_demand(sheet, &wider);
+                        if grown.called.len() > demand.called.len() {
+                            (also, demand) = (wider, grown);
+                            continue 'round;
+                        }
+                    }
+                    last = Some(over);
+                }
+                Err(e) => return Err(e),
             }
-            Err(over) => over,
-        };
-        also.extend(demand::too_large(sheet, over.line));
-        let grown = demand::on_demand(sheet, &also);
-        if grown.called.len() <= demand.called.len() {
-            return Err(Refusal::Both(rules, over));
         }
-        demand = grown;
+        let over = last.expect("the last pass passed the budget");
+        return Err(Refusal::Both(rules, over));
     }
 }
 
-/// The possible atoms alone, with the relations of `demand` left out:
-/// first exact, then relaxed; where the relaxed fixpoint passes the
-/// budget too, where it did.
-fn atoms_alone(
-    sheet: &Sheet,
-    budget: Budget,
-    demand: &Demand,
-) -> Result<Result<Grounder, Over>, Refusal> {
-    let mut g = Grounder::new(sheet, budget, Some((demand, false)))?;
-    if let Err(e) = g.run().and_then(|()| g.check()) {
-        let Refusal::Over(_) = e else { return Err(e) };
-        drop(g);
-        g = Grounder::new(sheet, budget, Some((demand, true)))?;
-        match g.run().and_then(|()| g.check()) {
-            Ok(()) => {}
-            Err(Refusal::Over(atoms)) => return Ok(Err(atoms)),
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(Ok(g))
+/// How the fixpoint for the possible atoms alone treats the relations
+/// answered on demand ([`demand`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pass {
+    /// It leaves out the rules of those whose possible atoms no other
+    /// relation needs.
+    Exact,
+    /// Also those whose readers bind their arguments, their literals taken
+    /// as holding.
+    Relaxed,
+    /// All of them, each literal reading one cut into the values its
+    /// arguments can take ([`project`]).
+    Projected,
 }
 
 #[derive(Default)]
@@ -236,6 +245,9 @@ struct Grounder {
     /// The relations whose rules are left out, their positive literals
     /// taken as holding ([`demand`]).
     assumed: HashSet<demand::RelKey>,
+    /// Whether those literals stand for the values of their arguments
+    /// instead ([`project`]).
+    projected: bool,
     /// Splits wide rules before they are compiled ([`split`]).
     splitter: Splitter,
 }
@@ -250,14 +262,14 @@ const LEGAL: u32 = 4;
 
 impl Grounder {
     /// A grounder with the rules of `sheet` compiled, nothing run. With
-    /// `atoms_only` (the relations answered on demand, whether to relax),
+    /// `atoms_only` (the relations answered on demand, and how),
     /// it keeps the possible atoms alone, without the rules of those whose
     /// possible atoms no other relation needs, or if relaxed of all it may
     /// leave out, their positive literals taken as holding ([`demand`]).
     fn new(
         sheet: &Sheet,
         budget: Budget,
-        atoms_only: Option<(&Demand, bool)>,
+        atoms_only: Option<(&Demand, Pass)>,
     ) -> Result<Grounder, Refusal> {
         let mut g = Grounder {
             budget,
@@ -265,11 +277,13 @@ impl Grounder {
             ..Grounder::default()
         };
         let (left_out, assumed) = match atoms_only {
-            Some((d, true)) => (d.left_out.clone(), d.left_out.clone()),
-            Some((d, false)) => (d.unneeded.clone(), HashSet::new()),
+            Some((d, Pass::Projected)) => (d.called.clone(), d.called.clone()),
+            Some((d, Pass::Relaxed)) => (d.left_out.clone(), d.left_out.clone()),
+            Some((d, Pass::Exact)) => (d.unneeded.clone(), HashSet::new()),
             None => Default::default(),
         };
         g.assumed = assumed;
+        g.projected = matches!(atoms_only, Some((_, Pass::Projected)));
         for name in ["true", "does", "init", "next", "legal"] {
             let arity = 1 + usize::from(matches!(name, "does" | "legal"));
             let sym = g.terms.name(&Sym::from(name));
@@ -277,6 +291,11 @@ impl Grounder {
         }
         for rule in &sheet.rules {
             if !left_out.contains(&(rule.head.rel.clone(), rule.head.args.len())) {
+                g.add_rule(&rule.head, &rule.body, rule.line)?;
+            }
+        }
+        if g.projected {
+            for rule in project::rules(sheet, &left_out) {
                 g.add_rule(&rule.head, &rule.body, rule.line)?;
             }
         }
@@ -355,7 +374,11 @@ impl Grounder {
             for l in alt {
                 match l {
                     BLit::Eq(a, b) => ok &= unify(&a, &b, &mut subst),
-                    BLit::Pos(a) if self.assumed.contains(&(a.rel.clone(), a.args.len())) => {}
+                    BLit::Pos(a) if self.assumed.contains(&(a.rel.clone(), a.args.len())) => {
+                        if self.projected {
+                            rest.extend(project::literals(&a).into_iter().map(BLit::Pos));
+                        }
+                    }
                     other => rest.push(other),
                 }
             }

@@ -54,6 +54,12 @@
 //! differing from the first: some 151 million tuples) and `exactlyOne`
 //! over it are answered by calls, which the rules of the board make with
 //! all ten arguments bound by `true` facts.
+//!
+//! Where the relaxed fixpoint still passes the budget, a third pass leaves
+//! out the rules of every relation answered on demand, each literal reading
+//! one cut into the values its arguments can take
+//! ([`super::project`]): mummymaze's `direction-from`, read with its
+//! direction free.
 
 use std::collections::{HashMap, HashSet};
 
@@ -87,10 +93,12 @@ pub(in crate::games::gdl) struct Demand {
 }
 
 /// One alternative of a rule's body, unified.
-struct Alt {
-    head: Atom,
-    pos: Vec<Atom>,
-    neg: Vec<Atom>,
+pub(super) struct Alt {
+    pub(super) head: Atom,
+    pub(super) pos: Vec<Atom>,
+    pub(super) neg: Vec<Atom>,
+    /// The line of the rule's start.
+    pub(super) line: usize,
 }
 
 fn key(a: &Atom) -> RelKey {
@@ -361,7 +369,7 @@ fn unbound_recursive_call(
 
 /// Every rule's body in disjunctive normal form, its equalities solved;
 /// `None` if a body does not expand.
-fn alternatives(sheet: &Sheet) -> Option<Vec<Alt>> {
+pub(super) fn alternatives(sheet: &Sheet) -> Option<Vec<Alt>> {
     let mut out = Vec::new();
     for rule in &sheet.rules {
         let mut alts: Vec<Vec<BLit>> = vec![Vec::new()];
@@ -385,6 +393,7 @@ fn alternatives(sheet: &Sheet) -> Option<Vec<Alt>> {
                 head: at(&rule.head),
                 pos: Vec::new(),
                 neg: Vec::new(),
+                line: rule.line,
             };
             for l in &alt {
                 match l {
