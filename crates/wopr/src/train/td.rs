@@ -29,7 +29,9 @@
 //! Instead of itself, the learner can meet fixed opponents (any
 //! [`Player`]), one per game in turn, from both seats: it then learns from
 //! every move of the game, its own and the opponent's, so that its values
-//! stay those of the position for whoever is to move.
+//! stay those of the position for whoever is to move. An opponent given
+//! as `None` stands for the learner itself: that game is self-play, so
+//! self-play and fixed opponents can be mixed in any proportion.
 //!
 //! α and ε may be annealed over the first games of a run
 //! ([`TdOptions::schedule`]), as Thill, Koch & Konen do. Values are
@@ -327,8 +329,9 @@ pub struct TdLearner<G: Encodable> {
     /// α and ε of the game being learned ([`TdOptions::schedule`]).
     alpha: f32,
     epsilon: f64,
-    /// The opponents games are played against (none: self-play).
-    opponents: Vec<Box<dyn Player<G>>>,
+    /// The opponents games are played against in turn (none: self-play;
+    /// a `None` entry: that game is self-play).
+    opponents: Vec<Option<Box<dyn Player<G>>>>,
     /// Where learning games start (game `i` after `starts[i mod k]`, then
     /// the random plies); empty: the start position.
     starts: Vec<Vec<crate::game::Action>>,
@@ -460,8 +463,9 @@ impl<G: Encodable> TdLearner<G> {
     }
 
     /// Plays every game against one of `opponents` in turn instead of
-    /// against itself (see [`TdLearner::learn_game`]).
-    pub fn with_opponents(mut self, opponents: Vec<Box<dyn Player<G>>>) -> Self {
+    /// against itself (see [`TdLearner::learn_game`]); a `None` entry
+    /// stands for the learner itself, its games self-play.
+    pub fn with_opponents(mut self, opponents: Vec<Option<Box<dyn Player<G>>>>) -> Self {
         self.opponents = opponents;
         self
     }
@@ -530,7 +534,8 @@ impl<G: Encodable> TdLearner<G> {
     /// `i mod k` with the learner in seat `(i div k) mod 2`; the learner
     /// then also learns from the opponent's moves (the target of a
     /// position is the value, for its mover, of the position the move
-    /// played leads to), and only its own moves explore.
+    /// played leads to), and only its own moves explore. Where opponent
+    /// `i mod k` is `None`, game `i` is self-play.
     pub fn learn_game(&mut self, index: u64) -> TdGame {
         if self.options.farl {
             return self.learn_game_farl(index);

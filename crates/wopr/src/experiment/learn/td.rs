@@ -57,6 +57,9 @@ use crate::game::encode::Encodable;
 use crate::game::Searchable;
 use crate::nn::{Activation, NetFile};
 use crate::players::{PlayerSpec, Roster};
+
+/// The entry of `learner.opponents` that makes a game self-play.
+const SELF_PLAY: &str = "self";
 use crate::train::td::{Explore, Reward, TdLearner, TdOptions, TdRounds};
 use crate::with_board_game;
 
@@ -129,7 +132,9 @@ pub struct TdSettings {
     /// `random_plies_min..=random_plies`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub random_plies_min: Option<usize>,
-    /// Learn against these players in turn instead of by self-play.
+    /// Learn against these players in turn instead of by self-play; the
+    /// entry `self` makes that game self-play, so that the two can be
+    /// mixed (`["self", "standard:depth=3"]`: every other game).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub opponents: Vec<String>,
     /// Where learning games start: move lists in the game's notation,
@@ -441,10 +446,16 @@ where
         let opponents = l
             .opponents
             .iter()
-            .map(|o| {
-                PlayerSpec::parse(game, o)
+            .map(|o| match o.as_str() {
+                SELF_PLAY => Ok(None),
+                _ => PlayerSpec::parse(game, o)
                     .and_then(|p| p.build(game))
-                    .map_err(|e| RunError(format!("learner.opponents '{o}': {e}")))
+                    .map(Some)
+                    .map_err(|e| {
+                        RunError(format!(
+                            "learner.opponents '{o}': {e} (or '{SELF_PLAY}' for a self-play game)"
+                        ))
+                    }),
             })
             .collect::<Result<Vec<_>, _>>()?;
         let mut learner = TdLearner::new(game.clone(), &l.encoding, output, options.clone())

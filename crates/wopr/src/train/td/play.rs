@@ -79,10 +79,12 @@ impl<G: Encodable> TdLearner<G> {
         let k = self.opponents.len() as u64;
         let (opponent, seat) = match k {
             0 => (None, None),
+            // A `None` entry: this game is self-play.
+            _ if self.opponents[(index % k) as usize].is_none() => (None, None),
             _ => (Some((index % k) as usize), Some(((index / k) % 2) as usize)),
         };
-        if let Some(o) = opponent {
-            self.opponents[o].new_game();
+        if let Some(Some(player)) = opponent.map(|o| &mut self.opponents[o]) {
+            player.new_game();
         }
         self.clear_trace();
         LearningGame {
@@ -107,7 +109,8 @@ impl<G: Encodable> TdLearner<G> {
         let rng = &mut game.rng;
         match game.opponent {
             Some(o) if game.seat != Some(me) => {
-                let a = self.opponents[o].choose(&game.state.view(me), legal, rng);
+                let player = self.opponents[o].as_mut().expect("a fixed opponent");
+                let a = player.choose(&game.state.view(me), legal, rng);
                 (a, Chosen::Opponent)
             }
             _ if rng.random_bool(self.epsilon) => {

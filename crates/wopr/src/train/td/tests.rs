@@ -235,8 +235,8 @@ fn the_net_it_writes_values_positions_as_it_does() {
 #[test]
 fn against_opponents_the_learner_takes_both_seats_in_turn() {
     use crate::players::RandomPlayer;
-    let opponents: Vec<Box<dyn Player<TicTacToe>>> =
-        vec![Box::new(RandomPlayer), Box::new(RandomPlayer)];
+    let opponents: Vec<Option<Box<dyn Player<TicTacToe>>>> =
+        vec![Some(Box::new(RandomPlayer)), Some(Box::new(RandomPlayer))];
     let mut l = learner(TdOptions::default()).with_opponents(opponents);
     // Games 0, 1: opponents 0 and 1 with the learner first; games 2, 3:
     // the learner second. A learner that moves once in two plies makes
@@ -255,6 +255,25 @@ fn against_opponents_the_learner_takes_both_seats_in_turn() {
         .learn_game(0)
         .learner_return
         .is_none());
+}
+
+#[test]
+fn a_none_opponent_makes_that_game_self_play() {
+    use crate::players::RandomPlayer;
+    let opponents: Vec<Option<Box<dyn Player<TicTacToe>>>> =
+        vec![None, Some(Box::new(RandomPlayer))];
+    let mut mixed = learner(TdOptions::default()).with_opponents(opponents);
+    let mut alone = learner(TdOptions::default());
+    // Games 0 and 2 (index mod 2 = 0) are self-play: no learner's return,
+    // and played exactly as the self-play learner plays them while both
+    // hold the same weights; games 1 and 3 are against the random player.
+    let g = mixed.learn_game(0);
+    assert_eq!(g, alone.learn_game(0));
+    assert!(g.learner_return.is_none());
+    assert_eq!(mixed.weights(), alone.weights());
+    assert!(mixed.learn_game(1).learner_return.is_some());
+    assert!(mixed.learn_game(2).learner_return.is_none());
+    assert!(mixed.learn_game(3).learner_return.is_some());
 }
 
 #[test]
