@@ -290,8 +290,12 @@ impl<G: Encodable> Learner for TdRun<G> {
             error += g.mean_abs_error;
             first += (g.first_return + 1.0) / 2.0;
             plies += g.plies;
+            // Over the games against fixed opponents alone (self-play
+            // games among them have no learner's return).
             if let Some(r) = g.learner_return {
-                *own.get_or_insert(0.0) += (r + 1.0) / 2.0;
+                let (sum, games) = own.get_or_insert((0.0, 0u64));
+                *sum += (r + 1.0) / 2.0;
+                *games += 1;
             }
             self.done = i + 1;
             tick(self.done);
@@ -304,7 +308,10 @@ impl<G: Encodable> Learner for TdRun<G> {
                 error / n,
                 first / n,
                 plies as f64 / n,
-                own.map_or(String::new(), |o: f64| format!("{:.4}", o / n))
+                own.map_or(String::new(), |(o, k): (f64, u64)| format!(
+                    "{:.4}",
+                    o / k as f64
+                ))
             ),
         )])
     }
