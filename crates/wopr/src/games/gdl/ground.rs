@@ -32,6 +32,7 @@ use super::GdlError;
 
 pub mod budget;
 pub(in crate::games::gdl) mod demand;
+mod fallback;
 mod index;
 mod join;
 pub(in crate::games::gdl) mod normal;
@@ -45,6 +46,7 @@ mod terms;
 use budget::{estimate, Over, Refusal};
 pub use budget::{Budget, BUDGET_ENV, DEFAULT_BUDGET};
 use demand::Demand;
+use fallback::Pass;
 use index::Rel;
 use normal::{dnf, product, resolve, resolve_atom, resolve_lit, unify, BLit};
 pub(in crate::games::gdl) use plan::{match_args, Pat};
@@ -165,58 +167,7 @@ pub(super) fn possible(
     };
     // The ground rules go before the fixpoint starts again.
     drop(g);
-    // Afresh, for the possible atoms alone: first exact, then relaxed,
-    // then with projections ([`demand`], [`project`]); where a static
-    // relation passed the budget, again with it answered on demand, if it
-    // can be ([`demand::too_large`]).
-    let mut also = HashSet::new();
-    let mut demand = demand::on_demand(sheet, &also);
-    'round: loop {
-        let mut last = None;
-        for pass in [Pass::Exact, Pass::Relaxed, Pass::Projected] {
-            let mut g = Grounder::new(sheet, budget, Some((&demand, pass)))?;
-            match g.run().and_then(|()| g.check()) {
-                Ok(()) => {
-                    g.dropped = Some(rules);
-                    let mut out = g.finish();
-                    out.called = demand.called;
-                    return Ok(out);
-                }
-                Err(Refusal::Over(over)) => {
-                    // A static relation too large to hold is answered on
-                    // demand before its readers are cut to projections.
-                    if pass != Pass::Exact {
-                        let mut wider = also.clone();
-                        wider.extend(demand::too_large(sheet, over.line));
-                        let grown = demand::on_demand(sheet, &wider);
-                        if grown.called.len() > demand.called.len() {
-                            (also, demand) = (wider, grown);
-                            continue 'round;
-                        }
-                    }
-                    last = Some(over);
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        let over = last.expect("the last pass passed the budget");
-        return Err(Refusal::Both(rules, over));
-    }
-}
-
-/// How the fixpoint for the possible atoms alone treats the relations
-/// answered on demand ([`demand`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Pass {
-    /// It leaves out the rules of those whose possible atoms no other
-    /// relation needs.
-    Exact,
-    /// Also those whose readers bind their arguments, their literals taken
-    /// as holding.
-    Relaxed,
-    /// All of them, each literal reading one cut into the values its
-    /// arguments can take ([`project`]).
-    Projected,
+    fallback::atoms_alone(sheet, budget, rules)
 }
 
 #[derive(Default)]
