@@ -756,16 +756,22 @@ fn wins(r: &Reasoner, s: &Facts) -> u64 {
     joints(&an, 1).iter().map(|j| wins(r, &r.next(s, j))).sum()
 }
 
-#[test]
-fn a_static_relation_too_large_to_hold_is_answered_on_demand() {
-    let sheet = parse(ALL_DIFFERENT).unwrap();
+/// `text` grounded within the default budget, and on the non-ground
+/// evaluator within `budget`, which grounding alone passes.
+fn grounded_and_not(text: &str, budget: Budget) -> (Reasoner, Reasoner) {
+    let sheet = parse(text).unwrap();
     let grounded = Reasoner::new(&sheet).unwrap();
     assert!(grounded.is_grounded());
-    // The possible atoms alone pass 512 KiB: `diff`'s 30,240 tuples.
-    let budget = kib(512);
     assert!(ground(&sheet, budget).is_err());
     let r = Reasoner::with_budget(&sheet, budget).unwrap();
     assert!(!r.is_grounded());
+    (grounded, r)
+}
+
+#[test]
+fn a_static_relation_too_large_to_hold_is_answered_on_demand() {
+    // The possible atoms alone pass 512 KiB: `diff`'s 30,240 tuples.
+    let (grounded, r) = grounded_and_not(ALL_DIFFERENT, kib(512));
     // 20 moves, then 10: every position and goal as grounded.
     let positions = walk(&grounded, &r, &grounded.initial(), &r.initial(), 2);
     assert_eq!(positions, 1 + 20 + 20 * 10);
@@ -807,15 +813,9 @@ const CHASE: &str = "
 
 #[test]
 fn a_relation_read_with_an_unbound_argument_is_left_out_for_its_projections() {
-    let sheet = parse(CHASE).unwrap();
-    let grounded = Reasoner::new(&sheet).unwrap();
-    assert!(grounded.is_grounded());
     // `chase`'s possible atoms pass 512 KiB, and `next` binds its last two
     // arguments from it: only its projections let the rest load.
-    let budget = kib(512);
-    assert!(ground(&sheet, budget).is_err());
-    let r = Reasoner::with_budget(&sheet, budget).unwrap();
-    assert!(!r.is_grounded());
+    let (grounded, r) = grounded_and_not(CHASE, kib(512));
     // 9 moves from the middle (a step in x and in y, or none), then again:
     // every position, move and goal as grounded.
     let positions = walk(&grounded, &r, &grounded.initial(), &r.initial(), 2);

@@ -57,11 +57,11 @@ use crate::game::encode::Encodable;
 use crate::game::Searchable;
 use crate::nn::{Activation, NetFile};
 use crate::players::{PlayerSpec, Roster};
+use crate::train::td::{Explore, Reward, TdLearner, TdOptions, TdRounds};
+use crate::with_board_game;
 
 /// The entry of `learner.opponents` that makes a game self-play.
 const SELF_PLAY: &str = "self";
-use crate::train::td::{Explore, Reward, TdLearner, TdOptions, TdRounds};
-use crate::with_board_game;
 
 /// A TD run's settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

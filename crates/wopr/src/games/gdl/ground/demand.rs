@@ -101,7 +101,7 @@ pub(super) struct Alt {
     pub(super) line: usize,
 }
 
-fn key(a: &Atom) -> RelKey {
+pub(super) fn key(a: &Atom) -> RelKey {
     (a.rel.clone(), a.args.len())
 }
 
@@ -430,7 +430,7 @@ fn reaching<'a>(
     }
 }
 
-fn vars(t: &Term, out: &mut HashSet<Sym>) {
+pub(super) fn vars(t: &Term, out: &mut HashSet<Sym>) {
     match t {
         Term::Var(v) => {
             out.insert(v.clone());

@@ -299,7 +299,7 @@ mod tests {
     fn possible(text: &str, atoms_only: bool) -> BTreeSet<String> {
         let sheet = parse(text).unwrap();
         let demand = Demand::default();
-        let mode = atoms_only.then_some((&demand, super::super::fallback::Pass::Exact));
+        let mode = atoms_only.then_some((&demand, super::super::Pass::Exact));
         let Ok(mut g) = Grounder::new(&sheet, DEFAULT_BUDGET, mode) else {
             panic!("the sheet compiles")
         };

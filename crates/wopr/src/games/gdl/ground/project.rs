@@ -29,7 +29,7 @@ use std::collections::HashSet;
 
 use crate::games::gdl::ast::{Atom, Literal, Rule, Sheet, Sym, Term};
 
-use super::demand::{alternatives, RelKey};
+use super::demand::{alternatives, key, RelKey};
 
 /// The relation of the values argument `j` (from 0) of `rel` can take.
 fn name(rel: &str, j: usize) -> Sym {
@@ -37,9 +37,9 @@ fn name(rel: &str, j: usize) -> Sym {
 }
 
 fn vars(t: &Term) -> HashSet<Sym> {
-    let mut out = Vec::new();
-    t.push_vars(&mut out);
-    out.into_iter().cloned().collect()
+    let mut out = HashSet::new();
+    super::demand::vars(t, &mut out);
+    out
 }
 
 /// What stands for the positive literal `a`: one literal per argument
@@ -67,13 +67,10 @@ pub(super) fn rules(sheet: &Sheet, called: &HashSet<RelKey>) -> Vec<Rule> {
     // The relations evaluated bottom-up whose projections are read, and
     // the line of a rule that reads each (for errors).
     let mut read: Vec<(RelKey, usize)> = Vec::new();
-    for alt in alts
-        .iter()
-        .filter(|a| called.contains(&(a.head.rel.clone(), a.head.args.len())))
-    {
+    for alt in alts.iter().filter(|a| called.contains(&key(&a.head))) {
         let cut: Vec<Atom> = alt.pos.iter().flat_map(literals).collect();
         for a in &alt.pos {
-            let k = (a.rel.clone(), a.args.len());
+            let k = key(a);
             if !called.contains(&k) && !a.args.is_empty() && !read.iter().any(|(r, _)| *r == k) {
                 read.push((k, alt.line));
             }
