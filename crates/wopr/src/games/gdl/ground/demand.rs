@@ -22,10 +22,14 @@
 //!   `base`, `input`, `role`);
 //! - every literal reading it has only variables and constants as
 //!   arguments (so that a call is a tuple of terms);
-//! - every variable of a positive literal reading it is bound before it by
-//!   the rule's other positive literals over relations not answered so, or
-//!   by the head if the rule's own relation is answered so (a call binds
-//!   nothing);
+//! - a positive literal reading it, placed as the non-ground evaluator's
+//!   planner places it, has its variables bound before it (by the head if
+//!   the rule's own relation is answered so, by the literals evaluated
+//!   bottom-up, by earlier calls), or else it enumerates the relation's
+//!   tuples; a recursive relation so only with an argument bound, else it
+//!   is better evaluated bottom-up (merrills's `count_loop`, which counts
+//!   the stones along the board's pits, is read with its first four
+//!   arguments bound and its two counts free);
 //! - the relations that read it and that it reads in a cycle are answered
 //!   so too (no stratum mixes both ways).
 //!
@@ -128,9 +132,9 @@ pub(in crate::games::gdl) fn on_demand(sheet: &Sheet, also: &HashSet<RelKey>) ->
         .into_iter()
         .filter(|k| !complex.contains(k) && !KEPT.contains(&&*k.0))
         .collect();
-    // Answered on demand: a recursive relation only with its arguments
+    // Answered on demand: a recursive relation only with an argument
     // bound, by the head, by literals evaluated bottom-up, or by calls
-    // that enumerate (over relations that are not recursive).
+    // that enumerate.
     let mut called = candidates;
     loop {
         let before = called.len();
@@ -302,12 +306,14 @@ fn fixpoint(
     }
 }
 
-/// A recursive relation of `called` that some rule would call with an
+/// A recursive relation of `called` that some rule would call with every
 /// argument unbound, the literals placed as the non-ground evaluator's
 /// planner places them: those over other relations first, then in the
 /// body's order each call whose arguments are bound, else the first over
-/// a relation that is not recursive, which enumerates its tuples and binds
-/// its variables. A rule of a relation of `called` runs once for each way
+/// a relation that is not recursive, else the first with an argument
+/// bound, which enumerates its tuples and binds its variables (a
+/// recursive relation read with nothing bound is better evaluated
+/// bottom-up). A rule of a relation of `called` runs once for each way
 /// its head is called (which arguments are bound), from the rules of the
 /// relations evaluated bottom-up.
 fn unbound_recursive_call(
@@ -342,10 +348,20 @@ fn unbound_recursive_call(
                 };
                 let i = match left.iter().position(ready) {
                     Some(i) => i,
-                    None => match left.iter().position(|a| !recursive.contains(&key(a))) {
-                        Some(i) => i,
-                        None => return Some(key(left[0])),
-                    },
+                    None => {
+                        let some_bound = |a: &&Atom| {
+                            a.args.iter().any(|t| {
+                                let mut vs = HashSet::new();
+                                vars(t, &mut vs);
+                                vs.is_subset(&bound)
+                            })
+                        };
+                        let plain = left.iter().position(|a| !recursive.contains(&key(a)));
+                        match plain.or_else(|| left.iter().position(some_bound)) {
+                            Some(i) => i,
+                            None => return Some(key(left[0])),
+                        }
+                    }
                 };
                 let a = left.remove(i);
                 let m: Vec<bool> = a

@@ -445,10 +445,13 @@ impl Planner<'_, '_> {
                 }
             };
             let Some(j) = pick else {
-                // Then the calls that enumerate, in the body's order.
-                let solve = calls
-                    .iter()
-                    .position(|c| !c.2 && !self.recursive[c.0 as usize]);
+                // Then the calls that enumerate, in the body's order: over
+                // a relation that is not recursive first, else over one
+                // with an argument bound.
+                let some_bound = |c: &(u32, &[Pat], bool)| c.1.iter().any(|p| is_bound(p, &bound));
+                let solve = (calls.iter())
+                    .position(|c| !c.2 && !self.recursive[c.0 as usize])
+                    .or_else(|| calls.iter().position(|c| !c.2 && some_bound(c)));
                 let Some(i) = solve else {
                     debug_assert!(calls.is_empty(), "a call's variables are bound");
                     break;

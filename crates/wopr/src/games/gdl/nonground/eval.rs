@@ -71,12 +71,16 @@ pub(super) struct Scratch {
     spare: Vec<Vec<u32>>,
     /// The calls answered in this query (relation, then arguments).
     memo: FxMap<Box<[u32]>, bool>,
-    /// The calls being answered, outermost first.
+    /// The calls and solves being answered, outermost first (a solve's
+    /// key has a `NONE` argument, a call's none).
     active: Vec<Box<[u32]>>,
-    /// Whether a call being answered failed because it was already being
-    /// answered higher up (its answer is then not kept if false: it may
-    /// hold once that call's other rules have been tried).
-    looped: bool,
+    /// The outermost depth in `active` that the call or solve being
+    /// answered met again below itself (`usize::MAX` if none): its answer
+    /// is then not kept unless it is true or that depth is its own (a
+    /// call that met an outer one may hold once the outer one's other
+    /// rules have been tried; a solve that did may find more tuples once
+    /// the outer one has).
+    low: usize,
     /// Whether the rules being joined are those of an [`Op::Solve`], and
     /// the tuples they found so far (one after another).
     solving: bool,
@@ -84,6 +88,8 @@ pub(super) struct Scratch {
     /// The tuples of each solve in this query (relation, then its bound
     /// arguments or `NONE`).
     solved: FxMap<Box<[u32]>, Rc<[u32]>>,
+    /// The tuples found so far by each solve being answered.
+    progress: FxMap<Box<[u32]>, Rc<[u32]>>,
     /// Whether the static relations are being evaluated (their indexes
     /// then hold every possible atom, not only those that hold).
     pub(super) building: bool,
@@ -302,7 +308,8 @@ impl Eval<'_> {
     /// made while grounding is no argument any atom has: the call fails.
     /// A call already being answered higher up fails (a proof never needs
     /// its own goal), and an answer is kept for the rest of the query
-    /// unless it is false because of such a failure.
+    /// unless it is false because of such a failure of an outer call, or
+    /// read a solve still being answered ([`Scratch::low`]).
     fn call(&self, rel: u32, args: &[Pat], sc: &mut Scratch) -> bool {
         let mut key = Vec::with_capacity(args.len() + 1);
         key.push(rel);
@@ -315,19 +322,19 @@ impl Eval<'_> {
         if let Some(&known) = sc.memo.get(&key[..]) {
             return known;
         }
-        let key: Box<[u32]> = key.into();
-        if sc.active.contains(&key) {
-            sc.looped = true;
+        if let Some(d) = sc.active.iter().position(|k| **k == key[..]) {
+            sc.low = sc.low.min(d);
             return false;
         }
+        let depth = sc.active.len();
         let outer = (
             std::mem::take(&mut sc.binds),
             std::mem::take(&mut sc.trail),
             sc.found,
-            std::mem::replace(&mut sc.looped, false),
+            std::mem::replace(&mut sc.low, usize::MAX),
             std::mem::replace(&mut sc.solving, false),
         );
-        sc.active.push(key);
+        sc.active.push(key.into());
         let stratum = &self.prog.strata[self.prog.rels[rel as usize].stratum as usize];
         let mut found = false;
         for &r in &stratum.rules {
@@ -341,7 +348,7 @@ impl Eval<'_> {
             sc.trail = sc.spare.pop().unwrap_or_default();
             sc.trail.clear();
             sc.found = false;
-            let ids = &sc.active[sc.active.len() - 1][1..];
+            let ids = &sc.active[depth][1..];
             if match_args(self.terms, &rule.head, ids, &mut sc.binds, &mut sc.trail) {
                 self.join(rule, &rule.plans[0], 0, sc);
             }
@@ -353,19 +360,22 @@ impl Eval<'_> {
             }
         }
         let key = sc.active.pop().unwrap_or_default();
-        let looped = sc.looped;
+        let low = sc.low;
         (sc.binds, sc.trail, sc.found, sc.solving) = (outer.0, outer.1, outer.2, outer.4);
-        sc.looped = outer.3 || looped;
-        if found || !looped {
+        sc.low = outer.3.min(low);
+        if found || low >= depth {
             sc.memo.insert(key, found);
         }
         found
     }
 
-    /// The tuples of `rel` (answered on demand, not recursive) that match
-    /// `args` as bound now: each rule run with its plan for adornment
-    /// `adorn`, its head matched at the bound arguments; kept for the rest
-    /// of the query.
+    /// The tuples of `rel` (answered on demand) that match `args` as bound
+    /// now: each rule run with its plan for adornment `adorn`, its head
+    /// matched at the bound arguments; kept for the rest of the query.
+    /// A solve met again while it is being answered (through a recursive
+    /// rule) reads the tuples found so far, and the rules run again until
+    /// no tuple is new: its least fixpoint. One that met a solve or call
+    /// outer to it is answered again when next asked ([`Scratch::low`]).
     fn solve(&self, rel: u32, args: &[Pat], adorn: u32, sc: &mut Scratch) -> Rc<[u32]> {
         let mut key = Vec::with_capacity(args.len() + 1);
         key.push(rel);
@@ -378,44 +388,76 @@ impl Eval<'_> {
         if let Some(known) = sc.solved.get(&key[..]) {
             return known.clone();
         }
+        if let Some(d) = sc.active.iter().position(|k| **k == key[..]) {
+            sc.low = sc.low.min(d);
+            return sc
+                .progress
+                .get(&key[..])
+                .cloned()
+                .unwrap_or_else(|| Rc::new([]));
+        }
+        let depth = sc.active.len();
         let outer = (
             std::mem::take(&mut sc.binds),
             std::mem::take(&mut sc.trail),
             std::mem::replace(&mut sc.solving, true),
             std::mem::take(&mut sc.tuples),
             std::mem::replace(&mut sc.found, false),
+            std::mem::replace(&mut sc.low, usize::MAX),
         );
+        let key: Box<[u32]> = key.into();
+        sc.active.push(key.clone());
         let stratum = &self.prog.strata[self.prog.rels[rel as usize].stratum as usize];
-        for &r in &stratum.rules {
-            let rule = &self.prog.rules[r as usize];
-            let plan = rule.adorned.iter().find(|a| a.0 == adorn);
-            let (Some(&(_, plan)), true) = (plan, rule.head_rel == rel) else {
-                continue;
-            };
-            sc.binds.clear();
-            sc.binds.resize(rule.nvars, NONE);
-            sc.trail.clear();
-            let heads = rule.head.iter().zip(&key[1..]);
-            let matched = heads.filter(|&(_, &t)| t != NONE).all(|(p, &t)| {
-                match_args(
-                    self.terms,
-                    std::slice::from_ref(p),
-                    &[t],
-                    &mut sc.binds,
-                    &mut sc.trail,
-                )
-            });
-            if matched {
-                self.join(rule, &rule.plans[plan as usize], 0, sc);
+        let mut tuples: Rc<[u32]> = Rc::new([]);
+        let mut low = usize::MAX;
+        loop {
+            sc.low = usize::MAX;
+            for &r in &stratum.rules {
+                let rule = &self.prog.rules[r as usize];
+                let plan = rule.adorned.iter().find(|a| a.0 == adorn);
+                let (Some(&(_, plan)), true) = (plan, rule.head_rel == rel) else {
+                    continue;
+                };
+                sc.binds.clear();
+                sc.binds.resize(rule.nvars, NONE);
+                sc.trail.clear();
+                let heads = rule.head.iter().zip(&key[1..]);
+                let matched = heads.filter(|&(_, &t)| t != NONE).all(|(p, &t)| {
+                    match_args(
+                        self.terms,
+                        std::slice::from_ref(p),
+                        &[t],
+                        &mut sc.binds,
+                        &mut sc.trail,
+                    )
+                });
+                if matched {
+                    self.join(rule, &rule.plans[plan as usize], 0, sc);
+                }
             }
+            // Each tuple once.
+            let mut found: Vec<&[u32]> = sc.tuples.chunks(args.len()).collect();
+            found.sort_unstable();
+            found.dedup();
+            let grew = found.len() > tuples.len() / args.len().max(1);
+            tuples = found.concat().into();
+            sc.tuples.clear();
+            low = low.min(sc.low);
+            // The rules read this solve's tuples so far (or an outer
+            // one's, which do not change here): again while they grow.
+            if !(stratum.recursive && grew && sc.low <= depth) {
+                break;
+            }
+            sc.progress.insert(key.clone(), tuples.clone());
         }
-        // Each tuple once.
-        let mut found: Vec<&[u32]> = sc.tuples.chunks(args.len()).collect();
-        found.sort_unstable();
-        found.dedup();
-        let tuples: Rc<[u32]> = found.concat().into();
-        (sc.binds, sc.trail, sc.solving, sc.tuples, sc.found) = outer;
-        sc.solved.insert(key.into(), tuples.clone());
+        sc.progress.remove(&key);
+        sc.active.pop();
+        (sc.binds, sc.trail, sc.solving, sc.tuples, sc.found) =
+            (outer.0, outer.1, outer.2, outer.3, outer.4);
+        sc.low = outer.5.min(low);
+        if low >= depth {
+            sc.solved.insert(key, tuples.clone());
+        }
         tuples
     }
 

@@ -72,8 +72,9 @@ pub(super) enum Op {
         args: Box<[Pat]>,
         neg: bool,
     },
-    /// A positive literal over a relation answered on demand that is not
-    /// recursive, some variables unbound: every tuple of `rel` that
+    /// A positive literal over a relation answered on demand, some
+    /// variables unbound (an argument bound if it is recursive): every
+    /// tuple of `rel` that
     /// matches `args` (its rules run with the plans for adornment
     /// `adorn`: which arguments are bound), each binding them in turn.
     Solve {
