@@ -29,8 +29,9 @@
 //! atoms new in the round before. A relation asked about a few tuples at a
 //! position (chess's threats: `ground/demand.rs` says which) is not
 //! evaluated bottom-up: each literal over it is a call that runs the
-//! relation's rules with their heads matched to what is bound (all its
-//! arguments if it is recursive), kept for the rest of the query. Each lookup goes through an index built
+//! relation's rules with their heads matched to what is bound (an
+//! argument at least if it is recursive, which then runs to its least
+//! fixpoint where it asks for itself), kept for the rest of the query. Each lookup goes through an index built
 //! here over the possible atoms of a relation that match the literal,
 //! keyed by the variables bound before it (over a static relation's true
 //! atoms only); the atoms that hold in the query carry a stamp in a
