@@ -502,6 +502,31 @@ mod tests {
     }
 
     #[test]
+    fn a_recursive_relation_read_with_an_argument_bound_is_called() {
+        // `walk` counts along the cells from the first, the count carried
+        // in bound and the total given out free, as merrills's
+        // `count_loop` does; `total` reads it with its first two
+        // arguments bound, `legal` reads `total` with nothing bound (it
+        // is not recursive, so a call enumerates it).
+        let sheet = parse(
+            "(role a) (init (cell c1 on)) (init (cell c2 off))
+             (after c1 c2) (succ 0 1) (succ 1 2) (num 0) (num 1) (num 2)
+             (<= (one ?c ?n ?m) (true (cell ?c on)) (succ ?n ?m))
+             (<= (one ?c ?n ?n) (true (cell ?c off)) (num ?n))
+             (<= (walk c2 ?n ?t) (one c2 ?n ?t))
+             (<= (walk ?c ?n ?t) (one ?c ?n ?m) (after ?c ?d) (walk ?d ?m ?t))
+             (<= (total ?t) (walk c1 0 ?t))
+             (<= (legal a (go ?t)) (total ?t))
+             (<= (next (cell ?c ?x)) (true (cell ?c ?x)))
+             (<= terminal (total 2))
+             (<= (goal a 100) (total 2))",
+        )
+        .unwrap();
+        let got = on_demand(&sheet, &HashSet::new());
+        assert_eq!(got.called, keys(&[("one", 3), ("walk", 3), ("total", 1)]));
+    }
+
+    #[test]
     fn a_relation_in_a_cycle_with_one_evaluated_bottom_up_is_not_called() {
         // `odd` is read with `?x` unbound, so it is evaluated bottom-up;
         // `even` reads it and it reads `even`: neither is called.
