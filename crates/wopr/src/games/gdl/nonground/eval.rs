@@ -75,11 +75,11 @@ pub(super) struct Scratch {
     /// key has a `NONE` argument, a call's none).
     active: Vec<Box<[u32]>>,
     /// The outermost depth in `active` that the call or solve being
-    /// answered met again below itself (`usize::MAX` if none): its answer
-    /// is then not kept unless it is true or that depth is its own (a
-    /// call that met an outer one may hold once the outer one's other
-    /// rules have been tried; a solve that did may find more tuples once
-    /// the outer one has).
+    /// answered met again below itself (`usize::MAX` if none). Its answer
+    /// is kept for the query only if that depth is its own or deeper, or
+    /// if it is a call that holds: a call that met an outer one may hold
+    /// once the outer one's other rules have been tried, and a solve that
+    /// did may find more tuples once the outer one has.
     low: usize,
     /// Whether the rules being joined are those of an [`Op::Solve`], and
     /// the tuples they found so far (one after another).
