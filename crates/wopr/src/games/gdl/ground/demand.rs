@@ -341,21 +341,12 @@ fn unbound_recursive_call(
                 }
             }
             while !left.is_empty() {
-                let ready = |a: &&Atom| {
-                    let mut vs = HashSet::new();
-                    a.args.iter().for_each(|t| vars(t, &mut vs));
-                    vs.is_subset(&bound)
-                };
+                let given = |t: &Term| term_bound(t, &bound);
+                let ready = |a: &&Atom| a.args.iter().all(given);
+                let some_bound = |a: &&Atom| a.args.iter().any(given);
                 let i = match left.iter().position(ready) {
                     Some(i) => i,
                     None => {
-                        let some_bound = |a: &&Atom| {
-                            a.args.iter().any(|t| {
-                                let mut vs = HashSet::new();
-                                vars(t, &mut vs);
-                                vs.is_subset(&bound)
-                            })
-                        };
                         let plain = left.iter().position(|a| !recursive.contains(&key(a)));
                         match plain.or_else(|| left.iter().position(some_bound)) {
                             Some(i) => i,
@@ -364,15 +355,7 @@ fn unbound_recursive_call(
                     }
                 };
                 let a = left.remove(i);
-                let m: Vec<bool> = a
-                    .args
-                    .iter()
-                    .map(|t| {
-                        let mut vs = HashSet::new();
-                        vars(t, &mut vs);
-                        vs.is_subset(&bound)
-                    })
-                    .collect();
+                let m: Vec<bool> = a.args.iter().map(given).collect();
                 a.args.iter().for_each(|t| vars(t, &mut bound));
                 if seen.insert((key(a), m.clone())) {
                     todo.push((Some(key(a)), m));
@@ -443,6 +426,15 @@ fn reaching<'a>(
         if found.len() == before {
             return found;
         }
+    }
+}
+
+/// Whether every variable of `t` is in `bound`.
+fn term_bound(t: &Term, bound: &HashSet<Sym>) -> bool {
+    match t {
+        Term::Var(v) => bound.contains(v),
+        Term::Const(_) => true,
+        Term::Fn(_, args) => args.iter().all(|a| term_bound(a, bound)),
     }
 }
 
