@@ -147,6 +147,13 @@ def expand_or(body):
     return out
 
 
+def show(t):
+    """A term as KIF text."""
+    if isinstance(t, tuple):
+        return '(' + ' '.join(show(a) for a in t) + ')'
+    return t
+
+
 def term_vars(t, acc):
     if is_var(t):
         acc.add(t)
@@ -383,6 +390,33 @@ class Program:
                 raise Invalid("%s depends on does" % r)
         if cls.get('init', 0) > 0:
             raise Invalid("init depends on true or does")
+        for r in ('base', 'input'):
+            if cls.get(r, 0) > 0:
+                raise Invalid("%s depends on true or does" % r)
+        self.check_recursion(comps)
+
+    def check_recursion(self, comps):
+        """GDL's recursion restriction: in a rule for p, each argument of a
+        positive literal over a relation in p's component must be ground,
+        an argument of the head, or an argument of a positive literal over
+        a relation outside that component."""
+        comp_of = {}
+        for i, comp in enumerate(comps):
+            for r in comp:
+                comp_of[r] = i
+        for head, body in self.rules:
+            home = comp_of.get(head[0])
+            pos = [l[1] for l, _ in body if l[0] == 'pos']
+            outside = [a for a in pos if comp_of.get(a[0]) != home]
+            for a in pos:
+                if comp_of.get(a[0]) != home:
+                    continue
+                for v in a[1:]:
+                    if (not term_vars(v, set()) or v in head[1:]
+                            or any(v in o[1:] for o in outside)):
+                        continue
+                    raise Invalid("recursion restriction: argument %s of %s "
+                                  "in a rule for %s" % (show(v), a[0], head[0]))
 
     def tick(self):
         if self.deadline is not None and time.time() > self.deadline:

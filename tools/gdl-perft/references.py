@@ -78,8 +78,11 @@ def tabled(program):
     import re
     program = program.replace(':- dynamic t/1, d/2.',
                               ':- dynamic([t/1, d/2], [incremental(true)]).')
-    program = re.sub(r":- dynamic ('g_[^']*'/\d+)\.", r":- table \1 as incremental.",
-                     program)
+    # Still dynamic: a relation a sheet reads but never defines has no
+    # clause, and a tabled predicate without one is unknown to SWI-Prolog
+    # (ggp-base's amazonsTorus reads `plus` and defines none).
+    program = re.sub(r":- dynamic ('g_[^']*'/\d+)\.",
+                     r":- table \1 as (incremental, dynamic).", program)
     return re.sub(r":- discontiguous .*\n", "", program)
 
 
