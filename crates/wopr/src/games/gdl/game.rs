@@ -56,8 +56,9 @@
 //!
 //! **Players.** `random`, `first`, `mcts` with random rollouts on every
 //! sheet; on sheets whose turns are all one player's (checked on random
-//! playouts when the sheet is loaded: 64 games, none started after 2,048
-//! plies in all; no `random` role), also `alphabeta`
+//! playouts the first time a player, an encoding or `gdl check` asks, not
+//! when the sheet is loaded: 64 games, none started after 2,048 plies in
+//! all, 256 on the non-ground evaluator; no `random` role), also `alphabeta`
 //! with a generic evaluation (the mover's goal value where the sheet defines
 //! one before the end, else 0) and `net:` players on the `facts` encoding:
 //! one input per seat for the player to move, then one input per ground base
@@ -65,7 +66,7 @@
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::ast::Term;
 use super::ground::Budget;
@@ -124,11 +125,14 @@ struct Rules {
     /// Per role, whether each MoveId is a constant (a passive move when it
     /// is the only legal one).
     constant: Vec<Vec<bool>>,
-    /// Whether probing found only one-player turns and the sheet has no
-    /// `random` role: alpha-beta and nets apply.
-    alternating: bool,
-    /// Whether probing met a simultaneous turn: MCTS does not apply.
-    simultaneous: bool,
+    /// What probing found ([`players::probe`]), worked out the first
+    /// time a player, an encoding or `gdl check` asks: (alternating,
+    /// simultaneous). Alternating: only one-player turns met, no `random`
+    /// role and two seats, so alpha-beta and nets apply; simultaneous: a
+    /// simultaneous turn met, so MCTS does not apply. Counting (perft),
+    /// random play and the GGP protocol's reasoning never need it, so
+    /// loading a sheet does not pay for the probe's random games.
+    kinds: OnceLock<(bool, bool)>,
     /// Whether the sheet has `sees` (GDL-II): players see their percepts
     /// only ([`GdlHidden`]).
     hidden: bool,
@@ -246,28 +250,31 @@ impl Gdl {
             move_id,
             action_of,
             constant,
-            alternating: false,
-            simultaneous: false,
+            kinds: OnceLock::new(),
             hidden,
         };
-        let mut game = Gdl {
+        Ok(Gdl {
             rules: Arc::new(rules),
-        };
-        let (chance, simultaneous) = players::probe(&game);
-        // The probe's states are gone: the rules have one owner again.
-        if let Some(rules) = Arc::get_mut(&mut game.rules) {
+        })
+    }
+
+    /// (alternating, simultaneous), probed on first use (`Rules::kinds`).
+    fn kinds(&self) -> (bool, bool) {
+        *self.rules.kinds.get_or_init(|| {
+            let (chance, simultaneous) = players::probe(self);
             // Search and nets are two-player, zero-sum tools here.
-            rules.alternating =
-                random.is_none() && !chance && !simultaneous && rules.seats.len() == 2;
-            rules.simultaneous = simultaneous;
-        }
-        Ok(game)
+            let alternating = self.rules.random.is_none()
+                && !chance
+                && !simultaneous
+                && self.rules.seats.len() == 2;
+            (alternating, simultaneous)
+        })
     }
 
     /// Whether every turn seen on random playouts was one player's (and the
     /// sheet has no chance): searching and net players apply.
     pub fn is_alternating(&self) -> bool {
-        self.rules.alternating
+        self.kinds().0
     }
 
     /// Whether the sheet has GDL-II's `random` role (chance).
@@ -278,7 +285,7 @@ impl Gdl {
     /// Whether random playouts met a simultaneous turn when the sheet was
     /// loaded.
     pub fn has_simultaneous_turns(&self) -> bool {
-        self.rules.simultaneous
+        self.kinds().1
     }
 
     /// Where GDL steps from `state` start: the sheet's `init` if `state` is

@@ -37,7 +37,7 @@ impl Encodable for Gdl {
         &["facts"]
     }
     fn encoding(&self, name: &str) -> Result<EncodingOf<Self>, SpecError> {
-        if !self.rules.alternating {
+        if !self.is_alternating() {
             return Err(SpecError(format!(
                 "{}: nets play games whose turns are all one player's; this sheet has chance or simultaneous turns",
                 self.spec()
@@ -62,7 +62,7 @@ impl Roster for Gdl {
     }
 
     fn parse_bot(&self, spec: &GameSpec) -> Result<Option<PlayerSpec>, SpecError> {
-        if self.rules.alternating {
+        if self.is_alternating() {
             if spec.name == "perfect" {
                 return Err(SpecError(format!("{} has no exact solver", self.spec())));
             }
@@ -75,7 +75,7 @@ impl Roster for Gdl {
                 spec.name,
                 self.spec()
             ))),
-            "mcts" if !self.rules.simultaneous && !self.rules.hidden => {
+            "mcts" if !self.has_simultaneous_turns() && !self.rules.hidden => {
                 let (config, rollout) = crate::players::mcts::parse_config(spec)?;
                 if rollout.is_some() {
                     return Err(SpecError(format!(
@@ -85,7 +85,7 @@ impl Roster for Gdl {
                 }
                 Ok(Some(PlayerSpec::Mcts { config, rollout }))
             }
-            "mcts" | "alphabeta" | "net" if self.rules.simultaneous => Err(SpecError(format!(
+            "mcts" | "alphabeta" | "net" if self.has_simultaneous_turns() => Err(SpecError(format!(
                 "'{}' needs turns of one player or chance; {} has simultaneous turns (accepted: random, first)",
                 spec.name,
                 self.spec()
@@ -103,7 +103,7 @@ impl Roster for Gdl {
         &self,
         spec: &PlayerSpec,
     ) -> Result<Box<dyn crate::game::Player<Self>>, SpecError> {
-        if self.rules.alternating {
+        if self.is_alternating() {
             return board_build(self, spec);
         }
         match spec {
@@ -116,13 +116,13 @@ impl Roster for Gdl {
     }
 
     fn bot_names(&self) -> &'static [&'static str] {
-        if self.rules.alternating {
+        if self.is_alternating() {
             &[
                 "alphabeta[:depth=D][,ms=T]",
                 crate::players::mcts::MCTS_SYNTAX,
                 "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
             ]
-        } else if self.rules.simultaneous {
+        } else if self.has_simultaneous_turns() {
             &[]
         } else {
             &["mcts[:sims=N][,c=C][,ms=T][,solve=on|off][,reuse=on|off]"]

@@ -95,3 +95,30 @@ fn more_moves_than_an_action_holds_are_ranked_at_their_position() {
     assert_eq!(s.turn(), Turn::Terminal);
     assert_eq!(s.returns(0), 1.0);
 }
+
+/// Loading a sheet plays none of the probe's random games; the first
+/// question about its kinds of turn does, and the answer is the same as
+/// it was when loading probed: Tic-Tac-Toe alternates, rock-paper-scissors
+/// (ggp-base's `roshambo2`) moves at once, so `mcts` is refused on it
+/// with the reason.
+#[test]
+fn the_kinds_of_turn_are_probed_on_first_use_not_on_loading() {
+    let g = tictactoe();
+    assert!(g.rules.kinds.get().is_none());
+    assert!(g.is_alternating());
+    assert!(!g.has_simultaneous_turns());
+    assert_eq!(g.rules.kinds.get(), Some(&(true, false)));
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../gdl/ggp-base/roshambo2.kif"
+    ))
+    .unwrap();
+    let rps = Gdl::from_text("roshambo2.kif", &text, 10_000).unwrap();
+    assert!(rps.rules.kinds.get().is_none());
+    let mcts = crate::game::GameSpec::parse("mcts").unwrap();
+    let err = crate::players::Roster::parse_bot(&rps, &mcts)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("has simultaneous turns"), "{err}");
+    assert_eq!(rps.rules.kinds.get(), Some(&(false, true)));
+}
