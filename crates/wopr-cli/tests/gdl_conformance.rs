@@ -219,8 +219,9 @@ fn every_manifest_records_what_both_references_found() {
         }
         manifests += 1;
     }
-    // counts.tsv, repository.tsv, ggp-base-rulesheets.tsv, libgdl.tsv.
-    assert_eq!(manifests, 4);
+    // counts.tsv, repository.tsv, repository-versions.tsv,
+    // ggp-base-rulesheets.tsv, libgdl.tsv.
+    assert_eq!(manifests, 5);
 }
 
 fn wopr(args: &[&str]) -> Output {

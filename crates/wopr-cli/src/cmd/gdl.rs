@@ -61,7 +61,8 @@ enum What {
     /// invalid sheet is accepted, or a sheet is missing or changed.
     /// `gdl/conformance/counts.tsv` (root: the repository) lists the
     /// repository's sheets; `gdl/conformance/repository.tsv` the
-    /// ggp-repository's, `ggp-base-rulesheets.tsv` ggp-base's old
+    /// ggp-repository's (`repository-versions.tsv` its older versions),
+    /// `ggp-base-rulesheets.tsv` ggp-base's old
     /// rulesheets and `libgdl.tsv` libgdl's sheets (see docs/guide/gdl.md
     /// for how to get them).
     Suite {
