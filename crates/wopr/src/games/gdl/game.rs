@@ -282,8 +282,8 @@ impl Gdl {
         self.rules.random.is_some()
     }
 
-    /// Whether random playouts met a simultaneous turn when the sheet was
-    /// loaded.
+    /// Whether the probe's random playouts met a simultaneous turn (run
+    /// on the first question about the kinds of turn).
     pub fn has_simultaneous_turns(&self) -> bool {
         self.kinds().1
     }
