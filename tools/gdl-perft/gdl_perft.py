@@ -407,10 +407,9 @@ class Program:
         for head, body in self.rules:
             home = comp_of.get(head[0])
             pos = [l[1] for l, _ in body if l[0] == 'pos']
+            inside = [a for a in pos if comp_of.get(a[0]) == home]
             outside = [a for a in pos if comp_of.get(a[0]) != home]
-            for a in pos:
-                if comp_of.get(a[0]) != home:
-                    continue
+            for a in inside:
                 for v in a[1:]:
                     if (not term_vars(v, set()) or v in head[1:]
                             or any(v in o[1:] for o in outside)):

@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use wopr::games::gdl::conformance::{parse_manifest, sha256_hex, Kind};
+use wopr::games::gdl::conformance::{parse_manifest, sha256_hex, Kind, DEPTHS};
 use wopr::games::gdl::game::Gdl;
 use wopr::{Game, Roster};
 
@@ -207,7 +207,7 @@ fn every_manifest_records_what_both_references_found() {
                 .zip(python)
                 .take_while(|(a, b)| a == b)
                 .count()
-                .min(3);
+                .min(DEPTHS);
             assert_eq!(e.known_depth(), agree, "{name}: {}", e.path);
             assert_eq!(
                 e.kind == Kind::Invalid,
