@@ -213,15 +213,7 @@ fn report(g: &Gdl, hidden: bool, extension: bool, budget: Budget) {
     } else {
         println!("actions:    {} distinct moves", g.num_actions());
     }
-    println!(
-        "reasoner:   {}",
-        if r.is_grounded() {
-            "the compiled ground program"
-        } else {
-            "the non-ground evaluator (the ground program would exceed the memory budget; \
-             slower)"
-        }
-    );
+    println!("reasoner:   {}", r.evaluator());
     println!(
         "memory:     grounding estimated at {} at its most (budget {budget})",
         Budget::from_bytes(r.estimated_bytes())

@@ -43,8 +43,9 @@ pub mod split;
 mod strata;
 mod terms;
 
-use budget::{estimate, Over, Refusal};
+use budget::estimate;
 pub use budget::{Budget, BUDGET_ENV, DEFAULT_BUDGET};
+pub(super) use budget::{Over, Refusal};
 use demand::Demand;
 use fallback::Pass;
 use index::Rel;
@@ -167,6 +168,16 @@ pub(super) fn possible(
     };
     // The ground rules go before the fixpoint starts again.
     drop(g);
+    fallback::atoms_alone(sheet, budget, rules)
+}
+
+/// As [`possible`] with `fall_back`, once grounding with its rules passed
+/// the budget where `rules` says: the possible atoms alone.
+pub(super) fn atoms_alone(
+    sheet: &Sheet,
+    budget: Budget,
+    rules: Over,
+) -> Result<Grounding, Refusal> {
     fallback::atoms_alone(sheet, budget, rules)
 }
 

@@ -13,6 +13,7 @@ pub mod prolog;
 pub mod reasoner;
 pub mod sexp;
 pub mod steps;
+mod topdown;
 
 /// What was wrong with a rule sheet, in one line (with the rule's line
 /// number where there is one).

@@ -32,8 +32,9 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::ast::{Sheet, Sym, Term};
-use super::ground::{possible, Budget, Grounding, DEFAULT_BUDGET};
+use super::ground::{atoms_alone, possible, Budget, Grounding, Refusal, DEFAULT_BUDGET};
 use super::nonground::NonGround;
+use super::topdown::{self, TopDown};
 use super::GdlError;
 
 pub use super::facts::{cmp_terms, Facts};
@@ -86,6 +87,10 @@ enum Backend {
     Grounded(Box<Grounded>),
     /// The non-ground evaluator (grounding passed the memory budget).
     NonGround(Box<NonGround>),
+    /// A reasoner over the rules the moves and next states need, and the
+    /// top-down evaluator for goals and `terminal` (what only they need
+    /// passed the memory budget).
+    TopDown(Box<(Reasoner, TopDown)>),
 }
 
 /// The compiled ground program: its atoms, rules and steps, and per atom
@@ -177,7 +182,14 @@ impl Reasoner {
     /// fixpoint) stay within `budget`; else this fails, saying in one line
     /// what passed the budget and how to raise it.
     pub fn with_budget(sheet: &Sheet, budget: Budget) -> Result<Reasoner, GdlError> {
-        let g = possible(sheet, budget, true).map_err(GdlError::from)?;
+        let g = match possible(sheet, budget, false) {
+            Ok(g) => g,
+            Err(Refusal::Over(over)) => match Reasoner::split(sheet, budget, over.line) {
+                Some(r) => return Ok(r),
+                None => atoms_alone(sheet, budget, over).map_err(GdlError::from)?,
+            },
+            Err(e) => return Err(e.into()),
+        };
         let mut roles: Vec<Sym> = Vec::new();
         for r in &sheet.rules {
             if let ("role", true, [Term::Const(c)]) =
@@ -381,6 +393,29 @@ impl Reasoner {
         })
     }
 
+    /// The reasoner for a sheet whose grounding passed `budget` at `line`,
+    /// a rule that only `goal` and `terminal` need: the rest of the sheet
+    /// goes to a reasoner of its own, and goals and `terminal` to the
+    /// top-down evaluator ([`super::topdown`]). `None` if the rule is
+    /// needed by the moves or the next states, or the rest does not load
+    /// either.
+    fn split(sheet: &Sheet, budget: Budget, line: usize) -> Option<Reasoner> {
+        let part = topdown::split(sheet, line)?;
+        let inner = Reasoner::with_budget(&part, budget).ok()?;
+        let top = TopDown::new(sheet, &inner.roles, &inner.base).ok()?;
+        top.check(&inner.initial).ok()?;
+        Some(Reasoner {
+            roles: inner.roles.clone(),
+            random: inner.random,
+            base: inner.base.clone(),
+            moves: inner.moves.clone(),
+            percepts: inner.percepts.clone(),
+            initial: inner.initial.clone(),
+            bytes: inner.bytes,
+            backend: Backend::TopDown(Box::new((inner, top))),
+        })
+    }
+
     /// The most the estimate of grounding's memory reached while this
     /// reasoner was made (the possible atoms alone for the non-ground
     /// evaluator), in bytes: what its [`Budget`] had to allow.
@@ -427,6 +462,33 @@ impl Reasoner {
         matches!(self.backend, Backend::Grounded(_))
     }
 
+    /// Whether goals and `terminal` are answered by top-down resolution
+    /// ([`super::topdown`]), the rest by a reasoner over the rules the
+    /// moves and next states need: for a sheet whose goal relations alone
+    /// passed the memory budget.
+    pub fn is_top_down(&self) -> bool {
+        matches!(self.backend, Backend::TopDown(_))
+    }
+
+    /// Which evaluator answers the queries, in words (for `wopr gdl check`).
+    pub fn evaluator(&self) -> &'static str {
+        match &self.backend {
+            Backend::Grounded(_) => "the compiled ground program",
+            Backend::NonGround(_) => {
+                "the non-ground evaluator (the ground program would exceed the memory budget; \
+                 slower)"
+            }
+            Backend::TopDown(t) if t.0.is_grounded() => {
+                "goals and terminal by top-down resolution (what only they need would exceed \
+                 the memory budget), the rest by the compiled ground program"
+            }
+            Backend::TopDown(_) => {
+                "goals and terminal by top-down resolution (what only they need would exceed \
+                 the memory budget), the rest by the non-ground evaluator"
+            }
+        }
+    }
+
     /// The size of the compiled program: the atoms of the sheet's relations
     /// that can ever hold, and the rules (the ground rules, those of the
     /// relations [`super::ground`] splits out of wide rules included; for
@@ -435,6 +497,7 @@ impl Reasoner {
         match &self.backend {
             Backend::Grounded(g) => g.size,
             Backend::NonGround(n) => n.size(),
+            Backend::TopDown(t) => t.0.size(),
         }
     }
 
@@ -464,6 +527,7 @@ impl Reasoner {
         let g = match &self.backend {
             Backend::Grounded(g) => g,
             Backend::NonGround(n) => return n.legal(state, role, out),
+            Backend::TopDown(t) => return t.0.legal(state, role, out),
         };
         g.with_live(state, None, |live| g.read_legal(live, role, out));
     }
@@ -474,6 +538,11 @@ impl Reasoner {
         let g = match &self.backend {
             Backend::Grounded(g) => g,
             Backend::NonGround(n) => return n.analyse(state, &mut out.legal, &mut out.terminal),
+            Backend::TopDown(t) => {
+                t.0.analyse(state, out);
+                out.terminal = t.1.is_terminal(state);
+                return;
+            }
         };
         out.legal.resize_with(self.roles.len(), Vec::new);
         g.with_live(state, None, |live| {
@@ -503,6 +572,7 @@ impl Reasoner {
         let g = match &self.backend {
             Backend::Grounded(g) => g,
             Backend::NonGround(n) => return n.is_terminal(state),
+            Backend::TopDown(t) => return t.1.is_terminal(state),
         };
         if g.terminal_atom == NONE {
             return false;
@@ -516,6 +586,7 @@ impl Reasoner {
         let g = match &self.backend {
             Backend::Grounded(g) => g,
             Backend::NonGround(n) => return n.goal(state, role),
+            Backend::TopDown(t) => return t.1.goal(state, role),
         };
         let atoms = g.goal_atoms.get(role)?;
         g.with_live(state, None, |live| {
@@ -545,6 +616,7 @@ impl Reasoner {
         let g = match &self.backend {
             Backend::Grounded(g) => g,
             Backend::NonGround(n) => return n.next_into(state, joint, out),
+            Backend::TopDown(t) => return t.0.next_into(state, joint, out),
         };
         g.with_live(state, Some(joint), |live| {
             let n = out.0.len();
@@ -559,6 +631,7 @@ impl Reasoner {
             Backend::Grounded(g) if state.0.len() == self.base.len().div_ceil(64) => {
                 g.next_in_place(state, joint)
             }
+            Backend::TopDown(t) => t.0.advance(state, joint),
             _ => *state = self.next(state, joint),
         }
     }
@@ -576,6 +649,7 @@ impl Reasoner {
         let g = match &self.backend {
             Backend::Grounded(g) => g,
             Backend::NonGround(n) => return n.sees(state, joint, role, out),
+            Backend::TopDown(t) => return t.0.sees(state, joint, role, out),
         };
         let Some(atoms) = g.sees_atoms.get(role) else {
             return;
