@@ -26,8 +26,12 @@
 //! stay within the budget, the queries go to the non-ground evaluator
 //! ([`super::nonground`]) instead, with the same base facts, MoveIds and
 //! percept ids, only slower; [`Reasoner::is_grounded`] tells which one a
-//! reasoner uses. Otherwise the error says, in one line, that the game is
-//! too large for the budget, and how to raise it.
+//! reasoner uses. Before that, where grounding passed the budget at a rule
+//! that only `goal` and `terminal` need, the sheet is split
+//! ([`super::topdown`]): the rest gets a reasoner of its own and goals and
+//! `terminal` are answered by top-down resolution
+//! ([`Reasoner::is_top_down`]). Otherwise the error says, in one line,
+//! that the game is too large for the budget, and how to raise it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -414,6 +418,31 @@ impl Reasoner {
             bytes: inner.bytes,
             backend: Backend::TopDown(Box::new((inner, top))),
         })
+    }
+
+    /// The reasoner on the non-ground evaluator whatever the sheet's
+    /// size (the fixpoint for the possible atoms alone, as when grounding
+    /// passes the budget), to set beside the others in tests.
+    #[cfg(test)]
+    pub(super) fn non_ground_only(sheet: &Sheet) -> Result<Reasoner, GdlError> {
+        let over = super::ground::Over {
+            line: 0,
+            rules: 0,
+            atoms: 0,
+            matches: 0,
+            budget: DEFAULT_BUDGET,
+        };
+        let g = atoms_alone(sheet, DEFAULT_BUDGET, over).map_err(GdlError::from)?;
+        let roles = sheet
+            .rules
+            .iter()
+            .filter_map(|r| match (&*r.head.rel, &r.head.args[..]) {
+                ("role", [Term::Const(c)]) => Some(c.clone()),
+                _ => None,
+            })
+            .collect::<Vec<_>>();
+        let random = roles.iter().position(|r| &**r == "random");
+        Reasoner::non_ground(sheet, roles, random, g)
     }
 
     /// The most the estimate of grounding's memory reached while this

@@ -229,3 +229,29 @@ fn a_sheet_whose_goals_do_not_ground_is_split_and_its_goals_resolved_top_down() 
     assert_eq!(ends, 300);
     assert!(red_wins > 0 && red_wins < 300, "{red_wins}");
 }
+
+/// A sheet named by `WOPR_TOPDOWN_SHEET` (sudoku, laikLee_hex: sheets
+/// that are not vendored): goals and terminal by top-down resolution
+/// against the non-ground evaluator, along `WOPR_TOPDOWN_GAMES` random
+/// games (20 by default). Run by hand:
+/// `WOPR_TOPDOWN_SHEET=sudoku.kif cargo test -p wopr --lib topdown -- --ignored`.
+#[test]
+#[ignore = "needs a sheet named by WOPR_TOPDOWN_SHEET"]
+fn goals_and_terminal_agree_with_the_non_ground_evaluator_on_a_named_sheet() {
+    let path = std::env::var("WOPR_TOPDOWN_SHEET").expect("WOPR_TOPDOWN_SHEET");
+    let games = std::env::var("WOPR_TOPDOWN_GAMES").map_or(20, |g| g.parse().unwrap());
+    let sheet = parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let r = Reasoner::non_ground_only(&sheet).unwrap();
+    let base: Vec<Term> = (0..r.num_base()).map(|i| r.base(i).clone()).collect();
+    let top = TopDown::new(&sheet, r.roles(), &base).unwrap();
+    let (mut states, mut ends) = (0, 0);
+    random_states(&r, games, 46, |s| {
+        states += 1;
+        assert_eq!(top.is_terminal(s), r.is_terminal(s), "terminal");
+        ends += usize::from(r.is_terminal(s));
+        for role in 0..r.roles().len() {
+            assert_eq!(top.goal(s, role), r.goal(s, role), "goal of {role}");
+        }
+    });
+    eprintln!("{path}: {states} states of {games} games agree, {ends} terminal");
+}
