@@ -127,7 +127,10 @@ fn the_manifest_lists_every_sheet_in_gdl() {
 /// ply 9 (25, 25 · 24, 25 · 24 · 23).
 const CALCULATED: &[(&str, &str)] = &[
     ("repository.tsv", "war/root/games/sudoku/sudoku.kif"),
-    ("repository.tsv", "war/root/games/laikLee_hex/laikLee_hex.kif"),
+    (
+        "repository.tsv",
+        "war/root/games/laikLee_hex/laikLee_hex.kif",
+    ),
 ];
 
 /// Every manifest in `gdl/conformance/` says what its references found:
