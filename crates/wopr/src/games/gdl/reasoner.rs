@@ -28,7 +28,7 @@
 //! percept ids, only slower; [`Reasoner::is_grounded`] tells which one a
 //! reasoner uses. Before that, where grounding passed the budget at a rule
 //! that only `goal` and `terminal` need, the sheet is split
-//! ([`super::topdown`]): the rest gets a reasoner of its own and goals and
+//! (`topdown.rs`): the rest gets a reasoner of its own and goals and
 //! `terminal` are answered by top-down resolution
 //! ([`Reasoner::is_top_down`]). Otherwise the error says, in one line,
 //! that the game is too large for the budget, and how to raise it.
@@ -400,7 +400,7 @@ impl Reasoner {
     /// The reasoner for a sheet whose grounding passed `budget` at `line`,
     /// a rule that only `goal` and `terminal` need: the rest of the sheet
     /// goes to a reasoner of its own, and goals and `terminal` to the
-    /// top-down evaluator ([`super::topdown`]). `None` if the rule is
+    /// top-down evaluator (`topdown.rs`). `None` if the rule is
     /// needed by the moves or the next states, or the rest does not load
     /// either.
     fn split(sheet: &Sheet, budget: Budget, line: usize) -> Option<Reasoner> {
@@ -492,7 +492,7 @@ impl Reasoner {
     }
 
     /// Whether goals and `terminal` are answered by top-down resolution
-    /// ([`super::topdown`]), the rest by a reasoner over the rules the
+    /// (`topdown.rs`), the rest by a reasoner over the rules the
     /// moves and next states need: for a sheet whose goal relations alone
     /// passed the memory budget.
     pub fn is_top_down(&self) -> bool {
