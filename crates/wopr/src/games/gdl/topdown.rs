@@ -287,17 +287,23 @@ impl TopDown {
             by_pred[*p as usize].push(i as u32);
         }
         for (p, cs) in by_pred.iter().enumerate() {
-            let first = |c: u32| clauses[c as usize].1.head.first().and_then(key);
-            let keys: HashSet<Key> = cs.iter().filter_map(|&c| first(c)).collect();
+            // One pass, in the sheet's order: a clause with a key goes to
+            // its key's list (begun with the variable-headed clauses before
+            // it), a variable-headed one to every list.
+            let (mut wild, mut by_key) = (Vec::new(), HashMap::<Key, Vec<u32>>::new());
+            for &c in cs {
+                match clauses[c as usize].1.head.first().and_then(key) {
+                    Some(k) => by_key.entry(k).or_insert_with(|| wild.clone()).push(c),
+                    None => {
+                        wild.push(c);
+                        by_key.values_mut().for_each(|l| l.push(c));
+                    }
+                }
+            }
             preds[p].all = list(cs.clone());
-            preds[p].wild = list(cs.iter().copied().filter(|&c| first(c).is_none()).collect());
-            for k in keys {
-                let l = list(
-                    cs.iter()
-                        .copied()
-                        .filter(|&c| first(c).is_none_or(|f| f == k))
-                        .collect(),
-                );
+            preds[p].wild = list(wild);
+            for (k, l) in by_key {
+                let l = list(l);
                 preds[p].by_key.insert(k, l);
             }
         }
