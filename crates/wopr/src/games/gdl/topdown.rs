@@ -221,6 +221,56 @@ fn order(alt: Vec<BLit>) -> Vec<BLit> {
     out
 }
 
+/// Literal `l` of a clause whose variables are numbered in `vars`.
+fn literal(l: &BLit, n: &mut Names, vars: &mut Vec<Sym>) -> Lit {
+    let (kind, pred, args) = match l {
+        BLit::Pos(a) => (Kind::Pos, n.pred(&a.rel, a.args.len()), &a.args[..]),
+        BLit::Neg(a) => (Kind::Neg, n.pred(&a.rel, a.args.len()), &a.args[..]),
+        BLit::Dist(x, y) => return binary(Kind::Dist, x, y, n, vars),
+        BLit::Eq(x, y) => return binary(Kind::Eq, x, y, n, vars),
+    };
+    let args = args.iter().map(|t| n.term(t, vars)).collect();
+    Lit { kind, pred, args }
+}
+
+fn binary(kind: Kind, x: &Term, y: &Term, n: &mut Names, vars: &mut Vec<Sym>) -> Lit {
+    let args = Box::new([n.term(x, vars), n.term(y, vars)]);
+    Lit {
+        kind,
+        pred: 0,
+        args,
+    }
+}
+
+/// Every rule of `sheet` as clauses, one per alternative of its `or`s,
+/// with the relation of its head.
+fn compile(sheet: &Sheet, n: &mut Names) -> Result<Vec<(u32, Clause)>, GdlError> {
+    let mut clauses = Vec::new();
+    for rule in &sheet.rules {
+        let mut alts = vec![Vec::new()];
+        for l in &rule.body {
+            alts = product(&alts, &dnf(l, false, rule.line)?, rule.line)?;
+        }
+        let pred = n.pred(&rule.head.rel, rule.head.args.len());
+        for alt in alts {
+            let mut vars = Vec::new();
+            let head = rule
+                .head
+                .args
+                .iter()
+                .map(|t| n.term(t, &mut vars))
+                .collect();
+            let body = order(alt)
+                .iter()
+                .map(|l| literal(l, n, &mut vars))
+                .collect();
+            let vars = vars.len() as u32;
+            clauses.push((pred, Clause { head, body, vars }));
+        }
+    }
+    Ok(clauses)
+}
+
 impl TopDown {
     /// Compiles `sheet` for the roles `roles`, its base facts numbered as
     /// in `base`.
@@ -229,52 +279,7 @@ impl TopDown {
         let true_pred = n.pred(&Sym::from("true"), 1);
         let terminal = n.pred(&Sym::from("terminal"), 0);
         let goal = n.pred(&Sym::from("goal"), 2);
-        let mut clauses: Vec<(u32, Clause)> = Vec::new();
-        for rule in &sheet.rules {
-            let mut alts = vec![Vec::new()];
-            for l in &rule.body {
-                alts = product(&alts, &dnf(l, false, rule.line)?, rule.line)?;
-            }
-            let head = n.pred(&rule.head.rel, rule.head.args.len());
-            for alt in alts {
-                let mut vars = Vec::new();
-                let head_args = rule
-                    .head
-                    .args
-                    .iter()
-                    .map(|t| n.term(t, &mut vars))
-                    .collect();
-                let body = order(alt)
-                    .into_iter()
-                    .map(|l| {
-                        let (kind, pred, args) = match &l {
-                            BLit::Pos(a) | BLit::Neg(a) => (
-                                if matches!(l, BLit::Pos(_)) {
-                                    Kind::Pos
-                                } else {
-                                    Kind::Neg
-                                },
-                                n.pred(&a.rel, a.args.len()),
-                                a.args.clone(),
-                            ),
-                            BLit::Dist(x, y) => (Kind::Dist, 0, vec![x.clone(), y.clone()]),
-                            BLit::Eq(x, y) => (Kind::Eq, 0, vec![x.clone(), y.clone()]),
-                        };
-                        let args = args.iter().map(|t| n.term(t, &mut vars)).collect();
-                        Lit { kind, pred, args }
-                    })
-                    .collect();
-                let vars = vars.len() as u32;
-                clauses.push((
-                    head,
-                    Clause {
-                        head: head_args,
-                        body,
-                        vars,
-                    },
-                ));
-            }
-        }
+        let clauses = compile(sheet, &mut n)?;
         let num_preds = n.arity.len();
         let mut lists: Vec<Box<[u32]>> = vec![Box::new([])];
         let mut list = |items: Vec<u32>| {
