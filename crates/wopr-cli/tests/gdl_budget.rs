@@ -9,7 +9,7 @@ mod cli_common;
 
 use std::process::{Command, Output};
 
-use cli_common::{fails_with, ok, wopr};
+use cli_common::{fails_with, ok, wopr, Scratch};
 
 const C4: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../gdl/connect4-6x6.kif");
 
@@ -144,4 +144,40 @@ fn the_game_manager_grounds_within_its_budget() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("--memory") && err.contains("512M"), "{err}");
     }
+}
+
+/// A one-player count to 3 whose goal reads a relation of 10^5 atoms
+/// (five digits): only the goal rules pass a 1 MiB budget, so the moves
+/// and next states are grounded and goals and `terminal` resolved top
+/// down; with 64 MiB all of it is grounded.
+const BIG_GOAL: &str = "(role p) (init (count 0)) (succ 0 1) (succ 1 2) (succ 2 3)
+(<= (legal p step) (true (count ?n)) (succ ?n ?m))
+(<= (next (count ?m)) (true (count ?n)) (succ ?n ?m))
+(<= terminal (true (count 3)))
+(n 0) (n 1) (n 2) (n 3) (n 4) (n 5) (n 6) (n 7) (n 8) (n 9)
+(<= (big ?a ?b ?c ?d ?e) (n ?a) (n ?b) (n ?c) (n ?d) (n ?e))
+(<= (goal p 100) (true (count 3)) (big 1 2 3 4 5))
+(<= (goal p 0) (not (true (count 3))))";
+
+#[test]
+fn goal_rules_too_large_to_ground_are_resolved_top_down() {
+    let dir = Scratch::new("wopr-gdl-budget", "big-goal", true);
+    let sheet = dir.join("big.kif");
+    std::fs::write(&sheet, BIG_GOAL).unwrap();
+    let path = sheet.to_str().unwrap();
+    let text = ok(&wopr(&["gdl", "check", path, "--memory", "1M"]));
+    assert!(
+        text.contains("goals and terminal by top-down resolution")
+            && text.contains("the rest by the compiled ground program"),
+        "{text}"
+    );
+    let text = ok(&wopr(&["gdl", "check", path, "--memory", "64M"]));
+    assert!(
+        text.contains("reasoner:   the compiled ground program"),
+        "{text}"
+    );
+    // One step a ply until the count reaches 3, where the game ends.
+    let text = ok(&wopr(&["perft", &format!("gdl:{path},memory=1M"), "4"]));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.contains(&"3 1") && lines.contains(&"4 0"), "{text}");
 }
