@@ -183,7 +183,11 @@ fn err(rule: &Rule, msg: impl std::fmt::Display) -> GdlError {
 }
 
 /// Calls `f` on every atom of a literal with whether it is under `not`.
-fn for_each_atom<'a>(lit: &'a Literal, negated: bool, f: &mut impl FnMut(&'a Atom, bool)) {
+pub(super) fn for_each_atom<'a>(
+    lit: &'a Literal,
+    negated: bool,
+    f: &mut impl FnMut(&'a Atom, bool),
+) {
     match lit {
         Literal::Pos(a) => f(a, negated),
         Literal::Not(inner) => for_each_atom(inner, true, f),

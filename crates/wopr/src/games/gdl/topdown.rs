@@ -32,7 +32,8 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::ast::{Literal, Rule, Sheet, Sym, Term};
+use super::ast::{Rule, Sheet, Sym, Term};
+use super::check::for_each_atom;
 use super::facts::Facts;
 use super::ground::normal::{dnf, product, BLit};
 use super::GdlError;
@@ -184,13 +185,7 @@ fn key(t: &T) -> Option<Key> {
 /// The variables of a literal of a body in normal form.
 fn lit_vars(l: &BLit) -> Vec<&Sym> {
     let mut out = Vec::new();
-    match l {
-        BLit::Pos(a) | BLit::Neg(a) => a.push_vars(&mut out),
-        BLit::Dist(x, y) | BLit::Eq(x, y) => {
-            x.push_vars(&mut out);
-            y.push_vars(&mut out);
-        }
-    }
+    l.push_vars(&mut out);
     out
 }
 
@@ -498,14 +493,6 @@ fn goal_values(
 /// every rule that defines one (`role` and GDL's inputs `true` and `does`
 /// with them).
 fn needed(sheet: &Sheet) -> HashSet<Sym> {
-    fn rels(l: &Literal, out: &mut Vec<Sym>) {
-        match l {
-            Literal::Pos(a) => out.push(a.rel.clone()),
-            Literal::Not(l) => rels(l, out),
-            Literal::Or(ls) => ls.iter().for_each(|l| rels(l, out)),
-            Literal::Distinct(..) => {}
-        }
-    }
     let mut need: HashSet<Sym> = ["init", "next", "legal", "sees", "role", "true", "does"]
         .into_iter()
         .map(Sym::from)
@@ -514,7 +501,9 @@ fn needed(sheet: &Sheet) -> HashSet<Sym> {
     while let Some(rel) = stack.pop() {
         for r in sheet.rules.iter().filter(|r| r.head.rel == rel) {
             let mut out = Vec::new();
-            r.body.iter().for_each(|l| rels(l, &mut out));
+            for l in &r.body {
+                for_each_atom(l, false, &mut |a, _| out.push(a.rel.clone()));
+            }
             for x in out {
                 if need.insert(x.clone()) {
                     stack.push(x);

@@ -22,6 +22,20 @@ pub(in crate::games::gdl) enum BLit {
     Eq(Term, Term),
 }
 
+impl BLit {
+    /// Pushes the literal's variables to `out`, in order of appearance,
+    /// with repeats.
+    pub(in crate::games::gdl) fn push_vars<'a>(&'a self, out: &mut Vec<&'a Sym>) {
+        match self {
+            BLit::Pos(a) | BLit::Neg(a) => a.push_vars(out),
+            BLit::Dist(x, y) | BLit::Eq(x, y) => {
+                x.push_vars(out);
+                y.push_vars(out);
+            }
+        }
+    }
+}
+
 /// A literal in disjunctive normal form (under `neg` negations): its
 /// alternatives, each a conjunction.
 pub(in crate::games::gdl) fn dnf(

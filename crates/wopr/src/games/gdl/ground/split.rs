@@ -98,18 +98,6 @@ impl Splitter {
     }
 }
 
-/// Pushes the variables of `l` to `out`, in order of appearance, with
-/// repeats.
-fn lit_vars<'a>(l: &'a BLit, out: &mut Vec<&'a Sym>) {
-    match l {
-        BLit::Pos(a) | BLit::Neg(a) => a.push_vars(out),
-        BLit::Dist(x, y) | BLit::Eq(x, y) => {
-            x.push_vars(out);
-            y.push_vars(out);
-        }
-    }
-}
-
 /// `vars` without repeats, in order of first appearance.
 fn unique<'a>(vars: impl IntoIterator<Item = &'a Sym>) -> Vec<&'a Sym> {
     let mut out = Vec::new();
@@ -131,7 +119,7 @@ fn best_elimination(head: &Atom, body: &[BLit]) -> Option<Elimination> {
         .iter()
         .map(|l| {
             let mut v = Vec::new();
-            lit_vars(l, &mut v);
+            l.push_vars(&mut v);
             unique(v)
         })
         .collect();
@@ -208,7 +196,7 @@ fn eliminate(
 /// that differ only in the names of their variables.
 fn canonical(interface: &[Sym], body: &[BLit]) -> String {
     let mut order: Vec<&Sym> = interface.iter().collect();
-    body.iter().for_each(|l| lit_vars(l, &mut order));
+    body.iter().for_each(|l| l.push_vars(&mut order));
     let mut s = format!("{}:", interface.len());
     let term = |t: &Term, s: &mut String| write_term(t, &order, s);
     for l in body {
@@ -302,7 +290,7 @@ mod tests {
         for (h, b) in &rules {
             let mut vs = Vec::new();
             h.push_vars(&mut vs);
-            b.iter().for_each(|l| lit_vars(l, &mut vs));
+            b.iter().for_each(|l| l.push_vars(&mut vs));
             let vs = unique(vs);
             assert!(vs.len() <= 3, "{h:?} reads {vs:?}");
         }

@@ -410,8 +410,7 @@ impl Machine {
             let anc = self.goals[a as usize];
             if anc.pred == goal.pred
                 && anc.kind == Kind::Pos
-                && (0..n)
-                    .all(|k| self.same_ground(self.cell(goal.args + k), self.cell(anc.args + k)))
+                && (0..n).all(|k| self.equal(self.cell(goal.args + k), self.cell(anc.args + k)))
             {
                 return true;
             }
@@ -439,6 +438,16 @@ impl Machine {
         }
     }
 
+    /// The arity of the function terms whose headers are at `a` and `b`,
+    /// if they have one functor and arity.
+    fn same_functor(&self, a: u32, b: u32) -> Option<u32> {
+        match (self.cell(a), self.cell(b)) {
+            (Cell::Fn(f, n), Cell::Fn(g, m)) if f == g && n == m => Some(n),
+            (Cell::Fn(..), Cell::Fn(..)) => None,
+            _ => unreachable!("a term's header"),
+        }
+    }
+
     fn bind(&mut self, a: u32, v: Cell) {
         self.heap[a as usize] = v;
         self.trail.push(a);
@@ -463,19 +472,9 @@ impl Machine {
             }
             (D::Const(s), D::Const(t)) => s == t,
             (D::Fn(a), D::Fn(b)) => {
-                if a == b {
-                    return true;
-                }
-                let (Cell::Fn(f, n), Cell::Fn(g, m)) =
-                    (self.heap[a as usize], self.heap[b as usize])
-                else {
-                    unreachable!()
-                };
-                f == g
-                    && n == m
-                    && (1..=n).all(|k| {
-                        let (x, y) = (self.heap[(a + k) as usize], self.heap[(b + k) as usize]);
-                        self.unify(x, y)
+                a == b
+                    || self.same_functor(a, b).is_some_and(|n| {
+                        (1..=n).all(|k| self.unify(self.cell(a + k), self.cell(b + k)))
                     })
             }
             _ => false,
@@ -488,18 +487,9 @@ impl Machine {
         match (self.deref(x), self.deref(y)) {
             (D::Var(a), D::Var(b)) | (D::Fn(a), D::Fn(b)) if a == b => true,
             (D::Const(s), D::Const(t)) => s == t,
-            (D::Fn(a), D::Fn(b)) => {
-                let (Cell::Fn(f, n), Cell::Fn(g, m)) =
-                    (self.heap[a as usize], self.heap[b as usize])
-                else {
-                    unreachable!()
-                };
-                f == g
-                    && n == m
-                    && (1..=n).all(|k| {
-                        self.equal(self.heap[(a + k) as usize], self.heap[(b + k) as usize])
-                    })
-            }
+            (D::Fn(a), D::Fn(b)) => self
+                .same_functor(a, b)
+                .is_some_and(|n| (1..=n).all(|k| self.equal(self.cell(a + k), self.cell(b + k)))),
             _ => false,
         }
     }
@@ -515,22 +505,6 @@ impl Machine {
                 };
                 (1..=n).all(|k| self.ground(self.cell(a + k)))
             }
-        }
-    }
-
-    /// Whether `x` and `y` are the same ground term.
-    fn same_ground(&self, x: Cell, y: Cell) -> bool {
-        match (self.deref(x), self.deref(y)) {
-            (D::Const(s), D::Const(t)) => s == t,
-            (D::Fn(a), D::Fn(b)) => {
-                let (Cell::Fn(f, n), Cell::Fn(g, m)) = (self.cell(a), self.cell(b)) else {
-                    unreachable!()
-                };
-                f == g
-                    && n == m
-                    && (1..=n).all(|k| self.same_ground(self.cell(a + k), self.cell(b + k)))
-            }
-            _ => false,
         }
     }
 
