@@ -24,28 +24,28 @@ fn wopr_env(budget: &str, args: &[&str]) -> Output {
 
 #[test]
 fn a_small_budget_refuses_a_sheet_in_one_line_and_a_large_one_loads_it() {
-    let small = format!("gdl:{C4},memory=16K");
+    let small = format!("gdl:{C4},memory=64K");
     let out = wopr(&["perft", &small, "2"]);
-    fails_with(&out, "grounding exceeds the memory budget of 16 KiB");
+    fails_with(&out, "grounding exceeds the memory budget of 64 KiB");
     let err = String::from_utf8_lossy(&out.stderr);
     for says in [
-        "too large to load within 16 KiB",
-        "gdl:PATH.kif,memory=32K",
-        "WOPR_GDL_MEMORY=32K",
+        "too large to load within 64 KiB",
+        "gdl:PATH.kif,memory=128K",
+        "WOPR_GDL_MEMORY=128K",
     ] {
         assert!(err.contains(says), "'{err}' lacks '{says}'");
     }
     fails_with(
-        &wopr(&["gdl", "check", C4, "--memory", "16K"]),
-        "grounding exceeds the memory budget of 16 KiB",
+        &wopr(&["gdl", "check", C4, "--memory", "64K"]),
+        "grounding exceeds the memory budget of 64 KiB",
     );
     fails_with(
-        &wopr_env("16K", &["perft", &format!("gdl:{C4}"), "1"]),
-        "grounding exceeds the memory budget of 16 KiB",
+        &wopr_env("64K", &["perft", &format!("gdl:{C4}"), "1"]),
+        "grounding exceeds the memory budget of 64 KiB",
     );
     // The spec's `memory=` wins over the environment.
     let text = ok(&wopr_env(
-        "16K",
+        "64K",
         &["perft", &format!("gdl:{C4},memory=64M"), "2"],
     ));
     assert!(text.contains("2 36"), "{text}");
@@ -83,10 +83,10 @@ fn the_suite_passes_its_budget_to_each_sheet() {
         ]);
         ok(&out)
     };
-    let refused = args("16K");
+    let refused = args("64K");
     assert!(
         refused.contains("refused: line ")
-            && refused.contains("grounding exceeds the memory budget of 16 KiB"),
+            && refused.contains("grounding exceeds the memory budget of 64 KiB"),
         "{refused}"
     );
     let agrees = args("64M");
@@ -127,14 +127,14 @@ fn the_game_manager_grounds_within_its_budget() {
         "127.0.0.1:1",
         "127.0.0.1:2",
         "--memory",
-        "16K",
+        "64K",
     ];
     fails_with(
         &wopr(&args),
-        "grounding exceeds the memory budget of 16 KiB",
+        "grounding exceeds the memory budget of 64 KiB",
     );
-    let out = wopr_env("16K", &["ggp", "match", C4, "127.0.0.1:1", "127.0.0.1:2"]);
-    fails_with(&out, "grounding exceeds the memory budget of 16 KiB");
+    let out = wopr_env("64K", &["ggp", "match", C4, "127.0.0.1:1", "127.0.0.1:2"]);
+    fails_with(&out, "grounding exceeds the memory budget of 64 KiB");
     for cmd in [
         &["ggp", "--memory", "lots"][..],
         &["ggp", "match", C4, "x:1", "--memory", "lots"],

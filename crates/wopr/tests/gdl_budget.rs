@@ -7,7 +7,7 @@
 use wopr::game::{Game, GameSpec};
 use wopr::games::gdl::game::Gdl;
 use wopr::games::gdl::ground::{ground, Budget, DEFAULT_BUDGET};
-use wopr::games::gdl::parse::parse;
+use wopr::games::gdl::parse::parse_within;
 
 fn sheet_path(name: &str) -> String {
     format!("{}/../../gdl/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -21,31 +21,35 @@ fn load(spec: &str) -> Result<Gdl, String> {
 #[test]
 fn a_small_budget_refuses_a_sheet_in_one_line_and_a_large_one_loads_it() {
     let path = sheet_path("connect4-6x6.kif");
-    let err = load(&format!("gdl:{path},memory=16K")).unwrap_err();
+    let err = load(&format!("gdl:{path},memory=64K")).unwrap_err();
     for says in [
-        "grounding exceeds the memory budget of 16 KiB at this rule",
+        "grounding exceeds the memory budget of 64 KiB at this rule",
         "ground rules and",
         "the possible atoms alone, which the non-ground evaluator needs, exceed it too",
-        "the game is too large to load within 16 KiB",
-        "memory=SIZE in the game spec (gdl:PATH.kif,memory=32K)",
-        "WOPR_GDL_MEMORY=32K",
+        "the game is too large to load within 64 KiB",
+        "memory=SIZE in the game spec (gdl:PATH.kif,memory=128K)",
+        "WOPR_GDL_MEMORY=128K",
     ] {
         assert!(err.contains(says), "'{err}' lacks '{says}'");
     }
     assert!(err.starts_with(&format!("gdl:{path}: line ")), "{err}");
     assert!(!err.contains('\n'), "{err}");
 
-    // Within the estimate of its grounding, the sheet loads ground; a byte
-    // below it, on the non-ground evaluator, with the same moves.
+    // Within the estimate of its grounding and what reading holds while
+    // it grounds (the text, held by the caller here, and the syntax
+    // tree), the sheet loads ground; a byte below it, on the non-ground
+    // evaluator, with the same moves.
     let text = std::fs::read_to_string(&path).unwrap();
-    let need = ground(&parse(&text).unwrap(), DEFAULT_BUDGET)
+    let read = parse_within(text.as_bytes(), DEFAULT_BUDGET).unwrap();
+    let held = read.bytes + text.len() as u64;
+    let need = ground(&read.sheet, DEFAULT_BUDGET)
         .unwrap()
         .estimated_bytes();
-    let exact = Budget::from_bytes(need);
+    let exact = Budget::from_bytes(need + held);
     let ground_game = Gdl::from_text_within(&path, &text, 10_000, exact).unwrap();
     assert!(ground_game.reasoner().is_grounded());
     assert!(ground_game.reasoner().estimated_bytes() <= need);
-    let below = Budget::from_bytes(need - 1);
+    let below = Budget::from_bytes(need + held - 1);
     let fallback = Gdl::from_text_within(&path, &text, 10_000, below).unwrap();
     assert!(!fallback.reasoner().is_grounded());
     assert!(fallback.reasoner().estimated_bytes() < need);

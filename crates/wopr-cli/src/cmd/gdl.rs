@@ -5,14 +5,14 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
 use wopr::game::Game;
 use wopr::games::gdl::game::Gdl;
 use wopr::games::gdl::{
-    check::{check, stratified},
+    check::check,
     ground::Budget,
-    parse::parse,
+    parse::{parse_within, read_file},
     prolog::to_prolog,
+    steps::{roles_without_moves, STUCK_GAMES, STUCK_STEPS, STUCK_STEPS_NON_GROUND},
 };
 use wopr::players::Roster;
 
@@ -133,20 +133,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 wopr::AnyGame::GdlHidden(h) => (h.0, true),
                 other => anyhow::bail!("{} is not a GDL sheet", other.spec()),
             };
-            // Loaded, so it parses; whether its negation is stratified over
-            // relations (the specification) or only over ground atoms.
-            let extension = std::fs::read_to_string(sheet)
-                .ok()
-                .and_then(|text| parse(&text).ok())
-                .is_some_and(|parsed| stratified(&parsed).is_err());
-            report(&g, hidden, extension, budget);
+            report(&g, hidden, budget);
             Ok(())
         }
         What::Prolog { sheet, unchecked } => {
-            let text = std::fs::read_to_string(sheet)
-                .with_context(|| format!("cannot read {}", sheet.display()))?;
             let fail = |e: wopr::games::gdl::GdlError| anyhow::anyhow!("{}: {e}", sheet.display());
-            let parsed = parse(&text).map_err(fail)?;
+            let budget = Budget::from_env().map_err(anyhow::Error::msg)?;
+            let text = read_file(sheet, budget).map_err(fail)?;
+            let parsed = parse_within(&text, budget).map_err(fail)?.sheet;
             if !unchecked {
                 check(&parsed).map_err(fail)?;
             }
@@ -177,10 +171,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
 }
 
-fn report(g: &Gdl, hidden: bool, extension: bool, budget: Budget) {
+fn report(g: &Gdl, hidden: bool, budget: Budget) {
     let r = g.reasoner();
     let (atoms, rules) = r.size();
-    if extension {
+    if g.is_extension() {
         println!(
             "sheet:      {} (GDL with a negation cycle between relations that vanishes once \
              ground: a wopr extension; the specification asks for strata of relations)",
@@ -239,4 +233,50 @@ fn report(g: &Gdl, hidden: bool, extension: bool, budget: Budget) {
         players.extend(g.bot_names());
     }
     println!("players:    {}", players.join(", "));
+    legal_moves(g);
+}
+
+/// GDL asks every role to have a legal move in every state that is not
+/// terminal: a `legal:` line, and a warning on stderr naming each role
+/// found without one (in the initial state, or in a random game's state;
+/// `roles_without_moves` says which games). The sheet loads all the same.
+fn legal_moves(g: &Gdl) {
+    let r = g.reasoner();
+    let steps = if r.is_grounded() {
+        STUCK_STEPS
+    } else {
+        STUCK_STEPS_NON_GROUND
+    };
+    let stuck = roles_without_moves(r, g.max_game_length());
+    if stuck.is_empty() {
+        println!(
+            "legal:      every role has a legal move in the initial state and in every state of \
+             {STUCK_GAMES} random games ({steps} steps at most)"
+        );
+        return;
+    }
+    let names: Vec<String> = stuck
+        .iter()
+        .map(|s| r.roles()[s.role].to_string())
+        .collect();
+    println!(
+        "legal:      no legal move for {} in some state that is not terminal (not valid GDL)",
+        names.join(", ")
+    );
+    for (s, name) in stuck.iter().zip(&names) {
+        let at = if s.step == 0 {
+            "the initial state".to_string()
+        } else {
+            format!(
+                "a state {} step{} from the start (random game {} of at most {STUCK_GAMES})",
+                s.step,
+                if s.step == 1 { "" } else { "s" },
+                s.game
+            )
+        };
+        eprintln!(
+            "warning: role {name} has no legal move in {at}, which is not terminal; GDL asks \
+             every role to have a legal move in every state that is not terminal"
+        );
+    }
 }

@@ -35,7 +35,7 @@ use wopr::game::rng::stream;
 use wopr::games::gdl::ast::Term;
 use wopr::games::gdl::game::Gdl;
 use wopr::games::gdl::ggp::{parse_move, Message, Position, Seen};
-use wopr::games::gdl::parse::parse;
+use wopr::games::gdl::parse::{parse_within, read_file};
 
 use super::client::{post, Answer, Url};
 use super::MatchArgs;
@@ -43,11 +43,17 @@ use super::MatchArgs;
 /// Runs one match and writes its record.
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let path = args.sheet.display().to_string();
-    let text = std::fs::read_to_string(&args.sheet)
-        .with_context(|| format!("cannot read the rule sheet {path}"))?;
-    let sheet = parse(&text).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
     let budget = super::budget_of(args.memory)?;
-    let game = Gdl::from_text_within(&path, &text, args.max_steps.max(1), budget)?;
+    let fail = |e: wopr::games::gdl::GdlError| anyhow::anyhow!("{path}: {e}");
+    // The budget holds from the first byte (`wopr::games::gdl::parse`);
+    // the text is dropped once read, the rules sent to players kept.
+    let text = read_file(&args.sheet, budget).map_err(fail)?;
+    let parsed = parse_within(&text, budget).map_err(fail)?;
+    drop(text);
+    let rules: Vec<String> = parsed.sheet.rules.iter().map(|r| r.to_string()).collect();
+    let rules = rules.join(" ");
+    let held = parsed.bytes.saturating_add(rules.len() as u64);
+    let game = Gdl::from_parsed(&path, parsed, args.max_steps.max(1), budget.holding(held))?;
     let position = Position::new(game).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
     let roles = position.roles();
     let seats = seats(&position);
@@ -90,15 +96,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             "bad --id '{id}': a match id is one lower-case symbol (letters, digits, . - _)"
         );
     }
-    let rules: Vec<String> = sheet.rules.iter().map(|r| r.to_string()).collect();
-    let record = crate::http::runtime()?.block_on(play_match(
-        args,
-        &id,
-        &path,
-        position,
-        &urls,
-        rules.join(" "),
-    ));
+    let record =
+        crate::http::runtime()?.block_on(play_match(args, &id, &path, position, &urls, rules));
     let out = serde_json::to_string_pretty(&record)?;
     match &args.out {
         Some(file) => std::fs::write(file, out + "\n")

@@ -69,9 +69,10 @@ use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 
 use super::ast::Term;
+use super::check::{check, stratified};
 use super::ground::Budget;
+use super::parse::{parse_within, read_file, Parsed};
 use super::reasoner::{cmp_terms, Facts, Reasoner};
-use super::{check::check, parse::parse};
 use crate::game::{
     Action, ActionList, Game, GameInfo, GameSpec, ParamInfo, Searchable, SpecError, State, Turn,
     MAX_ACTIONS,
@@ -136,6 +137,9 @@ struct Rules {
     /// Whether the sheet has `sees` (GDL-II): players see their percepts
     /// only ([`GdlHidden`]).
     hidden: bool,
+    /// Whether its negation is stratified only over ground atoms, not
+    /// over relations as GDL asks ([`Gdl::is_extension`]).
+    extension: bool,
 }
 
 impl Rules {
@@ -179,7 +183,9 @@ impl Gdl {
         Gdl::from_text_within(path, text, max_plies, budget)
     }
 
-    /// As [`Gdl::from_text`], grounding within `budget`.
+    /// As [`Gdl::from_text`], loading within `budget`: the text (held by
+    /// the caller throughout), the syntax tree reading makes and then
+    /// grounding all count against it ([`parse_within`]).
     pub fn from_text_within(
         path: &str,
         text: &str,
@@ -187,9 +193,26 @@ impl Gdl {
         budget: Budget,
     ) -> Result<Gdl, SpecError> {
         let fail = |e: super::GdlError| SpecError(format!("gdl:{path}: {e}"));
-        let sheet = parse(text).map_err(fail)?;
+        let parsed = parse_within(text.as_bytes(), budget).map_err(fail)?;
+        let held = parsed.bytes.saturating_add(text.len() as u64);
+        Gdl::from_parsed(path, parsed, max_plies, budget.holding(held))
+    }
+
+    /// Checks and grounds a sheet already read ([`parse_within`]) within
+    /// `budget`, whose [`Budget::holding`] says what the caller still
+    /// holds (at least the sheet's syntax tree, `parsed.bytes`).
+    pub fn from_parsed(
+        path: &str,
+        parsed: Parsed,
+        max_plies: usize,
+        budget: Budget,
+    ) -> Result<Gdl, SpecError> {
+        let fail = |e: super::GdlError| SpecError(format!("gdl:{path}: {e}"));
+        let sheet = parsed.sheet;
         check(&sheet).map_err(fail)?;
+        let extension = stratified(&sheet).is_err();
         let reasoner = Reasoner::with_budget(&sheet, budget).map_err(fail)?;
+        drop(sheet);
         let random = reasoner.random_role();
         let seats: Vec<usize> = (0..reasoner.roles().len())
             .filter(|&r| Some(r) != random)
@@ -252,6 +275,7 @@ impl Gdl {
             constant,
             kinds: OnceLock::new(),
             hidden,
+            extension,
         };
         Ok(Gdl {
             rules: Arc::new(rules),
@@ -316,6 +340,13 @@ impl Gdl {
     /// [`Action`] holds; see the module docs, "Ranked actions").
     pub fn has_ranked_actions(&self) -> bool {
         self.rules.ranked()
+    }
+
+    /// Whether the sheet's negation is stratified over ground atoms only,
+    /// not over relations as the specification asks (a wopr extension:
+    /// a negation cycle between relations that vanishes once ground).
+    pub fn is_extension(&self) -> bool {
+        self.rules.extension
     }
 
     /// How many distinct move terms the sheet's roles have in all.
@@ -620,9 +651,14 @@ impl Game for Gdl {
             Some(v) => Budget::parse(v).map_err(|e| SpecError(format!("'gdl': memory={e}")))?,
             None => Budget::from_env().map_err(|e| SpecError(format!("'gdl': {e}")))?,
         };
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| SpecError(format!("gdl:{path}: cannot read the rule sheet: {e}")))?;
-        Gdl::from_text_within(path, &text, max_plies, budget)
+        let fail = |e: super::GdlError| SpecError(format!("gdl:{path}: {e}"));
+        // The budget holds from the first byte: the file's size, then
+        // what reading makes; the text is dropped before grounding.
+        let text = read_file(std::path::Path::new(path), budget).map_err(fail)?;
+        let parsed = parse_within(&text, budget).map_err(fail)?;
+        drop(text);
+        let held = parsed.bytes;
+        Gdl::from_parsed(path, parsed, max_plies, budget.holding(held))
     }
 
     fn spec(&self) -> String {

@@ -302,7 +302,7 @@ impl Grounder {
     /// Fails if the estimate has passed the budget, else notes its peak.
     fn check(&mut self) -> Result<(), Refusal> {
         let used = self.used();
-        if used > self.budget.bytes() {
+        if used > self.budget.room() {
             return Err(self.over(0));
         }
         self.peak = self.peak.max(used);

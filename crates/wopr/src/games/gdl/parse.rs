@@ -23,15 +23,47 @@
 //! The reader never panics: every malformed input gives a one-line
 //! [`GdlError`] that names the line and says what was expected, and nesting
 //! deeper than [`MAX_DEPTH`] is refused rather than overflowing the stack.
+//!
+//! **Files as they come.** A line ends with LF, CRLF or a bare CR (old Mac
+//! files), alike: a `;` comment ends there and line numbers count it. A
+//! byte-order mark (U+FEFF) is white space, at the start of the file where
+//! editors put it or anywhere else. The text is read as bytes: names must
+//! be UTF-8 (a byte that is not is a one-line error naming its line), and
+//! comments may hold any bytes.
+//!
+//! **Memory.** [`parse_within`] reads within a memory [`Budget`]: the text,
+//! the expressions of the sentence being read, every sentence kept and
+//! every distinct name are priced as they are made (their sizes as
+//! allocated, from `size_of` and the vectors' capacities, plus
+//! [`ALLOC`] a heap block), and reading stops with a one-line error
+//! naming the budget the moment the total would pass it. A sentence
+//! written twice is kept once (GDL's rules are a set), so a sheet of one
+//! fact repeated costs what one fact costs.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::mem::size_of;
 
 use super::ast::{Atom, Literal, Rule, Sheet, Sym, Term};
+use super::ground::budget::raise;
+use super::ground::Budget;
 use super::GdlError;
 
 /// How deeply lists may nest; deeper input is an error (no real rule sheet
 /// comes close, and the reader recurses once per level).
 pub const MAX_DEPTH: usize = 256;
+
+/// What a heap block costs beyond the bytes it holds (the allocator's
+/// header and rounding), as the reader prices it.
+pub const ALLOC: u64 = 16;
+
+/// A kept sentence's price in the table that finds repeated sentences
+/// (its hash and index, the table's slack and its growth).
+const SEEN: u64 = 64;
+
+/// A distinct name's price beyond its text: the shared string's counts
+/// and block, its slot in the table of names, the table's growth.
+const NAME: u64 = 96;
 
 /// Reads a rule sheet.
 ///
@@ -51,16 +83,187 @@ pub const MAX_DEPTH: usize = 256;
 /// assert_eq!(sheet.rules.len(), 2);
 /// assert_eq!(sheet.rules[1].line, 2);
 /// assert_eq!(sheet.rules[1].to_string(), "(<= (legal ?r go) (role ?r))");
+/// // Old Mac files end their lines with a bare CR.
+/// assert_eq!(parse("(role x) ; a comment\r(init a)").unwrap().rules[1].line, 2);
 /// ```
 pub fn parse(text: &str) -> Result<Sheet, GdlError> {
-    let exprs = read_exprs(text)?;
-    let mut reader = Reader::default();
-    let rules = exprs
-        .iter()
-        .map(|e| reader.sentence(e))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Sheet { rules })
+    parse_within(text.as_bytes(), Budget::from_bytes(u64::MAX)).map(|p| p.sheet)
 }
+
+/// A sheet read by [`parse_within`], with what its syntax tree holds.
+#[derive(Debug)]
+pub struct Parsed {
+    /// The sheet.
+    pub sheet: Sheet,
+    /// The bytes its syntax tree and names hold, by the reader's prices
+    /// (the text not included).
+    pub bytes: u64,
+}
+
+/// Reads a rule sheet from its bytes within `budget`, which the text
+/// itself counts against (the caller holds it while it is read).
+///
+/// # Errors
+///
+/// As [`parse`]; a name that is not UTF-8; and a one-line error naming
+/// the line, the budget and how to raise it where the text and what
+/// reading has made would pass the budget, before they do.
+pub fn parse_within(text: &[u8], budget: Budget) -> Result<Parsed, GdlError> {
+    let mut meter = Meter {
+        held: text.len() as u64,
+        text: text.len() as u64,
+        pending: 0,
+        limit: budget.room(),
+        budget,
+        sentences: 0,
+    };
+    meter.check(1)?;
+    let mut lexer = Lexer {
+        text,
+        at: 0,
+        line: 1,
+        open: Vec::new(),
+    };
+    let mut reader = Reader::default();
+    let mut rules: Vec<Rule> = Vec::new();
+    let mut seen: HashMap<u64, u32> = HashMap::new();
+    while let Some(e) = lexer.sentence(&mut meter)? {
+        let rule = reader.sentence(&e, &mut meter)?;
+        let bytes = rule_bytes(&rule);
+        meter.check_with(rule.line, bytes)?;
+        drop(e);
+        meter.pending = 0;
+        let key = {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            rule.head.hash(&mut h);
+            rule.body.hash(&mut h);
+            h.finish()
+        };
+        match seen.get(&key) {
+            Some(&i)
+                if rules[i as usize].head == rule.head && rules[i as usize].body == rule.body =>
+            {
+                // Written before: GDL's rules are a set.
+                continue;
+            }
+            Some(_) => {}
+            None => {
+                meter.check_with(rule.line, SEEN)?;
+                meter.held += SEEN;
+                seen.insert(key, rules.len() as u32);
+            }
+        }
+        if rules.len() == rules.capacity() {
+            // The vector grows by doubling; while it moves, both blocks
+            // are held.
+            let old = rules.capacity();
+            let new = old + old.max(8);
+            let block = (new * size_of::<Rule>()) as u64 + ALLOC;
+            meter.check_with(rule.line, bytes + block)?;
+            rules.reserve_exact(new - rules.len());
+            let old_block = if old == 0 {
+                0
+            } else {
+                (old * size_of::<Rule>()) as u64 + ALLOC
+            };
+            meter.held += block - old_block;
+        }
+        meter.held += bytes;
+        meter.sentences += 1;
+        rules.push(rule);
+    }
+    let bytes = meter.held - meter.text;
+    Ok(Parsed {
+        sheet: Sheet { rules },
+        bytes,
+    })
+}
+
+/// Reads the file at `path` as bytes for [`parse_within`] under
+/// `budget`: a file larger than the budget is refused before any of it is
+/// read, and no more than the budget is ever read (a file that grows, or
+/// a pipe).
+///
+/// # Errors
+///
+/// One line: the file cannot be read, or its size passes the budget
+/// (naming both and how to raise the budget).
+pub fn read_file(path: &std::path::Path, budget: Budget) -> Result<Vec<u8>, GdlError> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| GdlError(format!("cannot read the rule sheet: {e}"));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let size = file.metadata().map_err(cannot)?.len();
+    let room = budget.room();
+    let over = |size: u64| {
+        GdlError(format!(
+            "the sheet's {size} bytes pass the memory budget of {} before it is read; {}",
+            budget,
+            raise(budget)
+        ))
+    };
+    if size > room {
+        return Err(over(size));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(room.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > room {
+        return Err(over(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// What reading holds so far, against the budget.
+struct Meter {
+    /// The text and every sentence, name and table kept so far.
+    held: u64,
+    /// The text's bytes (part of `held`).
+    text: u64,
+    /// The expressions of the sentence being read (freed once it is a
+    /// rule).
+    pending: u64,
+    /// The budget's room.
+    limit: u64,
+    budget: Budget,
+    /// Sentences kept so far.
+    sentences: usize,
+}
+
+impl Meter {
+    /// Fails at `line` if what is held has passed the budget.
+    fn check(&self, line: usize) -> Result<(), GdlError> {
+        self.check_with(line, 0)
+    }
+
+    /// Fails at `line` if what is held and `more` bytes would pass the
+    /// budget.
+    fn check_with(&self, line: usize, more: u64) -> Result<(), GdlError> {
+        let total = self.held.saturating_add(self.pending).saturating_add(more);
+        if total <= self.limit {
+            return Ok(());
+        }
+        let size = |b: u64| Budget::from_bytes(b).to_string();
+        Err(err(
+            line,
+            format!(
+                "reading the sheet exceeds the memory budget of {} ({} of text and {} \
+                 sentences so far would hold {}); {}",
+                self.budget,
+                size(self.text),
+                self.sentences,
+                size(total),
+                raise(self.budget)
+            ),
+        ))
+    }
+}
+
+/// The price of one expression in its list (its slot, twice over for the
+/// list's growth by doubling).
+const EXPR: u64 = 2 * size_of::<Expr>() as u64;
+/// The price of a list, its items aside: its vector's first block.
+const LIST: u64 = ALLOC + 4 * size_of::<Expr>() as u64;
 
 /// An S-expression with the line it starts on.
 #[derive(Debug)]
@@ -116,85 +319,232 @@ fn err(line: usize, msg: impl std::fmt::Display) -> GdlError {
     GdlError(format!("line {line}: {msg}"))
 }
 
-/// Splits the text into S-expressions, without recursion (so that deep
-/// garbage cannot overflow the stack before the depth check sees it).
-fn read_exprs(text: &str) -> Result<Vec<Expr<'_>>, GdlError> {
-    // Lists still open: the line of their '(' and their items so far.
-    let mut open: Vec<(usize, Vec<Expr>)> = Vec::new();
-    let mut top = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        let code = raw.split(';').next().unwrap_or("");
-        let mut rest = code;
-        while let Some(c) = rest.chars().next() {
-            if c.is_whitespace() {
-                rest = &rest[c.len_utf8()..];
-                continue;
-            }
-            match c {
-                '(' => {
-                    if open.len() >= MAX_DEPTH {
+/// The character that starts at `text[i]` (not ASCII), if the bytes there
+/// are UTF-8; with its length.
+fn char_at(text: &[u8], i: usize) -> Option<(char, usize)> {
+    let width = match text[i] {
+        0xc2..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf4 => 4,
+        _ => return None,
+    };
+    let c = std::str::from_utf8(text.get(i..i + width)?)
+        .ok()?
+        .chars()
+        .next()?;
+    Some((c, width))
+}
+
+/// Whether `c` separates symbols: white space, or a byte-order mark.
+fn is_space(c: char) -> bool {
+    c.is_whitespace() || c == '\u{feff}'
+}
+
+/// Splits the text into top-level S-expressions, one at a time and
+/// without recursion (so that deep garbage cannot overflow the stack
+/// before the depth check sees it). A line ends with LF, CRLF or CR.
+struct Lexer<'a> {
+    text: &'a [u8],
+    /// The next byte to read.
+    at: usize,
+    /// Its line.
+    line: usize,
+    /// Lists still open: the line of their '(' and their items so far.
+    open: Vec<(usize, Vec<Expr<'a>>)>,
+}
+
+impl<'a> Lexer<'a> {
+    /// The next top-level expression, `None` at the end of the text; the
+    /// expressions it makes are priced in `meter.pending`.
+    fn sentence(&mut self, meter: &mut Meter) -> Result<Option<Expr<'a>>, GdlError> {
+        let text = self.text;
+        while let Some(&b) = text.get(self.at) {
+            let line = self.line;
+            match b {
+                b'\n' => {
+                    self.line += 1;
+                    self.at += 1;
+                }
+                b'\r' => {
+                    self.line += 1;
+                    self.at += 1;
+                    if text.get(self.at) == Some(&b'\n') {
+                        self.at += 1;
+                    }
+                }
+                b';' => {
+                    // A comment, to the end of the line (any bytes).
+                    self.at += text[self.at..]
+                        .iter()
+                        .position(|&c| c == b'\n' || c == b'\r')
+                        .unwrap_or(text.len() - self.at);
+                }
+                b'(' => {
+                    if self.open.len() >= MAX_DEPTH {
                         return Err(err(
                             line,
                             format!("lists nest deeper than {MAX_DEPTH} levels"),
                         ));
                     }
-                    open.push((line, Vec::new()));
-                    rest = &rest[1..];
+                    meter.pending += LIST;
+                    meter.check(line)?;
+                    self.open.push((line, Vec::new()));
+                    self.at += 1;
                 }
-                ')' => {
-                    let Some((start, items)) = open.pop() else {
+                b')' => {
+                    let Some((start, items)) = self.open.pop() else {
                         return Err(err(line, "unbalanced ')'"));
                     };
+                    self.at += 1;
                     let list = Expr::List(items, start);
-                    match open.last_mut() {
+                    match self.open.last_mut() {
                         Some((_, parent)) => parent.push(list),
-                        None => top.push(list),
+                        None => return Ok(Some(list)),
                     }
-                    rest = &rest[1..];
+                }
+                b' ' | b'\t' | 0x0b | 0x0c => self.at += 1,
+                _ if b >= 0x80 && char_at(text, self.at).is_some_and(|(c, _)| is_space(c)) => {
+                    self.at += char_at(text, self.at).map_or(1, |(_, w)| w);
                 }
                 _ => {
-                    let end = rest
-                        .find(|c: char| c.is_whitespace() || c == '(' || c == ')')
-                        .unwrap_or(rest.len());
-                    let sym = Expr::Sym(&rest[..end], line);
-                    match open.last_mut() {
+                    let sym = Expr::Sym(self.symbol()?, line);
+                    meter.pending += EXPR;
+                    meter.check(line)?;
+                    match self.open.last_mut() {
                         Some((_, parent)) => parent.push(sym),
-                        None => top.push(sym),
+                        None => return Ok(Some(sym)),
                     }
-                    rest = &rest[end..];
                 }
             }
         }
+        if let Some((start, _)) = self.open.first() {
+            // The last line with something on it.
+            let ends = matches!(text.last(), Some(b'\n' | b'\r'));
+            let last = if ends { self.line - 1 } else { self.line };
+            return Err(err(
+                last.max(1),
+                format!("unclosed '(' opened at line {start}"),
+            ));
+        }
+        Ok(None)
     }
-    if let Some((start, _)) = open.first() {
-        return Err(err(
-            text.lines().count().max(1),
-            format!("unclosed '(' opened at line {start}"),
-        ));
+
+    /// The symbol that starts here: up to white space, a parenthesis or a
+    /// `;`.
+    fn symbol(&mut self) -> Result<&'a str, GdlError> {
+        let text = self.text;
+        let start = self.at;
+        while let Some(&b) = text.get(self.at) {
+            if b < 0x80 {
+                if b.is_ascii_whitespace() || matches!(b, 0x0b | b'(' | b')' | b';') {
+                    break;
+                }
+                self.at += 1;
+                continue;
+            }
+            match char_at(text, self.at) {
+                Some((c, _)) if is_space(c) => break,
+                Some((_, w)) => self.at += w,
+                None => {
+                    return Err(err(
+                        self.line,
+                        format!(
+                            "byte 0x{b:02x} is not UTF-8 text (names are ASCII or UTF-8; comments \
+                             may hold any bytes)"
+                        ),
+                    ))
+                }
+            }
+        }
+        // Every byte was checked above, a character at a time.
+        std::str::from_utf8(&text[start..self.at])
+            .map_err(|_| err(self.line, "a name is not UTF-8 text"))
     }
-    Ok(top)
+}
+
+/// The heap bytes of `rule` beyond its slot in the sheet's vector.
+fn rule_bytes(rule: &Rule) -> u64 {
+    atom_bytes(&rule.head)
+        + vec_bytes::<Literal>(rule.body.capacity())
+        + rule.body.iter().map(literal_bytes).sum::<u64>()
+}
+
+/// The block of a vector of `cap` `T`s (none when it has none).
+fn vec_bytes<T>(cap: usize) -> u64 {
+    if cap == 0 {
+        0
+    } else {
+        (cap * size_of::<T>()) as u64 + ALLOC
+    }
+}
+
+fn atom_bytes(a: &Atom) -> u64 {
+    vec_bytes::<Term>(a.args.capacity()) + a.args.iter().map(term_bytes).sum::<u64>()
+}
+
+fn term_bytes(t: &Term) -> u64 {
+    match t {
+        Term::Fn(_, args) => {
+            vec_bytes::<Term>(args.capacity()) + args.iter().map(term_bytes).sum::<u64>()
+        }
+        Term::Const(_) | Term::Var(_) => 0,
+    }
+}
+
+fn literal_bytes(l: &Literal) -> u64 {
+    match l {
+        Literal::Pos(a) => atom_bytes(a),
+        Literal::Not(inner) => size_of::<Literal>() as u64 + ALLOC + literal_bytes(inner),
+        Literal::Distinct(a, b) => term_bytes(a) + term_bytes(b),
+        Literal::Or(ls) => {
+            vec_bytes::<Literal>(ls.capacity()) + ls.iter().map(literal_bytes).sum::<u64>()
+        }
+    }
 }
 
 /// Turns S-expressions into sentences, sharing one [`Sym`] per name.
 #[derive(Default)]
 struct Reader {
-    names: HashMap<String, Sym>,
+    names: HashSet<Sym>,
+}
+
+/// Whether `e` is the symbol `word` or a list that starts with it, in any
+/// case.
+fn keyword(e: &Expr, word: &str) -> bool {
+    let first = match e {
+        Expr::Sym(s, _) => s,
+        Expr::List(items, _) => match items.first() {
+            Some(Expr::Sym(s, _)) => s,
+            _ => return false,
+        },
+    };
+    first.eq_ignore_ascii_case(word)
 }
 
 impl Reader {
-    fn intern(&mut self, name: &str) -> Sym {
-        let lower = name.to_lowercase();
-        if let Some(s) = self.names.get(&lower) {
-            return s.clone();
+    /// The shared name `name`, lower-cased; a new name is priced in
+    /// `meter`.
+    fn intern(&mut self, name: &str, line: usize, meter: &mut Meter) -> Result<Sym, GdlError> {
+        let lower;
+        let key = if name.is_ascii() && !name.bytes().any(|b| b.is_ascii_uppercase()) {
+            name
+        } else {
+            lower = name.to_lowercase();
+            &lower
+        };
+        if let Some(s) = self.names.get(key) {
+            return Ok(s.clone());
         }
-        let s: Sym = Sym::from(lower.as_str());
-        self.names.insert(lower, s.clone());
-        s
+        let price = NAME + key.len() as u64;
+        meter.check_with(line, price)?;
+        meter.held += price;
+        let s: Sym = Sym::from(key);
+        self.names.insert(s.clone());
+        Ok(s)
     }
 
     /// A top-level sentence: a rule or a fact.
-    fn sentence(&mut self, e: &Expr) -> Result<Rule, GdlError> {
+    fn sentence(&mut self, e: &Expr, m: &mut Meter) -> Result<Rule, GdlError> {
         let line = e.line();
         if let Expr::List(items, _) = e {
             if let Some(Expr::Sym(first, _)) = items.first() {
@@ -202,16 +552,16 @@ impl Reader {
                     let Some(head) = items.get(1) else {
                         return Err(err(line, "a rule (<= head body…) needs a head"));
                     };
-                    let head = self.atom(head, "a rule's head")?;
-                    let body = items[2..]
-                        .iter()
-                        .map(|l| self.literal(l))
-                        .collect::<Result<Vec<_>, _>>()?;
+                    let head = self.atom(head, "a rule's head", m)?;
+                    let mut body = Vec::with_capacity(items.len() - 2);
+                    for l in &items[2..] {
+                        body.push(self.literal(l, m)?);
+                    }
                     return Ok(Rule { head, body, line });
                 }
             }
         }
-        let head = self.atom(e, "a sentence")?;
+        let head = self.atom(e, "a sentence", m)?;
         Ok(Rule {
             head,
             body: Vec::new(),
@@ -220,7 +570,7 @@ impl Reader {
     }
 
     /// Checks that `name` may name a relation or function.
-    fn name(&mut self, e: &Expr, what: &str) -> Result<Sym, GdlError> {
+    fn name(&mut self, e: &Expr, what: &str, m: &mut Meter) -> Result<Sym, GdlError> {
         match e {
             Expr::Sym(s, line) if s.starts_with('?') => Err(err(
                 *line,
@@ -230,7 +580,7 @@ impl Reader {
                 *line,
                 format!("{what} must be a relation, found a nested rule (<= …)"),
             )),
-            Expr::Sym(s, _) => Ok(self.intern(s)),
+            Expr::Sym(s, line) => self.intern(s, *line, m),
             Expr::List(..) => Err(err(
                 e.line(),
                 format!("{what} must start with a name, found {}", show(e)),
@@ -238,52 +588,47 @@ impl Reader {
         }
     }
 
+    /// Terms read from `items`, in a vector of exactly their number.
+    fn terms(&mut self, items: &[Expr], m: &mut Meter) -> Result<Vec<Term>, GdlError> {
+        let mut out = Vec::with_capacity(items.len());
+        for t in items {
+            out.push(self.term(t, m)?);
+        }
+        Ok(out)
+    }
+
     /// An atom: `rel`, `(rel)` or `(rel t…)`.
-    fn atom(&mut self, e: &Expr, what: &str) -> Result<Atom, GdlError> {
+    fn atom(&mut self, e: &Expr, what: &str, m: &mut Meter) -> Result<Atom, GdlError> {
         match e {
             Expr::Sym(..) => Ok(Atom {
-                rel: self.name(e, what)?,
+                rel: self.name(e, what, m)?,
                 args: Vec::new(),
             }),
             Expr::List(items, line) => {
                 let Some(first) = items.first() else {
                     return Err(err(*line, format!("empty list () where {what} belongs")));
                 };
-                let rel = self.name(first, what)?;
-                let args = items[1..]
-                    .iter()
-                    .map(|t| self.term(t))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let rel = self.name(first, what, m)?;
+                let args = self.terms(&items[1..], m)?;
                 Ok(Atom { rel, args })
             }
         }
     }
 
     /// A body literal.
-    fn literal(&mut self, e: &Expr) -> Result<Literal, GdlError> {
-        let keyword = match e {
-            Expr::Sym(s, _) => Some(s.to_lowercase()),
-            Expr::List(items, _) => match items.first() {
-                Some(Expr::Sym(s, _)) => Some(s.to_lowercase()),
-                _ => None,
-            },
-        };
+    fn literal(&mut self, e: &Expr, m: &mut Meter) -> Result<Literal, GdlError> {
         let line = e.line();
         let args = match e {
             Expr::List(items, _) if !items.is_empty() => &items[1..],
             _ => &[][..],
         };
-        match (keyword.as_deref(), e) {
-            (Some("not"), Expr::Sym(..)) => {
-                Err(err(line, "(not …) takes one literal, found bare not"))
+        let bare = matches!(e, Expr::Sym(..));
+        if keyword(e, "not") {
+            if bare {
+                return Err(err(line, "(not …) takes one literal, found bare not"));
             }
-            (Some("or"), Expr::Sym(..)) => Err(err(line, "(or …) takes literals, found bare or")),
-            (Some("distinct"), Expr::Sym(..)) => Err(err(
-                line,
-                "(distinct …) takes two terms, found bare distinct",
-            )),
-            (Some("not"), _) => match args {
-                [inner] => Ok(Literal::Not(Box::new(self.literal(inner)?))),
+            return match args {
+                [inner] => Ok(Literal::Not(Box::new(self.literal(inner, m)?))),
                 _ => Err(err(
                     line,
                     format!(
@@ -292,9 +637,30 @@ impl Reader {
                         show(e)
                     ),
                 )),
-            },
-            (Some("distinct"), _) => match args {
-                [a, b] => Ok(Literal::Distinct(self.term(a)?, self.term(b)?)),
+            };
+        }
+        if keyword(e, "or") {
+            if bare {
+                return Err(err(line, "(or …) takes literals, found bare or"));
+            }
+            if args.is_empty() {
+                return Err(err(line, "(or …) needs at least one literal"));
+            }
+            let mut ls = Vec::with_capacity(args.len());
+            for l in args {
+                ls.push(self.literal(l, m)?);
+            }
+            return Ok(Literal::Or(ls));
+        }
+        if keyword(e, "distinct") {
+            if bare {
+                return Err(err(
+                    line,
+                    "(distinct …) takes two terms, found bare distinct",
+                ));
+            }
+            return match args {
+                [a, b] => Ok(Literal::Distinct(self.term(a, m)?, self.term(b, m)?)),
                 _ => Err(err(
                     line,
                     format!(
@@ -303,29 +669,19 @@ impl Reader {
                         show(e)
                     ),
                 )),
-            },
-            (Some("or"), _) => {
-                if args.is_empty() {
-                    return Err(err(line, "(or …) needs at least one literal"));
-                }
-                Ok(Literal::Or(
-                    args.iter()
-                        .map(|l| self.literal(l))
-                        .collect::<Result<Vec<_>, _>>()?,
-                ))
-            }
-            _ => Ok(Literal::Pos(self.atom(e, "a literal")?)),
+            };
         }
+        Ok(Literal::Pos(self.atom(e, "a literal", m)?))
     }
 
     /// A term: a constant, a variable or a function term.
-    fn term(&mut self, e: &Expr) -> Result<Term, GdlError> {
+    fn term(&mut self, e: &Expr, m: &mut Meter) -> Result<Term, GdlError> {
         match e {
             Expr::Sym(s, line) => match s.strip_prefix('?') {
                 Some("") => Err(err(*line, "a variable needs a name after '?'")),
-                Some(v) => Ok(Term::Var(self.intern(v))),
+                Some(v) => Ok(Term::Var(self.intern(v, *line, m)?)),
                 None if *s == "<=" => Err(err(*line, "a term cannot be <=")),
-                None => Ok(Term::Const(self.intern(s))),
+                None => Ok(Term::Const(self.intern(s, *line, m)?)),
             },
             Expr::List(items, line) => {
                 let Some(first) = items.first() else {
@@ -341,7 +697,7 @@ impl Reader {
                     Expr::Sym(s, l) if *s == "<=" => {
                         return Err(err(*l, "a term cannot be a rule (<= …)"))
                     }
-                    Expr::Sym(s, _) => self.intern(s),
+                    Expr::Sym(s, l) => self.intern(s, *l, m)?,
                     Expr::List(..) => {
                         return Err(err(
                             *line,
@@ -354,10 +710,7 @@ impl Reader {
                     // of no arguments is a constant.
                     return Ok(Term::Const(f));
                 }
-                let args = items[1..]
-                    .iter()
-                    .map(|t| self.term(t))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let args = self.terms(&items[1..], m)?;
                 Ok(Term::Fn(f, args))
             }
         }
@@ -365,165 +718,4 @@ impl Reader {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn msg(text: &str) -> String {
-        parse(text).unwrap_err().0
-    }
-
-    #[test]
-    fn reads_facts_rules_and_comments() {
-        let sheet = parse(
-            "; Tic-tac-toe, a fragment\n\
-             (ROLE xplayer)\n\
-             (init (cell 1 1 b)) ; a comment\n\
-             terminal\n\
-             (<= (legal ?W (mark ?X ?Y))\n\
-                 (true (cell ?x ?y b))\n\
-                 (not (true (control ?w)))\n\
-                 (distinct ?x 3)\n\
-                 (or open (not (distinct ?y 1))))\n",
-        )
-        .unwrap();
-        let shown: Vec<String> = sheet.rules.iter().map(|r| r.to_string()).collect();
-        assert_eq!(
-            shown,
-            [
-                "(role xplayer)",
-                "(init (cell 1 1 b))",
-                "terminal",
-                "(<= (legal ?w (mark ?x ?y)) (true (cell ?x ?y b)) (not (true (control ?w))) \
-                 (distinct ?x 3) (or open (not (distinct ?y 1))))",
-            ]
-        );
-        let lines: Vec<usize> = sheet.rules.iter().map(|r| r.line).collect();
-        assert_eq!(lines, [2, 3, 4, 5]);
-        assert_eq!(sheet.rules[2].head.args.len(), 0);
-        // Names are shared: one allocation per distinct name.
-        let r = &sheet.rules[3];
-        let Term::Var(w1) = &r.head.args[0] else {
-            panic!()
-        };
-        let Literal::Not(inner) = &r.body[1] else {
-            panic!()
-        };
-        let Literal::Pos(a) = &**inner else { panic!() };
-        let Term::Fn(_, args) = &a.args[0] else {
-            panic!()
-        };
-        let Term::Var(w2) = &args[0] else { panic!() };
-        assert!(std::sync::Arc::ptr_eq(w1, w2));
-    }
-
-    #[test]
-    fn zero_ary_forms() {
-        let sheet = parse("(<= (terminal) (line x))\n(<= terminal open)").unwrap();
-        assert_eq!(sheet.rules[0].head, sheet.rules[1].head);
-        assert_eq!(sheet.rules[1].body[0].to_string(), "open");
-        // A function term with no arguments is a constant.
-        let sheet = parse("(<= (next (over)) (true over))").unwrap();
-        assert_eq!(sheet.rules[0].to_string(), "(<= (next over) (true over))");
-        let sheet = parse("(<= done)").unwrap();
-        assert!(sheet.rules[0].body.is_empty());
-    }
-
-    #[test]
-    fn windows_line_ends() {
-        let sheet = parse("(role x)\r\n; note\r\n(init\r\n a)\r\n").unwrap();
-        let lines: Vec<usize> = sheet.rules.iter().map(|r| r.line).collect();
-        assert_eq!(lines, [1, 3]);
-        assert_eq!(sheet.rules[1].to_string(), "(init a)");
-    }
-
-    #[test]
-    fn one_line_errors() {
-        assert_eq!(msg("(role x)\n(init a))"), "line 2: unbalanced ')'");
-        assert_eq!(
-            msg("(role x)\n\n(<= (p ?x)\n (q ?x)"),
-            "line 4: unclosed '(' opened at line 3"
-        );
-        assert_eq!(
-            msg("(role x)\n(<= ?x (q ?x))"),
-            "line 2: a rule's head must be a relation, found variable ?x"
-        );
-        assert_eq!(
-            msg("(role x)\n\n\n\n\n\n()"),
-            "line 7: empty list () where a sentence belongs"
-        );
-        assert_eq!(
-            msg("(<= p\n  (not q r))"),
-            "line 2: (not …) takes one literal, found 2 in (not q r)"
-        );
-        assert_eq!(
-            msg("(<= p (distinct ?x))"),
-            "line 1: (distinct …) takes two terms, found 1 in (distinct ?x)"
-        );
-        assert_eq!(
-            msg("(<= p (or))"),
-            "line 1: (or …) needs at least one literal"
-        );
-        assert_eq!(msg("(<=)"), "line 1: a rule (<= head body…) needs a head");
-        assert_eq!(
-            msg("?x"),
-            "line 1: a sentence must be a relation, found variable ?x"
-        );
-        assert_eq!(msg("(p ())"), "line 1: empty list () where a term belongs");
-        assert_eq!(msg("(p ?)"), "line 1: a variable needs a name after '?'");
-        assert_eq!(
-            msg("(<= p (?r a))"),
-            "line 1: a literal must be a relation, found variable ?r"
-        );
-        assert_eq!(
-            msg("(<= p ((q) a))"),
-            "line 1: a literal must start with a name, found (q)"
-        );
-        assert_eq!(
-            msg("(<= p (<= q r))"),
-            "line 1: a literal must be a relation, found a nested rule (<= …)"
-        );
-        assert!(msg(&"(".repeat(10_000)).contains("nest deeper than 256"));
-    }
-
-    #[test]
-    fn errors_are_single_lines() {
-        for bad in ["(p\n(q", "(<= (p\n?x) (not\na b))", ")"] {
-            let m = msg(bad);
-            assert!(!m.contains('\n'), "{m}");
-            assert!(m.starts_with("line "), "{m}");
-        }
-    }
-
-    /// Every prefix of a real sheet, and some byte-level garbage made from
-    /// it, must give a sheet or an error, never a panic.
-    #[test]
-    fn never_panics() {
-        let text = "; héllo\n(role xplayer) (role oplayer)\n\
-                    (<= (next (cell ?m ?n x)) (does xplayer (mark ?m ?n)) (true (cell ?m ?n b)))\n\
-                    (<= (legal ?w noop) (not (true (control ?w))) (or (p ?w) (not (distinct ?w a))))\n\
-                    (<= terminal (not open))\n";
-        for (end, _) in text.char_indices() {
-            let _ = parse(&text[..end]);
-            let _ = parse(&text[end..]);
-        }
-        // A small xorshift generator makes reproducible garbage.
-        let alphabet: Vec<char> = "()?;<= \n\tabxyz19é(".chars().collect();
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        for len in 0..400 {
-            let s: String = (0..len % 60)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    alphabet[(state % alphabet.len() as u64) as usize]
-                })
-                .collect();
-            if let Err(e) = parse(&s) {
-                assert!(
-                    e.0.starts_with("line ") && !e.0.contains('\n'),
-                    "{s:?}: {e}"
-                );
-            }
-        }
-    }
-}
+mod tests;

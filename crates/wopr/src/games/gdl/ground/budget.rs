@@ -38,12 +38,20 @@ use std::fmt;
 use super::terms::FxMap;
 use crate::games::gdl::GdlError;
 
-/// A memory budget for grounding a sheet, in bytes (see the module docs).
+/// A memory budget for loading a sheet, in bytes (see the module docs):
+/// its size, and what reading the sheet already holds when grounding
+/// starts ([`Budget::holding`]), which grounding may not use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Budget(u64);
+pub struct Budget {
+    bytes: u64,
+    held: u64,
+}
 
 /// The budget when none is given: 1 GiB.
-pub const DEFAULT_BUDGET: Budget = Budget(1 << 30);
+pub const DEFAULT_BUDGET: Budget = Budget {
+    bytes: 1 << 30,
+    held: 0,
+};
 
 /// The environment variable that sets the budget where a game spec's
 /// `memory=` does not: `WOPR_GDL_MEMORY=4G`.
@@ -70,12 +78,29 @@ impl Budget {
     /// A budget of `bytes` bytes (any number: this one is not checked
     /// against what [`Budget::parse`] accepts).
     pub const fn from_bytes(bytes: u64) -> Budget {
-        Budget(bytes)
+        Budget { bytes, held: 0 }
     }
 
     /// The budget in bytes.
     pub const fn bytes(self) -> u64 {
-        self.0
+        self.bytes
+    }
+
+    /// This budget with `held` bytes already taken (the sheet's syntax
+    /// tree, and its text where it is still held, while the sheet is
+    /// grounded): what grounding may use is the rest, [`Budget::room`];
+    /// errors still name the whole budget.
+    pub const fn holding(self, held: u64) -> Budget {
+        Budget {
+            bytes: self.bytes,
+            held,
+        }
+    }
+
+    /// What grounding may use: the budget less what is held
+    /// ([`Budget::holding`]).
+    pub const fn room(self) -> u64 {
+        self.bytes.saturating_sub(self.held)
     }
 
     /// Reads a size such as `512M`, `1.5G` or `4GiB` (see [`ACCEPTED`]);
@@ -109,7 +134,7 @@ impl Budget {
         if !(MIN as f64..=MAX as f64).contains(&value) {
             return Err(bad("out of range"));
         }
-        Ok(Budget(value.round() as u64))
+        Ok(Budget::from_bytes(value.round() as u64))
     }
 
     /// The budget [`BUDGET_ENV`] sets, else [`DEFAULT_BUDGET`]; a value it
@@ -129,9 +154,9 @@ impl Budget {
     pub fn short(self) -> String {
         let power = (0..UNITS.len())
             .rev()
-            .find(|&p| self.0.is_multiple_of(1u64 << (10 * p)))
+            .find(|&p| self.bytes.is_multiple_of(1u64 << (10 * p)))
             .unwrap_or(0);
-        format!("{}{}", self.0 >> (10 * power), UNITS[power])
+        format!("{}{}", self.bytes >> (10 * power), UNITS[power])
     }
 }
 
@@ -141,17 +166,17 @@ impl fmt::Display for Budget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let power = (0..UNITS.len())
             .rev()
-            .find(|&p| self.0 >= 1u64 << (10 * p))
+            .find(|&p| self.bytes >= 1u64 << (10 * p))
             .unwrap_or(0);
         if power == 0 {
-            return write!(f, "{} B", self.0);
+            return write!(f, "{} B", self.bytes);
         }
         let unit = 1u64 << (10 * power);
         let name = format!("{}iB", UNITS[power]);
-        if self.0.is_multiple_of(unit) {
-            write!(f, "{} {name}", self.0 / unit)
+        if self.bytes.is_multiple_of(unit) {
+            write!(f, "{} {name}", self.bytes / unit)
         } else {
-            write!(f, "{:.1} {name}", self.0 as f64 / unit as f64)
+            write!(f, "{:.1} {name}", self.bytes as f64 / unit as f64)
         }
     }
 }
@@ -276,14 +301,19 @@ impl Over {
         )
     }
 
-    /// How to raise the budget (to twice this one, for instance).
+    /// How to raise the budget.
     fn raise(&self) -> String {
-        let twice = Budget(self.budget.0.saturating_mul(2).min(MAX)).short();
-        format!(
-            "raise the budget with memory=SIZE in the game spec (gdl:PATH.kif,memory={twice}) \
-             or the environment variable {BUDGET_ENV}={twice}"
-        )
+        raise(self.budget)
     }
+}
+
+/// How to raise `budget` (to twice it, for instance), for errors.
+pub(in crate::games::gdl) fn raise(budget: Budget) -> String {
+    let twice = Budget::from_bytes(budget.bytes.saturating_mul(2).min(MAX)).short();
+    format!(
+        "raise the budget with memory=SIZE in the game spec (gdl:PATH.kif,memory={twice}) \
+         or the environment variable {BUDGET_ENV}={twice}"
+    )
 }
 
 /// Why grounding stopped: the sheet (unsafe, nested without end, …) or the

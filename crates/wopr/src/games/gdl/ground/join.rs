@@ -73,7 +73,7 @@ impl Grounder {
         // A match is priced as its buffer and the ground rule
         // it becomes, before any is made.
         let before = self.used();
-        st.room = self.budget.bytes().saturating_sub(before);
+        st.room = self.budget.room().saturating_sub(before);
         let (width, lits) = (r.nvars + r.pos.len(), r.pos.len() + r.neg.len());
         st.per_match = 4 * width as u64;
         if !self.atoms_only {
