@@ -277,6 +277,15 @@ pub struct ErasedState<G: Game> {
     history: Vec<Action>,
 }
 
+impl<G: Game> ErasedState<G> {
+    /// The game, the state and the actions that led to it (wopr's
+    /// numbering, moves OpenSpiel plays by itself included): what
+    /// `views` reads OpenSpiel's representations from.
+    pub fn parts(&self) -> (&G, &G::State, &[Action]) {
+        (&self.erased.game, &self.state, &self.history)
+    }
+}
+
 impl<G: Roster> Erased<G> {
     /// Checks a spec (a Python object can play only where its seat sees
     /// the whole state).

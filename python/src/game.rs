@@ -14,6 +14,7 @@ use crate::erased::Wrap;
 use crate::errors::value_error;
 use crate::spiel::Param;
 use crate::state::{PyObserver, PyState};
+use crate::views::{self, ObsType, OpenSpielView, PrivateInfo, Tensors};
 
 pub use crate::handle::PyGame;
 
@@ -166,25 +167,38 @@ impl PyGame {
         d.set_item("returns", returns)?;
         Ok(d)
     }
-    /// The shape of an observation in `encoding` (the game's own by
-    /// default): one dimension.
+    /// The shape of an observation: OpenSpiel's for OpenSpiel's games
+    /// (`tic_tac_toe`: `[3, 3, 3]`); one dimension for wopr's encodings
+    /// (`encoding`, the game's own by default).
     #[pyo3(signature = (encoding=None))]
     fn observation_tensor_shape(&self, encoding: Option<&str>) -> PyResult<Vec<usize>> {
+        if let (Some(view), None) = (self.view(), encoding) {
+            return self.openspiel_shape(|s, t| view.observation_tensor(s, 0, t));
+        }
         Ok(vec![self.observation_tensor_size(encoding)?])
     }
-    /// The length of an observation in `encoding` (the game's own by
-    /// default).
+    /// The length of an observation (OpenSpiel's for OpenSpiel's games,
+    /// else in `encoding`, the game's own by default).
     #[pyo3(signature = (encoding=None))]
     fn observation_tensor_size(&self, encoding: Option<&str>) -> PyResult<usize> {
+        if let (Some(_), None) = (self.view(), encoding) {
+            return Ok(self.observation_tensor_shape(None)?.iter().product());
+        }
         self.inner.observation_size(encoding).map_err(value_error)
     }
-    /// The shape of an information-state tensor (Kuhn poker's: `[11]`); a
-    /// SpielError for games without one, as pyspiel.
+    /// The shape of an information-state tensor (OpenSpiel's Kuhn poker:
+    /// `[11]`); a SpielError for games without one, as pyspiel.
     fn information_state_tensor_shape(&self) -> PyResult<Vec<usize>> {
+        if let Some(view) = self.view() {
+            return self.openspiel_shape(|s, t| view.information_state_tensor(s, 0, t));
+        }
         Ok(vec![self.information_state_tensor_size()?])
     }
     /// The length of an information-state tensor.
     fn information_state_tensor_size(&self) -> PyResult<usize> {
+        if self.view().is_some() {
+            return Ok(self.information_state_tensor_shape()?.iter().product());
+        }
         if !self.facts.provides_information_state_tensor {
             return Err(value_error(format!(
                 "{} has no information-state tensor (observation_tensor has its state)",
@@ -194,17 +208,34 @@ impl PyGame {
         let s = self.inner.new_state();
         Ok(s.information_state_tensor(0).map_err(value_error)?.len())
     }
-    /// An observer, as OpenSpiel's `make_py_observer`: `iig_obs_type`
-    /// with `perfect_recall` true observes information states, otherwise
-    /// observations (`params` must be empty). `observation.make_observation`
-    /// calls it.
+    /// An observer, as OpenSpiel's `make_py_observer`
+    /// (`observation.make_observation` calls it). For OpenSpiel's games,
+    /// OpenSpiel's observer of `iig_obs_type` (a
+    /// `pyspiel.IIGObservationType`, or `None` for the default) and
+    /// `params`, or `None` where OpenSpiel has none. For wopr's,
+    /// `iig_obs_type` with `perfect_recall` true observes information
+    /// states, otherwise observations (`params` must be empty).
     #[pyo3(signature = (iig_obs_type=None, params=None))]
     fn make_py_observer(
         &self,
         py: Python<'_>,
         iig_obs_type: Option<&Bound<'_, PyAny>>,
         params: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyObserver> {
+    ) -> PyResult<Option<PyObserver>> {
+        if let Some(view) = self.view() {
+            let ty = iig_obs_type
+                .filter(|t| !t.is_none())
+                .map(obs_type)
+                .transpose()?;
+            let params = match params {
+                Some(p) if !p.is_none() => obs_params(p)?,
+                _ => Vec::new(),
+            };
+            return match view.make_observer(ty, &params).map_err(value_error)? {
+                Some(o) => PyObserver::openspiel(py, &self.inner, view, o).map(Some),
+                None => Ok(None),
+            };
+        }
         if let Some(p) = params {
             if p.len().unwrap_or(0) > 0 {
                 return Err(value_error("wopr's observers take no parameters"));
@@ -214,7 +245,7 @@ impl PyGame {
             Some(t) if !t.is_none() => t.getattr("perfect_recall")?.is_truthy()?,
             _ => false,
         };
-        PyObserver::new(py, self.inner.clone(), self.facts.clone(), info)
+        PyObserver::new(py, self.inner.clone(), self.facts.clone(), info).map(Some)
     }
     /// The same as `make_py_observer`.
     #[pyo3(signature = (iig_obs_type=None, params=None))]
@@ -223,7 +254,7 @@ impl PyGame {
         py: Python<'_>,
         iig_obs_type: Option<&Bound<'_, PyAny>>,
         params: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyObserver> {
+    ) -> PyResult<Option<PyObserver>> {
         self.make_py_observer(py, iig_obs_type, params)
     }
     /// The state `serialize()` wrote.
@@ -314,6 +345,22 @@ impl PyGame {
 }
 
 impl PyGame {
+    /// OpenSpiel's view of the game, for OpenSpiel's games.
+    fn view(&self) -> Option<&'static dyn OpenSpielView> {
+        views::of(&self.facts)
+    }
+
+    /// The shape of the tensors `write` gives player 0 at the start, as
+    /// OpenSpiel computes a game's tensor shapes.
+    fn openspiel_shape(
+        &self,
+        write: impl FnOnce(&dyn crate::erased::DynState, &mut Tensors) -> Result<(), String>,
+    ) -> PyResult<Vec<usize>> {
+        let mut t = Tensors::default();
+        write(&*self.inner.new_state(), &mut t).map_err(value_error)?;
+        Ok(t.shape())
+    }
+
     /// The name it was loaded by: wopr's spec, or OpenSpiel's game string.
     pub fn name(&self) -> String {
         if self.facts.openspiel {
@@ -337,4 +384,46 @@ fn parse_actions(text: &str) -> PyResult<Vec<Action>> {
                 .map_err(|_| value_error(format!("'{t}' in a serialized state is not an action")))
         })
         .collect()
+}
+
+/// A `pyspiel.IIGObservationType` (or an object with its three fields) as
+/// an observer type.
+fn obs_type(t: &Bound<'_, PyAny>) -> PyResult<ObsType> {
+    let private = t.getattr("private_info")?;
+    let name = match private.getattr("name") {
+        Ok(n) => n.extract::<String>()?,
+        Err(_) => private.str()?.to_string(),
+    };
+    let private_info = match name.rsplit('.').next().unwrap_or("") {
+        "NONE" | "kNone" | "0" => PrivateInfo::None,
+        "SINGLE_PLAYER" | "kSinglePlayer" | "1" => PrivateInfo::SinglePlayer,
+        "ALL_PLAYERS" | "kAllPlayers" | "2" => PrivateInfo::AllPlayers,
+        other => {
+            return Err(value_error(format!(
+                "private_info {other} is not one of NONE, SINGLE_PLAYER, ALL_PLAYERS"
+            )))
+        }
+    };
+    Ok(ObsType {
+        public_info: t.getattr("public_info")?.is_truthy()?,
+        perfect_recall: t.getattr("perfect_recall")?.is_truthy()?,
+        private_info,
+    })
+}
+
+/// Observer parameters (a dict) as OpenSpiel types them.
+fn obs_params(p: &Bound<'_, PyAny>) -> PyResult<Vec<(String, Param)>> {
+    let mut out = Vec::new();
+    for item in p.call_method0("items")?.try_iter()? {
+        let (k, v): (String, Bound<'_, PyAny>) = item?.extract()?;
+        let v = if v.is_instance_of::<pyo3::types::PyBool>() {
+            Param::Bool(v.is_truthy()?)
+        } else if let Ok(i) = v.extract::<i64>() {
+            Param::Int(i)
+        } else {
+            Param::Str(v.str()?.to_string())
+        };
+        out.push((k, v));
+    }
+    Ok(out)
 }

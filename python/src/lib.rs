@@ -9,7 +9,8 @@
 //! poker's information states in OpenSpiel's layout), `game.rs` and
 //! `state.rs` (the `Game` and `State` classes), `player.rs` (`Player` and
 //! `Net`), `pyplayer.rs` (Python objects as players in wopr's matches),
-//! `run.rs` (`run`), `errors.rs` (`SpielError`).
+//! `run.rs` (`run`), `errors.rs` (`SpielError`), `views/` (OpenSpiel's
+//! strings, tensors and observers of its games, one module per game).
 
 use std::sync::Arc;
 
@@ -28,6 +29,7 @@ mod player;
 mod run;
 mod spiel;
 mod state;
+mod views;
 
 use errors::value_error;
 use game::PyGame;

@@ -17,6 +17,7 @@ use crate::errors::value_error;
 use crate::handle::PyGame;
 use crate::numpy_vec;
 use crate::spiel::Facts;
+use crate::views::{self, Observer, OpenSpielView, Tensors};
 
 /// OpenSpiel's player ids for the turns that are not one player's.
 const CHANCE: i64 = -1;
@@ -115,6 +116,12 @@ impl PyState {
                 _ => return,
             }
         }
+    }
+
+    /// OpenSpiel's view of the game, for OpenSpiel's games (`None` for
+    /// wopr's specs, which keep wopr's strings and encodings).
+    fn view(&self) -> Option<&'static dyn OpenSpielView> {
+        views::of(&self.facts)
     }
 
     /// The length of the history the caller made (forced moves aside).
@@ -449,7 +456,17 @@ impl PyState {
                 ))
             }
         };
-        if let Some(p) = player.filter(|&p| p != CHANCE) {
+        if let Some(view) = self.view() {
+            // OpenSpiel's names, its players (-1 chance, -2 a flat joint
+            // action) and its numbers.
+            let player = player.unwrap_or_else(|| self.current_player());
+            return view
+                .action_to_string(&*self.inner, player, action_arg(&action)?)
+                .map_err(value_error);
+        }
+        // A flat joint action's player (-2) is taken at a simultaneous turn.
+        let joint = player == Some(SIMULTANEOUS) && self.inner.turn() == Turn::Simultaneous;
+        if let Some(p) = player.filter(|&p| p != CHANCE && !joint) {
             self.seat(p)?;
         }
         let chance = match player {
@@ -459,11 +476,41 @@ impl PyState {
         let action = self.wopr_action(action_arg(&action)?, chance);
         Ok(self.inner.action_to_string(action))
     }
-    /// The action `text` names in the game's notation (as
-    /// `action_to_string` writes it): `string_to_action(text)` or
-    /// `string_to_action(player, text)`.
+    /// The action `text` names (as `action_to_string` writes it):
+    /// `string_to_action(text)` or `string_to_action(player, text)`. For
+    /// OpenSpiel's games, as pyspiel: the legal action of `player` (the
+    /// player to move by default) whose OpenSpiel name is `text`; for
+    /// wopr's, any action in the game's notation.
     #[pyo3(signature = (*args))]
     fn string_to_action(&self, args: &Bound<'_, PyTuple>) -> PyResult<Action> {
+        if let Some(view) = self.view() {
+            let (player, text) = match args.len() {
+                1 => (self.current_player(), args.get_item(0)?),
+                2 => (
+                    args.get_item(0)?.extract::<PlayerArg>()?.0,
+                    args.get_item(1)?,
+                ),
+                _ => {
+                    return Err(PyTypeError::new_err(
+                        "string_to_action(text) or string_to_action(player, text)",
+                    ))
+                }
+            };
+            let text: String = text.extract()?;
+            let legal = match player == self.current_player() {
+                true => self.legal_actions(None)?,
+                false => self.legal_actions(Some(PlayerArg(player)))?,
+            };
+            for a in legal {
+                if view.action_to_string(&*self.inner, player, a).as_deref() == Ok(text.as_str()) {
+                    return Ok(a);
+                }
+            }
+            return Err(value_error(format!(
+                "'{text}' names no legal action of player {player} here (as \
+                 action_to_string writes them)"
+            )));
+        }
         let text = match args.len() {
             1 => args.get_item(0)?,
             2 => {
@@ -532,17 +579,25 @@ impl PyState {
             }
         }
         let observer = self.observer(player)?;
-        let v = self
-            .inner
-            .observation(encoding.as_deref(), Some(observer))
-            .map_err(value_error)?;
+        let v = match (self.view(), encoding) {
+            (Some(view), None) => {
+                views::flat(|t| view.observation_tensor(&*self.inner, observer, t))
+            }
+            (_, encoding) => self.inner.observation(encoding.as_deref(), Some(observer)),
+        }
+        .map_err(value_error)?;
         Ok(numpy_vec(py, v))
     }
     /// What `player` (the player to move by default) sees, as text.
     #[pyo3(signature = (player=None))]
     fn observation_string(&self, player: Option<PlayerArg>) -> PyResult<String> {
-        let player = player.map(|p| p.0);
-        Ok(self.inner.observation_string(self.observer(player)?))
+        let p = self.observer(player.map(|p| p.0))?;
+        match self.view() {
+            Some(view) => view
+                .observation_string(&*self.inner, p)
+                .map_err(value_error),
+            None => Ok(self.inner.observation_string(p)),
+        }
     }
     /// `player`'s information state as text: the actions so far where
     /// every action is public (as OpenSpiel's board games), OpenSpiel's
@@ -551,6 +606,11 @@ impl PyState {
     fn information_state_string(&self, player: Option<PlayerArg>) -> PyResult<String> {
         let player = player.map(|p| p.0);
         let p = self.observer(player)?;
+        if let Some(view) = self.view() {
+            return view
+                .information_state_string(&*self.inner, p)
+                .map_err(value_error);
+        }
         let s = self
             .inner
             .information_state_string(p)
@@ -577,10 +637,11 @@ impl PyState {
     ) -> PyResult<Bound<'py, PyAny>> {
         let player = player.map(|p| p.0);
         let p = self.observer(player)?;
-        let v = self
-            .inner
-            .information_state_tensor(p)
-            .map_err(value_error)?;
+        let v = match self.view() {
+            Some(view) => views::flat(|t| view.information_state_tensor(&*self.inner, p, t)),
+            None => self.inner.information_state_tensor(p),
+        }
+        .map_err(value_error)?;
         Ok(numpy_vec(py, v))
     }
     /// Pickles as its game and its actions (`Game.deserialize_state`).
@@ -589,8 +650,13 @@ impl PyState {
         let restore = game.bind(py).getattr("deserialize_state")?;
         Ok((restore, (self.serialize(),)))
     }
-    fn __str__(&self) -> String {
-        self.inner.text()
+    /// The state as text: OpenSpiel's `ToString` for OpenSpiel's games,
+    /// wopr's board otherwise.
+    fn __str__(&self) -> PyResult<String> {
+        match self.view() {
+            Some(view) => view.state_string(&*self.inner).map_err(value_error),
+            None => Ok(self.inner.text()),
+        }
     }
     fn __repr__(&self) -> String {
         format!("<wopr.State after {} actions>", self.own_len())
@@ -598,20 +664,35 @@ impl PyState {
 }
 
 /// What `Game.make_py_observer` returns: `set_from(state, player)` fills
-/// `tensor` (a float32 NumPy array, also `dict["observation"]` or
-/// `dict["info_state"]`) with the player's observation or information
-/// state; `string_from(state, player)` gives it as text.
+/// `tensor` (a float32 NumPy array, `None` for an observer without one)
+/// with what the player sees, and `dict` holds its named pieces (views of
+/// `tensor`, shaped); `string_from(state, player)` gives it as text. For
+/// OpenSpiel's games these are OpenSpiel's observers, piece for piece;
+/// for wopr's, the observation (`dict["observation"]`) or the information
+/// state (`dict["info_state"]`).
 #[pyclass(name = "Observer", module = "wopr")]
 pub struct PyObserver {
-    info: bool,
+    source: Source,
     #[pyo3(get)]
     tensor: Option<Py<PyArray1<f32>>>,
     #[pyo3(get)]
     dict: Py<PyDict>,
 }
 
+/// Where an observer's tensor and string come from.
+enum Source {
+    /// wopr's game: its information states (`info`) or observations.
+    Wopr { info: bool },
+    /// OpenSpiel's game: one of OpenSpiel's observers of it.
+    OpenSpiel {
+        view: &'static dyn OpenSpielView,
+        observer: Observer,
+    },
+}
+
 impl PyObserver {
-    /// An observer of information states (`info`) or observations.
+    /// An observer of wopr's game: of information states (`info`) or
+    /// observations.
     pub fn new(
         py: Python<'_>,
         game: Arc<dyn DynGame>,
@@ -632,7 +713,46 @@ impl PyObserver {
             dict.set_item(if info { "info_state" } else { "observation" }, t)?;
         }
         Ok(PyObserver {
-            info,
+            source: Source::Wopr { info },
+            tensor,
+            dict: dict.unbind(),
+        })
+    }
+
+    /// OpenSpiel's `observer` of `game`, through `view`: its tensor and
+    /// pieces laid out as OpenSpiel lays them out on the initial state.
+    pub fn openspiel(
+        py: Python<'_>,
+        game: &Arc<dyn DynGame>,
+        view: &'static dyn OpenSpielView,
+        observer: Observer,
+    ) -> PyResult<PyObserver> {
+        let dict = PyDict::new(py);
+        let mut tensor = None;
+        if observer.has_tensor() {
+            let mut layout = Tensors::default();
+            views::write(view, &*game.new_state(), observer, 0, &mut layout)
+                .map_err(value_error)?;
+            let t = PyArray1::<f32>::zeros(py, layout.data.len(), false);
+            let mut start = 0;
+            for (name, shape) in &layout.pieces {
+                let end = start + shape.iter().product::<usize>();
+                let piece = t
+                    .as_any()
+                    .get_item(pyo3::types::PySlice::new(
+                        py,
+                        start as isize,
+                        end as isize,
+                        1,
+                    ))?
+                    .call_method1("reshape", (PyTuple::new(py, shape)?,))?;
+                dict.set_item(name, piece)?;
+                start = end;
+            }
+            tensor = Some(t.unbind());
+        }
+        Ok(PyObserver {
+            source: Source::OpenSpiel { view, observer },
             tensor,
             dict: dict.unbind(),
         })
@@ -643,11 +763,22 @@ impl PyObserver {
 impl PyObserver {
     /// Fills `tensor` with what `player` sees in `state`.
     fn set_from(&self, py: Python<'_>, state: &PyState, player: PlayerArg) -> PyResult<()> {
-        let player = player.0;
-        let p = state.seat(player)?;
-        let v = match self.info {
-            true => state.inner.information_state_tensor(p),
-            false => state.inner.observation(None, Some(p)),
+        let p = state.seat(player.0)?;
+        let v = match &self.source {
+            Source::Wopr { info: true } => state.inner.information_state_tensor(p),
+            Source::Wopr { info: false } => state.inner.observation(None, Some(p)),
+            Source::OpenSpiel { view, observer } => {
+                same_game(*view, state)?;
+                if !observer.has_tensor() {
+                    // As OpenSpiel's, which writes a tensor the game lacks.
+                    return Err(value_error(format!(
+                        "{} has no tensor for this observer (as in OpenSpiel)",
+                        view.short_name()
+                    )));
+                }
+                let mut t = Tensors::default();
+                views::write(*view, &*state.inner, *observer, p, &mut t).map(|_| t.data)
+            }
         }
         .map_err(value_error)?;
         let Some(t) = &self.tensor else {
@@ -666,10 +797,25 @@ impl PyObserver {
     }
     /// What `player` sees in `state`, as text.
     fn string_from(&self, state: &PyState, player: PlayerArg) -> PyResult<String> {
-        let p = Some(player);
-        match self.info {
-            true => state.information_state_string(p),
-            false => state.observation_string(p),
+        match &self.source {
+            Source::Wopr { info: true } => state.information_state_string(Some(player)),
+            Source::Wopr { info: false } => state.observation_string(Some(player)),
+            Source::OpenSpiel { view, observer } => {
+                same_game(*view, state)?;
+                let p = state.seat(player.0)?;
+                views::string_from(*view, &*state.inner, *observer, p).map_err(value_error)
+            }
         }
+    }
+}
+
+/// Checks that `state` is of the game `view` shows.
+fn same_game(view: &dyn OpenSpielView, state: &PyState) -> PyResult<()> {
+    match state.view() {
+        Some(v) if v.short_name() == view.short_name() => Ok(()),
+        _ => Err(value_error(format!(
+            "the state is of another game than the observer ({})",
+            view.short_name()
+        ))),
     }
 }

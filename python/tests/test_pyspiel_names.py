@@ -228,7 +228,9 @@ class StateMethods(unittest.TestCase):
         self.assertEqual(w.action_to_string(1, 8), w.action_to_string(8))
         self.assertEqual(w.string_to_action(w.action_to_string(1, 8)), 8)
         self.assertEqual(w.string_to_action(1, w.action_to_string(8)), 8)
-        self.assertEqual(w.observation_tensor(1).shape, w.observation_tensor(encoding="raw", player=1).shape)
+        # OpenSpiel's tensor by default, wopr's encodings by name.
+        self.assertEqual(w.observation_tensor(1).shape, (27,))
+        self.assertEqual(w.observation_tensor("raw", 1).shape, w.observation_tensor(encoding="raw", player=1).shape)
         w.undo_action(0, 2)
         p.undo_action(0, 2)
         self.assertEqual(w.history(), p.history())

@@ -89,9 +89,10 @@ class WoprGame(pyspiel.Game):
         return WoprState(self, self.native.new_initial_state())
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        """An observer of observations, or of information states where
-        ``iig_obs_type.perfect_recall``."""
-        return _Observer(self.native.make_py_observer(iig_obs_type, params))
+        """The observer ``wopr.Game.make_py_observer`` gives (``None`` where
+        there is none): OpenSpiel's own for OpenSpiel's game strings."""
+        native = self.native.make_py_observer(iig_obs_type, params)
+        return None if native is None else _Observer(native)
 
     def __reduce__(self):
         return (WoprGame, ({"game": self.get_parameters()["game"]},))
@@ -121,7 +122,7 @@ class WoprState(pyspiel.State):
         self.native.apply_actions(list(actions))
 
     def _action_to_string(self, player, action):
-        return self.native.action_to_string(action)
+        return self.native.action_to_string(player, action)
 
     def is_terminal(self):
         return self.native.is_terminal()

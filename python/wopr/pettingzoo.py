@@ -48,7 +48,8 @@ class WoprEnv(AECEnv):
         if self.game.num_players() != 2:
             raise ValueError(f"{spec}: the environment takes two-player games")
         self.encoding = encoding
-        size = self.game.observation_tensor_shape(encoding)[0]
+        # Flat (OpenSpiel's games have shaped tensors: tic_tac_toe's [3, 3, 3]).
+        size = self.game.observation_tensor_size(encoding)
         n = self.game.num_distinct_actions()
         self.possible_agents = ["player_0", "player_1"]
         self.render_mode = render_mode
