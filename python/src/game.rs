@@ -9,6 +9,7 @@ use pyo3::types::PyDict;
 
 use wopr::game::Action;
 
+use crate::args::{self, count};
 use crate::bots::{Bot, Entrant};
 use crate::erased::Wrap;
 use crate::errors::value_error;
@@ -54,6 +55,15 @@ fn entrant(obj: &Bound<'_, PyAny>) -> PyResult<Entrant> {
     }))
 }
 
+/// `params` as a dict of Python values of OpenSpiel's parameter types.
+fn params_dict<'py>(py: Python<'py>, params: &[(String, Param)]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (k, v) in params {
+        d.set_item(k, param_value(py, v)?)?;
+    }
+    Ok(d)
+}
+
 /// `p` as a Python value of OpenSpiel's parameter type.
 fn param_value<'py>(py: Python<'py>, p: &Param) -> PyResult<Bound<'py, PyAny>> {
     Ok(match p {
@@ -69,6 +79,13 @@ impl PyGame {
     /// played, for OpenSpiel's games too).
     fn spec(&self) -> String {
         self.inner.spec()
+    }
+    /// Whether this is OpenSpiel's version of a game, loaded by its game
+    /// string (`connect_four`, `pig()`): OpenSpiel's type, parameters,
+    /// numbering and representations; false for wopr's specs.
+    #[getter]
+    fn is_openspiel(&self) -> bool {
+        self.facts.openspiel
     }
     /// A state at the start of the game.
     fn new_initial_state(&self) -> PyState {
@@ -114,11 +131,7 @@ impl PyGame {
     /// The game's parameters: OpenSpiel's (every one, defaults filled in)
     /// for OpenSpiel's games, the spec's keys for wopr's.
     fn get_parameters<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for (k, v) in &self.facts.parameters {
-            d.set_item(k, param_value(py, v)?)?;
-        }
-        Ok(d)
+        params_dict(py, &self.facts.parameters)
     }
     /// The game's `GameType`: a `pyspiel.GameType` where OpenSpiel is
     /// installed (so `get_type().dynamics == pyspiel.GameType.Dynamics.
@@ -128,25 +141,47 @@ impl PyGame {
         let f = &self.facts;
         let d = PyDict::new(py);
         d.set_item("short_name", &f.short_name)?;
-        d.set_item("long_name", &f.long_name)?;
         d.set_item("dynamics", f.dynamics)?;
         d.set_item("chance_mode", f.chance_mode)?;
         d.set_item("information", f.information)?;
         d.set_item("utility", f.utility)?;
         d.set_item("reward_model", "TERMINAL")?;
-        d.set_item("max_num_players", f.num_players)?;
-        d.set_item("min_num_players", f.num_players)?;
-        d.set_item(
-            "provides_information_state_string",
-            f.provides_information_state_string,
-        )?;
-        d.set_item(
-            "provides_information_state_tensor",
-            f.provides_information_state_tensor,
-        )?;
         d.set_item("provides_observation_string", true)?;
         d.set_item("provides_observation_tensor", f.provides_observation_tensor)?;
-        d.set_item("parameters", self.get_parameters(py)?)?;
+        match &f.spiel_type {
+            // OpenSpiel's game: its type, field by field.
+            Some(t) => {
+                d.set_item("long_name", t.long_name)?;
+                d.set_item("max_num_players", t.max_num_players)?;
+                d.set_item("min_num_players", t.min_num_players)?;
+                let info = (
+                    t.provides_information_state_string,
+                    t.provides_information_state_tensor,
+                );
+                d.set_item("provides_information_state_string", info.0)?;
+                d.set_item("provides_information_state_tensor", info.1)?;
+                d.set_item(
+                    "provides_factored_observation_string",
+                    t.provides_factored_observation_string,
+                )?;
+                d.set_item("parameters", params_dict(py, &t.defaults)?)?;
+            }
+            None => {
+                d.set_item("long_name", &f.long_name)?;
+                d.set_item("max_num_players", f.num_players)?;
+                d.set_item("min_num_players", f.num_players)?;
+                d.set_item(
+                    "provides_information_state_string",
+                    f.provides_information_state_string,
+                )?;
+                d.set_item(
+                    "provides_information_state_tensor",
+                    f.provides_information_state_tensor,
+                )?;
+                d.set_item("provides_factored_observation_string", false)?;
+                d.set_item("parameters", self.get_parameters(py)?)?;
+            }
+        }
         py.import("wopr._spiel")?.call_method1("game_type", (d,))
     }
     /// The encodings nets read, the default first.
@@ -158,8 +193,17 @@ impl PyGame {
     /// returns `{"games": n, "actions": actions played, "returns": the sum
     /// of each player's returns}`: the speed of wopr's games without a
     /// Python call per move.
-    #[pyo3(signature = (n, seed=1))]
-    fn playouts<'py>(&self, py: Python<'py>, n: u64, seed: u64) -> PyResult<Bound<'py, PyDict>> {
+    /// `n` and `seed` are whole numbers from 0 (a ValueError naming the
+    /// value otherwise).
+    #[pyo3(signature = (n, seed=None))]
+    fn playouts<'py>(
+        &self,
+        py: Python<'py>,
+        n: &Bound<'py, PyAny>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let n = count(n, "n", 0)? as u64;
+        let seed = seed.map_or(Ok(1), |s| args::seed(s, "seed"))?;
         let (actions, returns) = py.detach(|| self.inner.playouts(n, seed));
         let d = PyDict::new(py);
         d.set_item("games", n)?;
@@ -273,10 +317,11 @@ impl PyGame {
         py: Python<'_>,
         player: &Bound<'_, PyAny>,
         against: Vec<Bound<'_, PyAny>>,
-        games: usize,
-        seed: u64,
+        games: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
         openings: Option<&str>,
     ) -> PyResult<Vec<String>> {
+        let (games, seed) = (count(games, "games", 1)?, args::seed(seed, "seed")?);
         let player = entrant(player)?;
         let against = against.iter().map(entrant).collect::<PyResult<Vec<_>>>()?;
         let wrap = self.wrap();
@@ -295,13 +340,14 @@ impl PyGame {
         &self,
         py: Python<'_>,
         players: Vec<Bound<'_, PyAny>>,
-        games: usize,
-        seed: u64,
+        games: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
         openings: Option<&str>,
         gauntlet: Option<&str>,
         anchor: Option<&str>,
         anchor_elo: f64,
     ) -> PyResult<String> {
+        let (games, seed) = (count(games, "games", 1)?, args::seed(seed, "seed")?);
         let players = players.iter().map(entrant).collect::<PyResult<Vec<_>>>()?;
         let index = |what: &str, name: Option<&str>| -> PyResult<Option<usize>> {
             name.map(|p| {
@@ -334,12 +380,12 @@ impl PyGame {
         Ok((load, (self.name(),)))
     }
     fn __eq__(&self, other: &PyGame) -> bool {
-        self.name() == other.name()
+        self.key() == other.key()
     }
     fn __hash__(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.name().hash(&mut h);
+        self.key().hash(&mut h);
         h.finish()
     }
 }
@@ -361,19 +407,31 @@ impl PyGame {
         Ok(t.shape())
     }
 
-    /// The name it was loaded by: wopr's spec, or OpenSpiel's game string.
+    /// The name it was loaded by: wopr's spec, or OpenSpiel's game string
+    /// as pyspiel writes it (`str(game)`: the parameters given, sorted).
     pub fn name(&self) -> String {
-        if self.facts.openspiel {
-            let params: Vec<(String, String)> = self
-                .facts
-                .parameters
-                .iter()
-                .map(|(k, v)| (k.clone(), v.to_string()))
-                .collect();
-            crate::spiel::game_string(&self.facts.short_name, &params)
-        } else {
-            self.inner.spec()
+        match &self.facts.spiel_type {
+            Some(t) => self.game_string(&t.given),
+            None => self.inner.spec(),
         }
+    }
+
+    /// The game string with every parameter, defaults included: one
+    /// game, one key (`goofspiel()` and `goofspiel(num_cards=13)` are
+    /// equal).
+    fn key(&self) -> String {
+        match self.facts.openspiel {
+            true => self.game_string(&self.facts.parameters),
+            false => self.inner.spec(),
+        }
+    }
+
+    fn game_string(&self, params: &[(String, Param)]) -> String {
+        let params: Vec<(String, String)> = params
+            .iter()
+            .map(|(k, v)| (k.clone(), v.to_string()))
+            .collect();
+        crate::spiel::game_string(&self.facts.short_name, &params)
     }
 }
 

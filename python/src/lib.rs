@@ -7,9 +7,10 @@
 //! The files, by concept: `erased.rs` (every game behind one interface),
 //! `spiel.rs` (OpenSpiel's game types and game strings), `kuhn.rs` (Kuhn
 //! poker's information states in OpenSpiel's layout), `game.rs` and
-//! `state.rs` (the `Game` and `State` classes), `player.rs` (`Player` and
-//! `Net`), `pyplayer.rs` (Python objects as players in wopr's matches),
-//! `run.rs` (`run`), `errors.rs` (`SpielError`), `views/` (OpenSpiel's
+//! `state/` (the `Game` and `State` classes), `player.rs` (`Player` and
+//! `Net`), `bots.rs` (Python objects as players in wopr's matches),
+//! `run.rs` (`run`), `errors.rs` (`SpielError`), `args.rs` (counts and
+//! seeds checked), `views/` (OpenSpiel's
 //! strings, tensors and observers of its games, one module per game).
 
 use std::sync::Arc;
@@ -19,6 +20,7 @@ use pyo3::prelude::*;
 
 use wopr::registry::AnyGame;
 
+mod args;
 mod bots;
 mod erased;
 mod errors;

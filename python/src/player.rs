@@ -26,8 +26,9 @@ pub struct PyPlayer {
 #[pymethods]
 impl PyPlayer {
     #[new]
-    #[pyo3(signature = (spec, game, seed=0))]
-    fn new(spec: &str, game: &PyGame, seed: u64) -> PyResult<PyPlayer> {
+    #[pyo3(signature = (spec, game, seed=None))]
+    fn new(spec: &str, game: &PyGame, seed: Option<&Bound<'_, PyAny>>) -> PyResult<PyPlayer> {
+        let seed = seed.map_or(Ok(0), |s| crate::args::seed(s, "seed"))?;
         Ok(PyPlayer {
             inner: std::sync::Mutex::new((game.inner.player(spec).map_err(value_error)?, 0)),
             seed,

@@ -137,9 +137,13 @@ pub fn run(
     py: Python<'_>,
     config: &Bound<'_, PyAny>,
     out: std::path::PathBuf,
-    seed: Option<u64>,
+    seed: Option<&Bound<'_, PyAny>>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
+    let seed = seed
+        .filter(|s| !s.is_none())
+        .map(|s| crate::args::seed(s, "seed"))
+        .transpose()?;
     let value: serde_json::Value = if config.is_instance_of::<pyo3::types::PyDict>() {
         let text: String = py
             .import("json")?

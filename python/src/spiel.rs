@@ -67,6 +67,28 @@ pub struct Facts {
     /// OpenSpiel plays the last round by itself (Goofspiel: one card
     /// left in each hand and in the deck).
     pub auto_last_round: bool,
+    /// OpenSpiel's `GameType` and game string, for OpenSpiel's games.
+    pub spiel_type: Option<SpielType>,
+}
+
+/// What `pyspiel.GameType` says of one of OpenSpiel's games beyond the
+/// fields `Facts` has for every game, and the parameters its game string
+/// wrote.
+#[derive(Clone, Debug)]
+pub struct SpielType {
+    /// `Tic Tac Toe`, `Kuhn Poker`, ...
+    pub long_name: &'static str,
+    /// The players OpenSpiel's game can be loaded for (Kuhn poker: 2..10).
+    pub min_num_players: usize,
+    pub max_num_players: usize,
+    pub provides_information_state_string: bool,
+    pub provides_information_state_tensor: bool,
+    pub provides_factored_observation_string: bool,
+    /// The parameters and their defaults (`parameter_specification`).
+    pub defaults: Vec<(String, Param)>,
+    /// The parameters the game string gave, sorted by name: what
+    /// `str(game)` writes (`connect_four(columns=7,rows=6)`).
+    pub given: Vec<(String, Param)>,
 }
 
 /// One of OpenSpiel's games, read from its game string.
@@ -78,6 +100,8 @@ pub struct OpenSpielName {
     pub spec: String,
     /// Every parameter OpenSpiel reports, defaults filled in.
     pub parameters: Vec<(String, Param)>,
+    /// OpenSpiel's `GameType` of the game, with the parameters given.
+    pub spiel_type: SpielType,
 }
 
 /// OpenSpiel's names wopr loads as OpenSpiel's games.
@@ -170,6 +194,7 @@ fn openspiel_game(name: &str, given: &[(String, String)]) -> Result<OpenSpielNam
         .iter()
         .map(|(k, v)| (k.to_string(), v.clone()))
         .collect();
+    let mut written = Vec::new();
     for (k, v) in given {
         let Some(slot) = params.iter_mut().find(|(name, _)| name == k) else {
             let keys: Vec<&str> = defaults.iter().map(|(k, _)| *k).collect();
@@ -194,7 +219,10 @@ fn openspiel_game(name: &str, given: &[(String, String)]) -> Result<OpenSpielNam
             }),
             Param::Str(_) => Param::Str(v.clone()),
         };
+        written.retain(|(name, _): &(String, Param)| name != k);
+        written.push((k.clone(), slot.1.clone()));
     }
+    written.sort_by(|a, b| a.0.cmp(&b.0));
     let get = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
     let int = |k: &str| match get(k) {
         Some(Param::Int(i)) => i,
@@ -253,10 +281,35 @@ fn openspiel_game(name: &str, given: &[(String, String)]) -> Result<OpenSpielNam
         }
         _ => unreachable!("every name above returned"),
     };
+    // OpenSpiel's `GameType` fields that differ between its games.
+    let (long_name, max_num_players, info_string, info_tensor, factored) = match short_name {
+        "tic_tac_toe" => ("Tic Tac Toe", 2, true, false, false),
+        "connect_four" => ("Connect Four", 2, true, false, false),
+        "othello" => ("Othello", 2, true, false, false),
+        "dots_and_boxes" => ("Dots and Boxes", 2, true, false, false),
+        "kuhn_poker" => ("Kuhn Poker", 10, true, true, true),
+        "goofspiel" => ("Goofspiel", 10, true, true, true),
+        "pig" => ("Pig", 10, false, false, false),
+        _ => unreachable!("every name above returned"),
+    };
+    let spiel_type = SpielType {
+        long_name,
+        min_num_players: 2,
+        max_num_players,
+        provides_information_state_string: info_string,
+        provides_information_state_tensor: info_tensor,
+        provides_factored_observation_string: factored,
+        defaults: defaults
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+        given: written,
+    };
     Ok(OpenSpielName {
         short_name,
         spec,
         parameters: params,
+        spiel_type,
     })
 }
 
@@ -311,6 +364,7 @@ pub fn facts(game: &AnyGame, os: Option<&OpenSpielName>) -> Facts {
         openspiel: false,
         chance_offset: 0,
         auto_last_round: false,
+        spiel_type: None,
     };
     match game {
         AnyGame::Pig(_) => {
@@ -348,6 +402,7 @@ pub fn facts(game: &AnyGame, os: Option<&OpenSpielName>) -> Facts {
         f.openspiel = true;
         f.short_name = os.short_name.to_string();
         f.parameters = os.parameters.clone();
+        f.spiel_type = Some(os.spiel_type.clone());
         match os.short_name {
             "kuhn_poker" => {
                 // OpenSpiel counts the players' moves only.

@@ -78,6 +78,7 @@ _FIELDS = (
     "provides_information_state_tensor",
     "provides_observation_string",
     "provides_observation_tensor",
+    "provides_factored_observation_string",
 )
 
 
@@ -102,6 +103,7 @@ def game_type(d):
             provides_observation_string=d["provides_observation_string"],
             provides_observation_tensor=d["provides_observation_tensor"],
             parameter_specification=dict(params),
+            provides_factored_observation_string=d["provides_factored_observation_string"],
         )
     T = _GameType
     fields = {k: d[k] for k in _FIELDS}
@@ -115,7 +117,6 @@ def game_type(d):
         fields[name] = enum_type[d[name]]
     fields["parameter_specification"] = dict(params)
     fields["default_loadable"] = True
-    fields["provides_factored_observation_string"] = False
     return T(**fields)
 
 

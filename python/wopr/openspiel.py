@@ -20,19 +20,47 @@ One exception, OpenSpiel's and not wopr's: in open_spiel 2.0.2 the C++
 Python game, OpenSpiel's own ``python_tic_tac_toe`` included; its Python
 ``mcts.MCTSBot`` runs on these games and on ``wopr.load_game``'s.
 
-``load_game(spec)`` takes what ``wopr.load_game`` takes (wopr's specs with
-wopr's numbering, OpenSpiel's game strings with OpenSpiel's); every method
-of the game and its states is one call into wopr's native game.
-``register()`` registers the type under the short name ``wopr``, so that
-``pyspiel.load_game("wopr", {"game": "connect4:7x6"})`` (and OpenSpiel's
-deserialisation) finds it. Needs ``pip install open_spiel``.
+**Two kinds of game, two names.** ``load_game(name)`` with one of
+OpenSpiel's game strings (``tic_tac_toe``, ``goofspiel(num_cards=5)``)
+gives an ``OpenSpielGame``: OpenSpiel's game under its own name, its
+``get_type()`` (``short_name`` ``tic_tac_toe``), ``get_parameters()``,
+``str(game)``, numbering, ``serialize()`` text and legal actions equal to
+``pyspiel.load_game(name)``'s. ``load_game(spec)`` with wopr's spec
+(``connect4:6x6``) gives a ``WoprGame`` of the type ``wopr``, parameters
+``{"game": spec}``: the type ``register()`` registers, so that
+``pyspiel.load_game("wopr", {"game": spec})`` (and OpenSpiel's
+deserialisation of a ``wopr(game=...)`` string) finds it, whatever the spec
+(an OpenSpiel game string too: then OpenSpiel's version of the game,
+inside the ``wopr`` type). wopr never registers OpenSpiel's own names:
+``pyspiel.load_game("tic_tac_toe")`` stays pyspiel's game.
+
+**Speed.** Every method Python calls on a state (``legal_actions``,
+``apply_action``, ``clone``, ``current_player``, ...) is one call into
+wopr's native state, not a trip through pyspiel's C++ ``State`` and back
+into Python; C++ code (``TabularBestResponse``) reaches the same native
+state through OpenSpiel's Python-games callbacks (``_legal_actions``,
+``_apply_action``, ...). The one difference: the C++ ``State``'s own record
+of the actions (``State::History`` in C++, which no Python method here
+reads) holds only the actions C++ code applied.
+
+**Pickling.** Games pickle as the name they were loaded by, states as
+their game and their actions (``pickle``, ``copy.deepcopy``).
 """
 
 import pyspiel
 
 import wopr
 
-__all__ = ["WoprGame", "WoprState", "load_game", "register"]
+__all__ = [
+    "OpenSpielGame",
+    "OpenSpielState",
+    "WoprGame",
+    "WoprState",
+    "deserialize_game_and_state",
+    "load_game",
+    "register",
+    "serialize_game_and_state",
+]
 
 #: The short name ``register`` gives the game type.
 SHORT_NAME = "wopr"
@@ -74,9 +102,21 @@ def _game_info(native):
     )
 
 
+def _given_parameters(native):
+    """The parameters ``str(native)`` writes (``goofspiel(num_cards=5)``:
+    ``{"num_cards": 5}``), with OpenSpiel's types."""
+    text = str(native)
+    inner = text[text.index("(") + 1 : -1]
+    keys = [part.split("=", 1)[0] for part in inner.split(",") if part]
+    every = native.get_parameters()
+    return {k: every[k] for k in keys}
+
+
 class WoprGame(pyspiel.Game):
-    """A ``pyspiel.Game`` playing wopr's game ``params["game"]`` (a spec or
-    OpenSpiel's game string, as ``wopr.load_game`` takes it)."""
+    """A ``pyspiel.Game`` of the type ``wopr`` playing ``params["game"]`` (a
+    wopr spec or OpenSpiel's game string, as ``wopr.load_game`` takes it):
+    what ``pyspiel.load_game("wopr", {"game": spec})`` makes once
+    ``register()`` has run."""
 
     def __init__(self, params=None):
         params = dict(params or {})
@@ -84,18 +124,69 @@ class WoprGame(pyspiel.Game):
         self.native = wopr.load_game(spec)
         super().__init__(_game_type(self.native, spec=spec), _game_info(self.native), {"game": spec})
 
+    def _state(self, native):
+        return WoprState(self, native)
+
     def new_initial_state(self):
         """A state at the start of the game."""
-        return WoprState(self, self.native.new_initial_state())
+        return self._state(self.native.new_initial_state())
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        """The observer ``wopr.Game.make_py_observer`` gives (``None`` where
-        there is none): OpenSpiel's own for OpenSpiel's game strings."""
+        """wopr's observer of the game (``None`` where there is none)."""
         native = self.native.make_py_observer(iig_obs_type, params)
         return None if native is None else _Observer(native)
 
     def __reduce__(self):
         return (WoprGame, ({"game": self.get_parameters()["game"]},))
+
+
+class OpenSpielGame(WoprGame):
+    """OpenSpiel's game ``name`` as a ``pyspiel.Game`` played by wopr: its
+    type, parameters and ``str`` are ``pyspiel.load_game(name)``'s."""
+
+    def __init__(self, name, params=None):  # pylint: disable=super-init-not-called
+        self.native = wopr.load_game(name, params) if params else wopr.load_game(name)
+        if not self.native.is_openspiel:
+            raise wopr.SpielError(f"'{name}' is wopr's spec, not one of OpenSpiel's game strings")
+        pyspiel.Game.__init__(
+            self, self.native.get_type(), _game_info(self.native), _given_parameters(self.native)
+        )
+
+    def _state(self, native):
+        return OpenSpielState(self, native)
+
+    def get_parameters(self):
+        """OpenSpiel's parameters, every one, defaults filled in."""
+        return self.native.get_parameters()
+
+    def deserialize_state(self, text):
+        """The state ``serialize()`` wrote (pyspiel's text: the actions, one
+        a line)."""
+        return self._state(self.native.deserialize_state(text))
+
+    def __reduce__(self):
+        return (load_game, (str(self.native),))
+
+
+class _PlayerAction:
+    """An entry of ``full_history()``: ``player`` and ``action``, as
+    ``pyspiel.PlayerAction``."""
+
+    __slots__ = ("player", "action")
+
+    def __init__(self, player, action):
+        self.player, self.action = player, action
+
+    def __eq__(self, other):
+        return (self.player, self.action) == (other.player, other.action)
+
+    def __repr__(self):
+        return f"PlayerAction(player={self.player}, action={self.action})"
+
+
+def _wrap(game, native):
+    """A pickled state: ``native`` (a ``wopr.State``) inside ``game``."""
+    return game._state(native)  # pylint: disable=protected-access
 
 
 class WoprState(pyspiel.State):
@@ -106,14 +197,98 @@ class WoprState(pyspiel.State):
         super().__init__(game)
         self.native = native
 
+    # Queries and moves from Python: straight to wopr.
     def current_player(self):
         return self.native.current_player()
 
-    def _legal_actions(self, player):
+    def is_terminal(self):
+        return self.native.is_terminal()
+
+    def is_chance_node(self):
+        return self.native.is_chance_node()
+
+    def is_simultaneous_node(self):
+        return self.native.is_simultaneous_node()
+
+    def is_player_node(self):
+        return self.native.is_player_node()
+
+    def is_initial_state(self):
+        return self.native.is_initial_state()
+
+    def legal_actions(self, player=None):
         return self.native.legal_actions(player)
+
+    def legal_actions_mask(self, player=None):
+        return self.native.legal_actions_mask(player).tolist()
 
     def chance_outcomes(self):
         return self.native.chance_outcomes()
+
+    def returns(self):
+        return self.native.returns()
+
+    def rewards(self):
+        return self.native.rewards()
+
+    def player_return(self, player):
+        return self.native.player_return(player)
+
+    def player_reward(self, player):
+        return self.native.player_reward(player)
+
+    def apply_action(self, action):
+        self.native.apply_action(action)
+
+    def apply_actions(self, actions):
+        self.native.apply_actions(list(actions))
+
+    def undo_action(self, player, action):
+        self.native.undo_action(player, action)
+
+    def child(self, action):
+        c = self.clone()
+        c.apply_action(action)
+        return c
+
+    def clone(self):
+        return type(self)(self.get_game(), self.native.clone())
+
+    def history(self):
+        return self.native.history()
+
+    def history_str(self):
+        return self.native.history_str()
+
+    def full_history(self):
+        """The actions so far with who made them (-1 chance; a joint
+        action as one entry a player)."""
+        out, state = [], self.get_game().native.new_initial_state()
+        rest = self.native.history()
+        while rest:
+            if state.is_simultaneous_node():
+                n = state.get_game().num_players()
+                joint, rest = rest[:n], rest[n:]
+                out.extend(_PlayerAction(p, a) for p, a in enumerate(joint))
+                state.apply_actions(joint)
+            else:
+                out.append(_PlayerAction(state.current_player(), rest[0]))
+                state.apply_action(rest[0])
+                rest = rest[1:]
+        return out
+
+    def move_number(self):
+        return self.native.move_number()
+
+    def action_to_string(self, *args, **kwargs):
+        return self.native.action_to_string(*args, **kwargs)
+
+    def string_to_action(self, *args):
+        return self.native.string_to_action(*args)
+
+    # OpenSpiel's Python-games callbacks, for C++ code.
+    def _legal_actions(self, player):
+        return self.native.legal_actions(player)
 
     def _apply_action(self, action):
         self.native.apply_action(action)
@@ -124,24 +299,25 @@ class WoprState(pyspiel.State):
     def _action_to_string(self, player, action):
         return self.native.action_to_string(player, action)
 
-    def is_terminal(self):
-        return self.native.is_terminal()
-
-    def returns(self):
-        return self.native.returns()
-
-    def rewards(self):
-        return self.native.rewards()
-
     def __str__(self):
         return str(self.native)
 
     def __deepcopy__(self, memo):
-        # pyspiel's Clone() deep-copies a Python state.
-        return WoprState(self.get_game(), self.native.clone())
+        return self.clone()
 
     def __copy__(self):
-        return self.__deepcopy__({})
+        return self.clone()
+
+    def __reduce__(self):
+        return (_wrap, (self.get_game(), self.native))
+
+
+class OpenSpielState(WoprState):
+    """A state of an ``OpenSpielGame``: ``serialize()`` writes pyspiel's text
+    (the actions, one a line), which ``deserialize_state`` reads back."""
+
+    def serialize(self):
+        return self.native.serialize()
 
 
 class _Observer:
@@ -159,10 +335,34 @@ class _Observer:
         return self.native.string_from(state.native, player)
 
 
-def load_game(spec):
-    """wopr's game ``spec`` (a wopr spec or OpenSpiel's game string) as a
-    ``pyspiel.Game``."""
-    return WoprGame({"game": spec})
+def load_game(name, params=None):
+    """wopr's game ``name`` as a ``pyspiel.Game``: OpenSpiel's game string
+    (with ``params`` as ``pyspiel.load_game(name, params)``) an
+    ``OpenSpielGame``, wopr's spec a ``WoprGame`` of the type ``wopr``."""
+    native = wopr.load_game(name, params) if params else wopr.load_game(name)
+    if native.is_openspiel:
+        return OpenSpielGame(name, params)
+    return WoprGame({"game": name})
+
+
+_HEADER = "# Automatically generated by OpenSpiel SerializeGameAndState\n[Meta]\nVersion: 1\n\n[Game]\n"
+
+
+def serialize_game_and_state(game, state):
+    """``pyspiel.serialize_game_and_state``'s text for a wopr game (either
+    kind of this module, or ``wopr.load_game``'s) and one of its states:
+    the same text as pyspiel's for OpenSpiel's games."""
+    return f"{_HEADER}{game}\n[State]\n{state.serialize()}\n"
+
+
+def deserialize_game_and_state(text):
+    """The ``(game, state)`` that ``serialize_game_and_state`` wrote (or
+    pyspiel's for a game wopr plays), loaded with ``load_game``."""
+    if not text.startswith(_HEADER) or "\n[State]\n" not in text:
+        raise wopr.SpielError("not a serialized game and state (no [Game] and [State] sections)")
+    name, state = text[len(_HEADER) :].split("\n[State]\n", 1)
+    game = load_game(name)
+    return game, game.deserialize_state(state[:-1] if state.endswith("\n") else state)
 
 
 _registered = False
@@ -170,7 +370,8 @@ _registered = False
 
 def register():
     """Registers ``WoprGame`` with OpenSpiel under the short name ``wopr``
-    (once), so ``pyspiel.load_game("wopr", {"game": spec})`` loads it."""
+    (once), so ``pyspiel.load_game("wopr", {"game": spec})`` loads it.
+    OpenSpiel's own names stay pyspiel's."""
     global _registered
     if not _registered:
         pyspiel.register_game(_game_type(wopr.load_game("tictactoe")), WoprGame)

@@ -2,13 +2,16 @@
 //! argument order (`action_to_string(player, action)`,
 //! `observation_tensor(player)`), wopr's encodings as keywords, and
 //! `wopr.Observer`, what `Game.make_py_observer` returns.
+//!
+//! Here the class and its Python methods; `play.rs` how it plays
+//! (OpenSpiel's forced moves, numbering, joint actions and legal actions
+//! by player id), `observer.rs` the `Observer` class.
 
 use std::sync::Arc;
 
-use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::types::{PyString, PyTuple};
 
 use wopr::game::{Action, Turn};
 
@@ -17,7 +20,7 @@ use crate::errors::value_error;
 use crate::handle::PyGame;
 use crate::numpy_vec;
 use crate::spiel::Facts;
-use crate::views::{self, Observer, OpenSpielView, Tensors};
+use crate::views;
 
 /// OpenSpiel's player ids for the turns that are not one player's.
 const CHANCE: i64 = -1;
@@ -73,184 +76,10 @@ impl<'a, 'py> FromPyObject<'a, 'py> for PlayerArg {
     }
 }
 
-impl PyState {
-    /// A state of `game`, with OpenSpiel's forced moves played.
-    pub fn new(inner: Box<dyn DynState>, game: Arc<dyn DynGame>, facts: Arc<Facts>) -> PyState {
-        let mut s = PyState {
-            inner,
-            game,
-            facts,
-            auto: 0,
-            moves: 0,
-        };
-        s.settle();
-        s
-    }
+mod observer;
+mod play;
 
-    /// Plays what OpenSpiel's version plays by itself: Goofspiel's last
-    /// round (the one prize left, then each player's one card).
-    fn settle(&mut self) {
-        if !self.facts.auto_last_round {
-            return;
-        }
-        let own = self.own_len();
-        loop {
-            let forced = match self.inner.turn() {
-                Turn::Chance => {
-                    let o = self.inner.chance_outcomes();
-                    (o.len() == 1).then(|| self.inner.apply(o[0].0))
-                }
-                Turn::Simultaneous => {
-                    let only: Option<Vec<Action>> = (0..self.facts.num_players)
-                        .map(|p| match self.inner.legal_actions(Some(p))[..] {
-                            [a] => Some(a),
-                            _ => None,
-                        })
-                        .collect();
-                    only.map(|joint| self.inner.apply_joint(&joint))
-                }
-                _ => None,
-            };
-            match forced {
-                Some(Ok(())) => self.auto = self.inner.history().len() - own,
-                _ => return,
-            }
-        }
-    }
-
-    /// OpenSpiel's view of the game, for OpenSpiel's games (`None` for
-    /// wopr's specs, which keep wopr's strings and encodings).
-    fn view(&self) -> Option<&'static dyn OpenSpielView> {
-        views::of(&self.facts)
-    }
-
-    /// The length of the history the caller made (forced moves aside).
-    fn own_len(&self) -> usize {
-        self.inner.history().len() - self.auto
-    }
-
-    /// wopr's action as OpenSpiel numbers it (OpenSpiel's Pig numbers the
-    /// die's faces from 0).
-    fn os_action(&self, a: Action) -> Action {
-        let o = self.facts.chance_offset;
-        if o > 0 && a >= o {
-            a - o
-        } else {
-            a
-        }
-    }
-
-    /// OpenSpiel's action `a` as wopr numbers it, at a chance node
-    /// (`chance`) or a player's.
-    fn wopr_action(&self, a: Action, chance: bool) -> Action {
-        match chance {
-            true => a.saturating_add(self.facts.chance_offset),
-            false => a,
-        }
-    }
-
-    /// The actions so far, as OpenSpiel numbers them.
-    fn own_history(&self) -> Vec<Action> {
-        let h = &self.inner.history()[..self.own_len()];
-        h.iter().map(|&a| self.os_action(a)).collect()
-    }
-
-    /// `p` as a seat: a SpielError for what is not one.
-    fn seat(&self, p: i64) -> PyResult<usize> {
-        let n = self.facts.num_players;
-        usize::try_from(p)
-            .ok()
-            .filter(|&s| s < n)
-            .ok_or_else(|| value_error(format!("player {p} is not a seat (0..{n})")))
-    }
-
-    /// The observer of an observation: `player`, or the player to move
-    /// (seat 0 where no one player is).
-    fn observer(&self, player: Option<i64>) -> PyResult<usize> {
-        match (player, self.inner.turn()) {
-            (Some(p), _) => self.seat(p),
-            (None, Turn::Player(p)) => Ok(p),
-            (None, _) => Ok(0),
-        }
-    }
-
-    fn apply_one(&mut self, action: Action) -> PyResult<()> {
-        let action = self.wopr_action(action, self.inner.turn() == Turn::Chance);
-        self.inner.apply(action).map_err(value_error)?;
-        self.moves += 1;
-        self.settle();
-        Ok(())
-    }
-
-    fn apply_joint(&mut self, joint: &[Action]) -> PyResult<()> {
-        self.inner.apply_joint(joint).map_err(value_error)?;
-        self.moves += 1;
-        self.settle();
-        Ok(())
-    }
-
-    /// Each player's legal actions at a simultaneous turn, ascending.
-    fn each_legal(&self) -> Vec<Vec<Action>> {
-        (0..self.facts.num_players)
-            .map(|p| {
-                let mut v = self.inner.legal_actions(Some(p));
-                v.sort_unstable();
-                v
-            })
-            .collect()
-    }
-
-    /// The joint action OpenSpiel numbers `flat` at a simultaneous turn:
-    /// player 0's choice varies fastest, each among its legal actions
-    /// ascending.
-    fn joint(&self, flat: Action) -> PyResult<Vec<Action>> {
-        let each = self.each_legal();
-        let count: usize = each.iter().map(Vec::len).product();
-        if usize::from(flat) >= count {
-            return Err(value_error(format!(
-                "{flat} is not a joint action here (0..{count})"
-            )));
-        }
-        let mut rest = usize::from(flat);
-        Ok(each
-            .iter()
-            .map(|legal| {
-                let a = legal[rest % legal.len()];
-                rest /= legal.len();
-                a
-            })
-            .collect())
-    }
-
-    fn copy(&self) -> PyState {
-        PyState {
-            inner: self.inner.boxed(),
-            game: self.game.clone(),
-            facts: self.facts.clone(),
-            auto: self.auto,
-            moves: self.moves,
-        }
-    }
-
-    /// Plays `actions` (a serialized history: a joint action as one
-    /// action per player) from this state.
-    pub fn replay(&mut self, actions: &[Action]) -> PyResult<()> {
-        let mut rest = actions;
-        while !rest.is_empty() {
-            if self.inner.turn() == Turn::Simultaneous {
-                let n = self.facts.num_players.min(rest.len());
-                self.inner.apply_joint(&rest[..n]).map_err(value_error)?;
-                self.moves += 1;
-                self.settle();
-                rest = &rest[n..];
-            } else {
-                self.apply_one(rest[0])?;
-                rest = &rest[1..];
-            }
-        }
-        Ok(())
-    }
-}
+pub use observer::PyObserver;
 
 #[pymethods]
 impl PyState {
@@ -270,9 +99,14 @@ impl PyState {
     /// varies fastest, each among its legal actions ascending). With `player`: that player's, `[]` for a seat not to
     /// move (as pyspiel); -1 is chance. A SpielError for a player that is
     /// not a seat.
+    /// Under OpenSpiel's names, every player id answers as pyspiel's game
+    /// does (see `openspiel_legal`).
     #[pyo3(signature = (player=None))]
     fn legal_actions(&self, player: Option<PlayerArg>) -> PyResult<Vec<Action>> {
         let player = player.map(|p| p.0);
+        if let (Some(p), true) = (player, self.facts.openspiel) {
+            return self.openspiel_legal(p);
+        }
         let p = match player {
             None => None,
             Some(CHANCE) => {
@@ -308,7 +142,12 @@ impl PyState {
         player: Option<PlayerArg>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let player = player.map(|p| p.0);
-        let chance = self.inner.turn() == Turn::Chance && matches!(player, None | Some(CHANCE));
+        let chance = match self.facts.openspiel {
+            // pyspiel's `LegalActionsMask(player)`: over the chance
+            // outcomes for player -1 (the player to move by default).
+            true => player.unwrap_or_else(|| self.current_player()) == CHANCE,
+            false => self.inner.turn() == Turn::Chance && matches!(player, None | Some(CHANCE)),
+        };
         let n = match chance {
             true => self.facts.max_chance_outcomes,
             false => self.facts.num_distinct_actions,
@@ -542,10 +381,15 @@ impl PyState {
     fn move_number(&self) -> usize {
         self.moves
     }
-    /// The state as text `Game.deserialize_state` reads back (its actions).
+    /// The state as text `Game.deserialize_state` reads back (its
+    /// actions): under OpenSpiel's names pyspiel's text (each action on
+    /// its line, `4\n0\n`), else separated by spaces.
     fn serialize(&self) -> String {
         let h: Vec<String> = self.history().iter().map(|a| a.to_string()).collect();
-        h.join(" ")
+        match self.facts.openspiel {
+            true => h.join("\n") + "\n",
+            false => h.join(" "),
+        }
     }
     /// The observation as a float32 NumPy array: as pyspiel,
     /// `observation_tensor(player)` (the player to move by default);
@@ -660,162 +504,5 @@ impl PyState {
     }
     fn __repr__(&self) -> String {
         format!("<wopr.State after {} actions>", self.own_len())
-    }
-}
-
-/// What `Game.make_py_observer` returns: `set_from(state, player)` fills
-/// `tensor` (a float32 NumPy array, `None` for an observer without one)
-/// with what the player sees, and `dict` holds its named pieces (views of
-/// `tensor`, shaped); `string_from(state, player)` gives it as text. For
-/// OpenSpiel's games these are OpenSpiel's observers, piece for piece;
-/// for wopr's, the observation (`dict["observation"]`) or the information
-/// state (`dict["info_state"]`).
-#[pyclass(name = "Observer", module = "wopr")]
-pub struct PyObserver {
-    source: Source,
-    #[pyo3(get)]
-    tensor: Option<Py<PyArray1<f32>>>,
-    #[pyo3(get)]
-    dict: Py<PyDict>,
-}
-
-/// Where an observer's tensor and string come from.
-enum Source {
-    /// wopr's game: its information states (`info`) or observations.
-    Wopr { info: bool },
-    /// OpenSpiel's game: one of OpenSpiel's observers of it.
-    OpenSpiel {
-        view: &'static dyn OpenSpielView,
-        observer: Observer,
-    },
-}
-
-impl PyObserver {
-    /// An observer of wopr's game: of information states (`info`) or
-    /// observations.
-    pub fn new(
-        py: Python<'_>,
-        game: Arc<dyn DynGame>,
-        facts: Arc<Facts>,
-        info: bool,
-    ) -> PyResult<PyObserver> {
-        let start = game.new_state();
-        let size = match info {
-            true if facts.provides_information_state_tensor => {
-                start.information_state_tensor(0).ok().map(|v| v.len())
-            }
-            true => None,
-            false => start.observation(None, Some(0)).ok().map(|v| v.len()),
-        };
-        let tensor = size.map(|n| PyArray1::<f32>::zeros(py, n, false).unbind());
-        let dict = PyDict::new(py);
-        if let Some(t) = &tensor {
-            dict.set_item(if info { "info_state" } else { "observation" }, t)?;
-        }
-        Ok(PyObserver {
-            source: Source::Wopr { info },
-            tensor,
-            dict: dict.unbind(),
-        })
-    }
-
-    /// OpenSpiel's `observer` of `game`, through `view`: its tensor and
-    /// pieces laid out as OpenSpiel lays them out on the initial state.
-    pub fn openspiel(
-        py: Python<'_>,
-        game: &Arc<dyn DynGame>,
-        view: &'static dyn OpenSpielView,
-        observer: Observer,
-    ) -> PyResult<PyObserver> {
-        let dict = PyDict::new(py);
-        let mut tensor = None;
-        if observer.has_tensor() {
-            let mut layout = Tensors::default();
-            views::write(view, &*game.new_state(), observer, 0, &mut layout)
-                .map_err(value_error)?;
-            let t = PyArray1::<f32>::zeros(py, layout.data.len(), false);
-            let mut start = 0;
-            for (name, shape) in &layout.pieces {
-                let end = start + shape.iter().product::<usize>();
-                let piece = t
-                    .as_any()
-                    .get_item(pyo3::types::PySlice::new(
-                        py,
-                        start as isize,
-                        end as isize,
-                        1,
-                    ))?
-                    .call_method1("reshape", (PyTuple::new(py, shape)?,))?;
-                dict.set_item(name, piece)?;
-                start = end;
-            }
-            tensor = Some(t.unbind());
-        }
-        Ok(PyObserver {
-            source: Source::OpenSpiel { view, observer },
-            tensor,
-            dict: dict.unbind(),
-        })
-    }
-}
-
-#[pymethods]
-impl PyObserver {
-    /// Fills `tensor` with what `player` sees in `state`.
-    fn set_from(&self, py: Python<'_>, state: &PyState, player: PlayerArg) -> PyResult<()> {
-        let p = state.seat(player.0)?;
-        let v = match &self.source {
-            Source::Wopr { info: true } => state.inner.information_state_tensor(p),
-            Source::Wopr { info: false } => state.inner.observation(None, Some(p)),
-            Source::OpenSpiel { view, observer } => {
-                same_game(*view, state)?;
-                if !observer.has_tensor() {
-                    // As OpenSpiel's, which writes a tensor the game lacks.
-                    return Err(value_error(format!(
-                        "{} has no tensor for this observer (as in OpenSpiel)",
-                        view.short_name()
-                    )));
-                }
-                let mut t = Tensors::default();
-                views::write(*view, &*state.inner, *observer, p, &mut t).map(|_| t.data)
-            }
-        }
-        .map_err(value_error)?;
-        let Some(t) = &self.tensor else {
-            return Err(value_error("this observer has no tensor"));
-        };
-        let t = t.bind(py);
-        let mut rw = t.readwrite();
-        let out = rw.as_slice_mut().map_err(value_error)?;
-        if out.len() != v.len() {
-            return Err(value_error(
-                "the state is of another game than the observer",
-            ));
-        }
-        out.copy_from_slice(&v);
-        Ok(())
-    }
-    /// What `player` sees in `state`, as text.
-    fn string_from(&self, state: &PyState, player: PlayerArg) -> PyResult<String> {
-        match &self.source {
-            Source::Wopr { info: true } => state.information_state_string(Some(player)),
-            Source::Wopr { info: false } => state.observation_string(Some(player)),
-            Source::OpenSpiel { view, observer } => {
-                same_game(*view, state)?;
-                let p = state.seat(player.0)?;
-                views::string_from(*view, &*state.inner, *observer, p).map_err(value_error)
-            }
-        }
-    }
-}
-
-/// Checks that `state` is of the game `view` shows.
-fn same_game(view: &dyn OpenSpielView, state: &PyState) -> PyResult<()> {
-    match state.view() {
-        Some(v) if v.short_name() == view.short_name() => Ok(()),
-        _ => Err(value_error(format!(
-            "the state is of another game than the observer ({})",
-            view.short_name()
-        ))),
     }
 }
