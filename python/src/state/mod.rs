@@ -241,7 +241,7 @@ impl PyState {
     }
     /// Whether no move has been made.
     fn is_initial_state(&self) -> bool {
-        self.moves == 0
+        self.own_len() == 0
     }
     /// Each player's return (0 before the end).
     fn returns(&self) -> Vec<f64> {
@@ -266,10 +266,17 @@ impl PyState {
         Ok(self.rewards()[self.seat(player)?])
     }
     /// Chance outcomes with their probabilities (at a chance node).
-    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-        let mut o = self.inner.chance_outcomes();
-        o.iter_mut().for_each(|(a, _)| *a = self.os_action(*a));
-        o
+    /// Under OpenSpiel's names a SpielError at a node that is not
+    /// chance's, as pyspiel (wopr's specs: `[]` there).
+    fn chance_outcomes(&self) -> PyResult<Vec<(Action, f64)>> {
+        let turn = self.inner.turn();
+        if self.facts.openspiel && turn != Turn::Chance {
+            return Err(value_error(format!(
+                "chance_outcomes at a node that is not chance's (player {} is to move)",
+                self.current_player()
+            )));
+        }
+        Ok(self.outcomes())
     }
     /// An action in the game's notation: `action_to_string(player,
     /// action)` as pyspiel (the player is checked, the name does not

@@ -120,7 +120,7 @@ impl PyState {
         if chance && self.facts.chance_offset > 0 {
             // Checked in the caller's numbering, which wopr's error would
             // not speak (Pig's face 6 is wopr's outcome 8).
-            let outcomes: Vec<Action> = self.chance_outcomes().iter().map(|o| o.0).collect();
+            let outcomes: Vec<Action> = self.outcomes().iter().map(|o| o.0).collect();
             if !outcomes.contains(&action) {
                 return Err(value_error(format!(
                     "{action} is not a chance outcome here (outcomes: {outcomes:?})"
@@ -129,9 +129,21 @@ impl PyState {
         }
         let action = self.wopr_action(action, chance);
         self.inner.apply(action).map_err(value_error)?;
-        self.moves += 1;
+        // OpenSpiel's Goofspiel counts the bids' rounds, not the deals.
+        let goofspiel = self.facts.openspiel && self.facts.dynamics == "SIMULTANEOUS";
+        if !(chance && goofspiel) {
+            self.moves += 1;
+        }
         self.settle();
         Ok(())
+    }
+
+    /// The chance outcomes here (none where chance is not to move), with
+    /// their probabilities, as OpenSpiel numbers them.
+    pub(super) fn outcomes(&self) -> Vec<(Action, f64)> {
+        let mut o = self.inner.chance_outcomes();
+        o.iter_mut().for_each(|(a, _)| *a = self.os_action(*a));
+        o
     }
 
     pub(super) fn apply_joint(&mut self, joint: &[Action]) -> PyResult<()> {
@@ -142,40 +154,45 @@ impl PyState {
     }
 
     /// `legal_actions(player)` as OpenSpiel's game answers it, for every
-    /// player id: at a chance node -1 has the outcomes and a seat none
-    /// (Goofspiel: its hand, and -2 as many flat actions as outcomes, as
-    /// OpenSpiel's `LegalFlatJointActions` counts them there); at a
-    /// simultaneous node -2 has the flat joint actions, each seat its own
-    /// and -1 is a SpielError (as OpenSpiel's Goofspiel); at a player's
-    /// turn the mover has its actions and the others none. A seat that is
-    /// not one (or -3, -4) is a SpielError, where pyspiel answers `[]`
-    /// for most games and fails for Goofspiel.
+    /// player id. Once the game is over, none for anyone. Most games
+    /// (OpenSpiel's `State::LegalActions(player)`): the player to move
+    /// (-1 at a chance node) has its actions, any other id none, whether
+    /// or not it is a seat. Goofspiel has its own: at a chance node -1 has
+    /// the outcomes, each seat its hand and -2 as many flat actions as
+    /// outcomes (as OpenSpiel's `LegalFlatJointActions` counts them
+    /// there); at a simultaneous node -2 has the flat joint actions, each
+    /// seat its own, and -1 is a SpielError; an id that is not a seat
+    /// (-3, -4, a seat past the last) is a SpielError.
     pub(super) fn openspiel_legal(&self, player: i64) -> PyResult<Vec<Action>> {
         let turn = self.inner.turn();
-        let goofspiel = self.facts.dynamics == "SIMULTANEOUS";
+        if turn == Turn::Terminal {
+            return Ok(Vec::new());
+        }
+        if self.facts.dynamics != "SIMULTANEOUS" {
+            return match player == self.current_player() {
+                true => self.legal_actions(None),
+                false => Ok(Vec::new()),
+            };
+        }
         match player {
             CHANCE => match turn {
                 Turn::Chance => self.legal_actions(None),
-                Turn::Simultaneous => Err(value_error(
+                _ => Err(value_error(
                     "player -1 (chance) has no actions at a simultaneous node",
                 )),
-                _ => Ok(Vec::new()),
             },
             SIMULTANEOUS => match turn {
                 Turn::Simultaneous => self.legal_actions(None),
-                Turn::Chance if goofspiel => {
+                _ => {
                     let n = self.inner.chance_outcomes().len();
                     Ok((0..n).map(|a| a as Action).collect())
                 }
-                _ => Ok(Vec::new()),
             },
             p => {
                 let seat = self.seat(p)?;
                 match turn {
-                    Turn::Chance if goofspiel => Ok(self.hand(seat)),
                     Turn::Simultaneous => Ok(self.each_legal().swap_remove(seat)),
-                    Turn::Player(me) if me == seat => self.legal_actions(None),
-                    _ => Ok(Vec::new()),
+                    _ => Ok(self.hand(seat)),
                 }
             }
         }
