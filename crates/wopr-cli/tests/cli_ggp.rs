@@ -251,3 +251,164 @@ fn bad_match_arguments_are_one_line_errors() {
         assert!(err.contains(says), "{err}");
     }
 }
+
+/// A manager that sends garbage, bytes that are not UTF-8, truncated
+/// S-expressions, unknown match ids, a play before its start, a body over
+/// the limit or bytes that are not HTTP gets a 4xx with one line, and the
+/// match under way goes on.
+#[test]
+fn a_misbehaving_manager_gets_errors_and_other_matches_go_on() {
+    let p = Player::start(&["--player", "random"]);
+    let a = p.addr();
+    let rules = std::fs::read_to_string(sheet("gdl/tictactoe.kif")).unwrap();
+    assert_eq!(
+        post(a, &format!("(start m1 oplayer ({rules}) 10 1)")),
+        (200, "ready".into())
+    );
+    let huge = vec![b'('; 9 << 20];
+    for (body, status, says) in [
+        (
+            &b"\x00\xff\xfe garbage"[..],
+            400,
+            "not UTF-8 text (byte 1 of",
+        ),
+        (b"(play m1 ((mark 1 1) noop", 400, "never closed"),
+        (b"(play m1 ((mark", 400, "never closed"),
+        (b")))", 400, "bad message"),
+        (b"(play m2 nil)", 404, "no match 'm2'"),
+        (
+            b"(start m3 xplayer ((role xplayer) (init (cell",
+            400,
+            "never closed",
+        ),
+        (&huge[..], 413, ""),
+    ] {
+        let (code, text) = ggp_common::post_bytes(a, body);
+        assert_eq!(code, status, "{:?}: {text}", &body[..body.len().min(40)]);
+        assert!(text.contains(says), "{text}");
+        assert!(text.lines().count() <= 1, "{text}");
+    }
+    // Bytes that are not HTTP: an error, the connection closed.
+    let answer = ggp_common::send_raw(a, b"\x16\x03\x01 not http at all\r\n\r\n");
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 4"),
+        "{answer}"
+    );
+    // The match started before all this plays on.
+    assert_eq!(post(a, "(play m1 nil)"), (200, "noop".into()));
+    let (code, text) = post(a, "(play m1 ((mark 2 2) noop))");
+    assert_eq!(code, 200);
+    assert!(text.starts_with("(mark "), "{text}");
+    assert_eq!(post(a, "(stop m1 nil)"), (200, "done".into()));
+}
+
+/// Reads one HTTP request (head and body) from `s`, as a player would.
+fn read_request(s: &mut std::net::TcpStream) -> String {
+    let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") && s.read(&mut byte).unwrap_or(0) == 1 {
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head).to_lowercase();
+    let len: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0u8; len];
+    let _ = s.read_exact(&mut body);
+    String::from_utf8_lossy(&body).to_lowercase()
+}
+
+/// A fake player that answers its messages in turn as `script` says:
+/// `close` (the connection closed at once), `late` (a legal-looking move
+/// after 1.5 s), `garbage` (bytes that are not HTTP), `bytes` (HTTP 200
+/// with a body that is not UTF-8); then `(mark 9 9)`, an illegal move.
+fn chaos_player(script: &'static [&'static str]) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        for (n, conn) in listener.incoming().enumerate() {
+            let Ok(mut s) = conn else { return };
+            read_request(&mut s);
+            let http = |body: &[u8]| {
+                let mut out = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                )
+                .into_bytes();
+                out.extend_from_slice(body);
+                out
+            };
+            let answer: Vec<u8> = match script.get(n).copied().unwrap_or("illegal") {
+                "close" => Vec::new(),
+                "late" => {
+                    std::thread::sleep(Duration::from_millis(1500));
+                    http(b"(mark 1 1)")
+                }
+                "garbage" => b"\x00\xffnot http\r\n\r\n".to_vec(),
+                "bytes" => http(b"(mark \xff\xfe\n 1)"),
+                _ => http(b"(mark 9 9)"),
+            };
+            let _ = s.write_all(&answer);
+        }
+    });
+    format!("http://{addr}/")
+}
+
+#[test]
+fn players_that_close_answer_garbage_or_late_get_legal_moves_and_a_line_each() {
+    let o = Player::start(&["--player", "random"]);
+    let x = chaos_player(&["close", "late", "close", "garbage", "bytes"]);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wopr"))
+        .args(["ggp", "match", &sheet("gdl/tictactoe.kif"), &x, &o.url])
+        .args(["--play-clock", "1", "--grace-ms", "200", "--id", "chaos"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let rec: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rec["finished"], true, "{rec}");
+    assert_eq!(rec["players"][0]["start_status"], "no answer", "{rec}");
+    assert_eq!(rec["players"][1]["start_status"], "ok", "{rec}");
+    let xs: Vec<&Value> = rec["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["moves"][0])
+        .collect();
+    let statuses: Vec<&str> = xs.iter().map(|m| m["status"].as_str().unwrap()).collect();
+    assert_eq!(
+        statuses[..4],
+        ["no answer", "no answer", "no answer", "illegal"],
+        "{rec}"
+    );
+    assert!(statuses.iter().all(|&s| s != "ok"), "{statuses:?}");
+    assert!(xs[0]["why"]
+        .as_str()
+        .unwrap()
+        .contains("no answer within 1200 ms"));
+    // Bytes that are not UTF-8 never make a legal move.
+    assert!(
+        xs[3]["why"].as_str().is_some_and(|w| !w.is_empty()),
+        "{rec}"
+    );
+    // Every x move was chosen for it, legal, and said so in one line each,
+    // naming the peer and the message it did not answer.
+    assert_eq!(rec["replaced"].as_u64().unwrap() as usize, xs.len());
+    let lines: Vec<&str> = err.lines().filter(|l| l.contains("to (play …)")).collect();
+    assert_eq!(lines.len(), xs.len(), "{err}");
+    for l in &lines {
+        assert!(
+            l.contains(&format!("xplayer at {x}")) && l.contains("chosen for it"),
+            "{l}"
+        );
+    }
+    assert!(lines[0].contains("gave no answer"), "{}", lines[0]);
+    assert!(lines[3].contains("answered no legal move"), "{}", lines[3]);
+    assert!(
+        err.contains("to (start …)") && err.contains("to (stop …)"),
+        "{err}"
+    );
+}

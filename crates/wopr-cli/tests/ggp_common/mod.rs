@@ -97,3 +97,33 @@ pub fn run_match(path: &str, addrs: &[&str], extra: &[&str]) -> Value {
     );
     serde_json::from_slice(&out.stdout).expect("a JSON record")
 }
+
+/// Writes `raw` to a fresh connection and reads what comes back until the
+/// peer closes it (or 20 s pass). The write side stays open: a server
+/// may drop a connection whose client half-closed it before answering.
+pub fn send_raw(addr: &str, raw: &[u8]) -> String {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let _ = s.write_all(raw);
+    let mut answer = Vec::new();
+    let _ = s.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// POSTs `body` (any bytes) over plain HTTP/1.1; the status and the body.
+pub fn post_bytes(addr: &str, body: &[u8]) -> (u16, String) {
+    let mut raw = format!(
+        "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: text/acl\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    raw.extend_from_slice(body);
+    let answer = send_raw(addr, &raw);
+    let status = answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {answer:?}"));
+    let text = answer.split_once("\r\n\r\n").map_or("", |x| x.1);
+    (status, text.trim().to_string())
+}

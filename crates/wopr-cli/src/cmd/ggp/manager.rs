@@ -3,19 +3,26 @@
 //! with the last joint move until the game ends, then STOP, all players of
 //! a step asked at once; it records every answer with its time.
 //!
-//! A player that answers after its clock, not at all (refused, timed out
-//! at the clock plus `--grace-ms`, an HTTP error) or with a move that is
-//! not legal gets a random legal move chosen for it (drawn from
-//! `--seed`), and the record says which and why; the match goes on, so no
-//! player can hang it. A match longer than `--max-steps` is aborted.
+//! **Players that misbehave.** A player that answers after its clock, not
+//! at all (refused, the connection closed, timed out at the clock plus
+//! `--grace-ms`, an HTTP error, an answer over 64 KiB) or with anything
+//! that is not a legal move (garbage, bytes that are not UTF-8) gets what
+//! GGP managers give it: a random legal move chosen for it (drawn from
+//! `--seed`). The record says which and why, and stderr has one line
+//! naming the role, its URL, the message it did not answer and why; the
+//! match goes on, so no player can hang it or end it. A START or STOP
+//! answered badly is a line on stderr and a status in the record; the
+//! player is asked to play all the same. A match longer than
+//! `--max-steps` is aborted.
 //!
 //! **The record** (JSON): `match`, `sheet`, `start_clock` and
-//! `play_clock` (s), `players` (role, URL, the START answer and its ms),
+//! `play_clock` (s), `players` (role, URL, the START answer, its ms and
+//! `start_status`: `ok`, `late`, `no answer` or `unexpected`),
 //! `steps` (per step, per role: the move played, the answer, its ms and
 //! `status`: `ok`, `late`, `illegal` or `no answer`, with `why` for the
-//! last three), `finished`, `goals` (role → 0..=100), `replaced` (moves
-//! chosen for players), `slowest_ms` and `stop` (each player's STOP
-//! answer).
+//! last three; answers are kept to 256 characters), `finished`,
+//! `goals` (role → 0..=100), `replaced` (moves chosen for players),
+//! `slowest_ms` and `stop` (each player's STOP answer).
 //!
 //! **GDL-II** (a sheet with the `random` role or `sees`): one URL per role
 //! but `random`, which the manager plays itself, uniformly among its legal
@@ -219,11 +226,22 @@ async fn play_match(
         .zip(urls)
         .zip(&answers)
         .map(|((&r, url), a)| {
+            let status = status_of(a, "ready", start_clock);
+            if status != "ok" {
+                eprintln!(
+                    "match {id}: {} at {} {} to (start …): {}; it is asked to play all the same",
+                    roles[r],
+                    url.text,
+                    failed(status),
+                    why(a, start_clock)
+                );
+            }
             json!({
                 "role": roles[r],
                 "url": url.text,
-                "start": a.text.as_ref().unwrap_or_else(|e| e),
+                "start": recorded(a),
                 "start_ms": ms(a.took),
+                "start_status": status,
             })
         })
         .collect();
@@ -257,12 +275,13 @@ async fn play_match(
             }
             // One answer per seat.
             let Some(a) = asked.next() else { break };
+            let asked_seat = entries.len();
             let legal = position.legal(r);
             slowest = slowest.max(a.took);
             let verdict = match &a.text {
                 Err(e) => Err(("no answer", e.clone())),
                 Ok(t) => match parse_move(t) {
-                    Err(e) => Err(("illegal", format!("'{t}' is not a move: {e}"))),
+                    Err(e) => Err(("illegal", format!("'{}' is not a move: {e}", shown(t)))),
                     Ok(m) if !legal.contains(&m) => {
                         Err(("illegal", format!("{m} is not legal here")))
                     }
@@ -281,8 +300,8 @@ async fn play_match(
                 "role": role,
                 "ms": ms(a.took),
             });
-            if let Ok(t) = &a.text {
-                entry["answer"] = json!(t);
+            if a.text.is_ok() {
+                entry["answer"] = json!(recorded(a));
             }
             let played = match verdict {
                 Ok(m) => {
@@ -294,9 +313,11 @@ async fn play_match(
                     let mut rng = stream(args.seed, &[step as u64, r as u64]);
                     let m = legal[rand::RngExt::random_range(&mut rng, 0..legal.len())].clone();
                     eprintln!(
-                        "match {id}: step {}: {} {status} ({why}); it plays {m}",
+                        "match {id}: step {}: {role} at {} {} to (play …): {why}; it plays {m}, \
+                         chosen for it",
                         step + 1,
-                        role
+                        urls[asked_seat].text,
+                        failed(status),
                     );
                     entry["status"] = json!(status);
                     entry["why"] = json!(why);
@@ -334,6 +355,23 @@ async fn play_match(
         vec![Message::Abort { id: id.to_string() }.to_string(); seats.len()]
     };
     let stops = ask_all(urls, ends, play_clock + grace).await;
+    let (end, want) = if finished {
+        ("stop", "done")
+    } else {
+        ("abort", "aborted")
+    };
+    for ((&r, url), a) in seats.iter().zip(urls).zip(&stops) {
+        let status = status_of(a, want, play_clock);
+        if status != "ok" {
+            eprintln!(
+                "match {id}: {} at {} {} to ({end} …): {}",
+                roles[r],
+                url.text,
+                failed(status),
+                why(a, play_clock)
+            );
+        }
+    }
     let goals = position.goals();
     eprintln!(
         "match {id}: {} after {} steps; goals {}; {replaced} moves chosen for players; slowest answer {} ms",
@@ -353,10 +391,74 @@ async fn play_match(
         "goals": seats.iter().map(|&r| (roles[r].clone(), json!(goals[r]))).collect::<serde_json::Map<_, _>>(),
         "replaced": replaced,
         "slowest_ms": ms(slowest),
-        "stop": stops.iter().map(|a| json!(a.text.as_ref().unwrap_or_else(|e| e))).collect::<Vec<_>>(),
+        "stop": stops.iter().map(|a| json!(recorded(a))).collect::<Vec<_>>(),
     });
     if gdl2 {
         record["protocol"] = json!("gdl-ii");
     }
     record
+}
+
+/// The most characters of a player's answer kept in the record (the
+/// client reads at most 64 KiB), and shown in a line of the log.
+const KEPT: usize = 256;
+const SHOWN: usize = 60;
+
+/// `text` cut to `max` characters, `…` marking a cut.
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+/// An answer as one line of a log: control characters escaped, cut.
+fn shown(text: &str) -> String {
+    let line: String = text.chars().flat_map(char::escape_debug).collect();
+    cut(&line, SHOWN)
+}
+
+/// An answer as the record keeps it: its text cut to [`KEPT`]
+/// characters, or why there was none.
+fn recorded(a: &Answer) -> String {
+    match &a.text {
+        Ok(t) => cut(t, KEPT),
+        Err(e) => e.clone(),
+    }
+}
+
+/// What became of a message that wants `want` (`ready`, `done`,
+/// `aborted`) within `clock`: `ok`, `late`, `no answer` or `unexpected`.
+fn status_of(a: &Answer, want: &str, clock: Duration) -> &'static str {
+    match &a.text {
+        Err(_) => "no answer",
+        Ok(t) if !t.eq_ignore_ascii_case(want) => "unexpected",
+        Ok(_) if a.took > clock => "late",
+        Ok(_) => "ok",
+    }
+}
+
+/// A status as a log line says it.
+fn failed(status: &str) -> &'static str {
+    match status {
+        "no answer" => "gave no answer",
+        "late" => "answered late",
+        "illegal" => "answered no legal move",
+        _ => "answered something else",
+    }
+}
+
+/// Why an answer to a message with `clock` was not what was asked, in
+/// one line.
+fn why(a: &Answer, clock: Duration) -> String {
+    match &a.text {
+        Err(e) => e.clone(),
+        Ok(t) if a.took > clock => format!(
+            "answered '{}' after {} ms, past the {} s clock",
+            shown(t),
+            ms(a.took),
+            clock.as_secs()
+        ),
+        Ok(t) => format!("answered '{}'", shown(t)),
+    }
 }

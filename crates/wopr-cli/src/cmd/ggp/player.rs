@@ -17,9 +17,15 @@
 //! GDL-II's messages, and the player follows its information set instead
 //! of the position (`gdl2.rs`).
 //!
-//! **Errors.** A malformed message is a 400, an unknown match id a 404, a
-//! second `start` of a held id a 409, each with a one-line reason; nothing
-//! a request says ends the server.
+//! **Errors.** A malformed message (garbage, bytes that are not UTF-8, a
+//! truncated S-expression, a sheet that does not load within the memory
+//! budget) is a 400, an unknown match id (a `play` before its `start`) a
+//! 404, a second `start` of a held id a 409, each with a one-line reason;
+//! a body over 8 MiB is a 413, and bytes that are not HTTP get hyper's
+//! 400. Nothing a request says ends the server or another match: the
+//! messages are read by the library (`Message::from_bytes`,
+//! `Position::start`, `Position::to_move`, which the fuzz target
+//! `ggp_message` drives without a server).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -143,10 +149,7 @@ async fn handle(
         return reply(StatusCode::OK, "");
     }
     let arrived = Instant::now();
-    let Ok(text) = std::str::from_utf8(&body) else {
-        return reply(StatusCode::BAD_REQUEST, "the message is not UTF-8 text");
-    };
-    let message = match Message::parse(text) {
+    let message = match Message::from_bytes(&body) {
         Ok(m) => m,
         Err(e) => return reply(StatusCode::BAD_REQUEST, format!("bad message: {e}")),
     };
@@ -285,12 +288,12 @@ async fn start(
     // Grounding a sheet can take a while: off the async workers.
     let name = format!("match {id}");
     let budget = server.budget;
+    let role_of = role.clone();
     let loaded =
-        tokio::task::spawn_blocking(move || Gdl::from_text_within(&name, &rules, 10_000, budget))
-            .await;
-    let game = match loaded {
-        Ok(Ok(g)) => g,
-        Ok(Err(e)) => return reply(StatusCode::BAD_REQUEST, format!("bad rules: {e}")),
+        tokio::task::spawn_blocking(move || Position::start(&name, &rules, &role_of, budget)).await;
+    let (position, r) = match loaded {
+        Ok(Ok(started)) => started,
+        Ok(Err(e)) => return reply(StatusCode::BAD_REQUEST, e.to_string()),
         Err(_) => {
             return reply(
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -298,26 +301,7 @@ async fn start(
             )
         }
     };
-    let position = match Position::new(game) {
-        Ok(p) => p,
-        Err(e) => return reply(StatusCode::BAD_REQUEST, format!("bad rules: {e}")),
-    };
-    let Some(r) = position.role_index(&role) else {
-        return reply(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "'{role}' is not a role of the sheet (its roles: {})",
-                position.roles().join(" ")
-            ),
-        );
-    };
     let (spec, player, gdl2) = if position.is_gdl2() {
-        if Some(r) == position.random_role() {
-            return reply(
-                StatusCode::BAD_REQUEST,
-                "'random' is GDL-II's chance role, which the game manager plays; a player takes another role",
-            );
-        }
         let how = gdl2::Gdl2::new(
             Belief::new(position.game().clone(), r),
             server.spec.as_deref(),
@@ -380,33 +364,10 @@ async fn play(
     moves: Option<Vec<Term>>,
     arrived: Instant,
 ) -> Response {
-    match moves {
-        Some(moves) => {
-            if let Err(e) = m.position.play(&moves) {
-                return reply(StatusCode::BAD_REQUEST, format!("match {id}: {e}"));
-            }
-        }
-        None if m.position.step() > 0 => {
-            return reply(
-                StatusCode::BAD_REQUEST,
-                format!(
-                    "match {id}: nil moves at step {} (nil is for the first step only)",
-                    m.position.step()
-                ),
-            )
-        }
-        None => {}
-    }
-    if m.position.is_terminal() {
-        return reply(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "match {id}: the game is over at step {}; expected (stop {id} MOVES)",
-                m.position.step()
-            ),
-        );
-    }
-    let legal = m.position.legal(m.role);
+    let legal = match m.position.to_move(id, moves.as_deref(), m.role) {
+        Ok(legal) => legal,
+        Err(e) => return reply(StatusCode::BAD_REQUEST, e.to_string()),
+    };
     let step = m.position.step() as u64;
     let mut rng = stream(server.seed, &[m.number, step]);
     let fallback = |rng: &mut wopr::game::rng::WoprRng| {

@@ -243,6 +243,27 @@ impl Message {
     }
 }
 
+impl Message {
+    /// Reads a message from the bytes of a request's body, as a player
+    /// gets it: UTF-8 text, then [`Message::parse`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Message::parse`], and a one-line [`GgpError`] naming the first
+    /// byte that is not UTF-8.
+    pub fn from_bytes(body: &[u8]) -> Result<Message, GgpError> {
+        match std::str::from_utf8(body) {
+            Ok(text) => Message::parse(text),
+            Err(e) => fail(format!(
+                "the message is not UTF-8 text (byte {} of {} is 0x{:02x})",
+                e.valid_up_to(),
+                body.len(),
+                body[e.valid_up_to()]
+            )),
+        }
+    }
+}
+
 impl fmt::Display for Message {
     /// The message as a manager sends it (lower case; the rules as given).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -437,6 +458,77 @@ impl Position {
             facts,
             step: 0,
         })
+    }
+
+    /// A player's match from a `start` message: the sheet `rules` loaded
+    /// within `budget` (named `name` in errors), its initial position, and
+    /// the index of the player's `role`.
+    ///
+    /// # Errors
+    ///
+    /// One line: the rules do not load (with the sheet's reason), `role`
+    /// is not one of its roles (listing them), or `role` is GDL-II's
+    /// `random`, which the manager plays.
+    pub fn start(
+        name: &str,
+        rules: &str,
+        role: &str,
+        budget: super::ground::Budget,
+    ) -> Result<(Position, usize), GgpError> {
+        let game = Gdl::from_text_within(name, rules, 10_000, budget)
+            .map_err(|e| GgpError(format!("bad rules: {e}")))?;
+        let position = Position::new(game)?;
+        let Some(r) = position.role_index(role) else {
+            return fail(format!(
+                "'{role}' is not a role of the sheet (its roles: {})",
+                position.roles().join(" ")
+            ));
+        };
+        if position.is_gdl2() && Some(r) == position.random_role() {
+            return fail(
+                "'random' is GDL-II's chance role, which the game manager plays; a player takes \
+                 another role",
+            );
+        }
+        Ok((position, r))
+    }
+
+    /// What a player does with a GDL `(play ID MOVES)`: makes the joint
+    /// move (`None`, `nil`, on the first step only), then gives `role`'s
+    /// legal moves, never empty.
+    ///
+    /// # Errors
+    ///
+    /// One line naming the match `id`: the moves do not fit
+    /// ([`Position::play`]; the position is then unchanged), `nil` after
+    /// the first step, or the game is over (terminal, or a role has no
+    /// legal move) so that a `stop` was due.
+    pub fn to_move(
+        &mut self,
+        id: &str,
+        moves: Option<&[Term]>,
+        role: usize,
+    ) -> Result<Vec<Term>, GgpError> {
+        match moves {
+            Some(moves) => self
+                .play(moves)
+                .map_err(|e| GgpError(format!("match {id}: {e}")))?,
+            None if self.step > 0 => {
+                return fail(format!(
+                    "match {id}: nil moves at step {} (nil is for the first step only)",
+                    self.step
+                ))
+            }
+            None => {}
+        }
+        let legal = self.legal(role);
+        if legal.is_empty() || self.is_terminal() {
+            return fail(format!(
+                "match {id}: the game is over at step {}; expected (stop {id} MOVES)",
+                self.step
+            ));
+        }
+        Ok(legal)
     }
 
     /// The game.

@@ -154,6 +154,16 @@ pub async fn play(
         eprintln!("match {id}: the information set lost track; a move of the role at random");
         legal = m.position.game().reasoner().moves(m.role).to_vec();
     }
+    if legal.is_empty() {
+        // A role that can never move: the sheet is not valid GDL.
+        return reply(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "match {id}: the sheet gives this role no move at all at turn {}",
+                seen.turn
+            ),
+        );
+    }
     let random = |rng: &mut WoprRng, legal: &[Term]| {
         legal[rand::RngExt::random_range(rng, 0..legal.len())].clone()
     };

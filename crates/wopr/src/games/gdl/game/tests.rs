@@ -1,6 +1,7 @@
 //! Tests of the GDL game: notation.
 
 use super::*;
+use crate::game::{ActionList, State};
 
 fn tictactoe() -> Gdl {
     let text = std::fs::read_to_string(concat!(
