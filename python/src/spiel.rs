@@ -410,6 +410,16 @@ pub fn facts(game: &AnyGame, os: Option<&OpenSpielName>) -> Facts {
                 f.max_game_length = 3;
             }
             "othello" => f.max_game_length = 128,
+            "dots_and_boxes" => {
+                // OpenSpiel's bound, 2 x columns x (rows + 1): the number
+                // of lines on a square board, one more than it on some
+                // others (2 rows of 3 columns: 18, where 17 lines exist).
+                let int = |k: &str| match os.parameters.iter().find(|(n, _)| n == k) {
+                    Some((_, Param::Int(i))) => *i as usize,
+                    _ => 0,
+                };
+                f.max_game_length = 2 * int("num_cols") * (int("num_rows") + 1);
+            }
             "pig" => {
                 // Roll and hold; the die's six faces as outcomes 0..6.
                 f.num_distinct_actions = 2;

@@ -121,6 +121,17 @@ def _answer(f):
     return ("value", v.tolist() if hasattr(v, "tolist") else list(v) if isinstance(v, tuple) else v)
 
 
+#: The game's sizes, compared by name.
+SIZES = (
+    "num_distinct_actions",
+    "max_chance_outcomes",
+    "num_players",
+    "min_utility",
+    "max_utility",
+    "max_game_length",
+)
+
+
 class OpenSpielApi(unittest.TestCase):
     def setUp(self):
         if pyspiel is None:
@@ -146,6 +157,10 @@ class OpenSpielApi(unittest.TestCase):
                     diffs.append(f"{where}.get_parameters(): {game.get_parameters()} != {theirs.get_parameters()}")
                 if str(game) != str(theirs):
                     diffs.append(f"{where} str: {str(game)!r} != {str(theirs)!r}")
+                for size in SIZES:
+                    got, want = getattr(game, size)(), getattr(theirs, size)()
+                    if got != want:
+                        diffs.append(f"{where}.{size}(): {got!r} != {want!r}")
                 t = game.get_type()
                 for field in TYPE_FIELDS:
                     got, want = _value(getattr(t, field)), _value(getattr(want_type, field))
@@ -159,6 +174,27 @@ class OpenSpielApi(unittest.TestCase):
                     if str(g) != str(theirs) or g.get_parameters() != theirs.get_parameters():
                         diffs.append(f"{where} after {how}: {str(g)!r} != {str(theirs)!r}")
         self.assertFalse(diffs, "\n".join(diffs))
+
+    def test_sizes_of_boards_that_are_not_square(self):
+        # OpenSpiel bounds dots_and_boxes' length by 2 x columns x
+        # (rows + 1): 18 for 2 rows of 3 columns, where 17 lines exist.
+        for rows, cols in ((2, 3), (3, 2), (1, 4), (3, 3)):
+            name = f"dots_and_boxes(num_rows={rows},num_cols={cols})"
+            theirs = pyspiel.load_game(name)
+            for _, game in self.games(name)[1]:
+                for size in SIZES:
+                    self.assertEqual(getattr(game, size)(), getattr(theirs, size)(), f"{name} {size}")
+        self.assertEqual(wopr.load_game("dots_and_boxes(num_rows=2,num_cols=3)").max_game_length(), 18)
+
+    def test_bare_shared_names_are_openspiels_in_the_openspiel_module(self):
+        # wopr.load_game("pig") is wopr's Pig; OpenSpiel's scripts mean
+        # pyspiel's, and wopr.openspiel.load_game gives them that.
+        for name in ("pig", "goofspiel"):
+            theirs, ours = pyspiel.load_game(name), wopr_openspiel.load_game(name)
+            self.assertEqual(str(ours), str(theirs))
+            self.assertEqual(ours.get_parameters(), theirs.get_parameters())
+            self.assertEqual(ours.num_distinct_actions(), theirs.num_distinct_actions())
+            self.assertFalse(wopr.load_game(name).is_openspiel, name)
 
     def test_states_answer_as_pyspiels_along_seeded_games(self):
         diffs, nodes = [], 0
