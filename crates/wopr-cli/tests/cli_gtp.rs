@@ -1,7 +1,6 @@
 //! GTP both ways (issue 43): `wopr gtp` as an engine, the `gtp:` player
-//! driving it and GRhino, and the failures an outside engine can have
-//! (out of time: it loses the game; an error answer, an exit or an
-//! illegal move: a one-line error naming it).
+//! driving it and GRhino, and an engine out of time losing the game; the
+//! other faults of outside engines are `cli_gtp_faults.rs`.
 
 mod cli_common;
 
@@ -182,43 +181,6 @@ fn an_engine_out_of_time_loses_the_game_and_the_match_goes_on() {
         err.contains("engine slow.sh") && err.contains("within 200 ms"),
         "{err}"
     );
-}
-
-/// `wopr eval` of `first` against `opponent`, two Reversi games.
-fn first_against(opponent: &str) -> std::process::Output {
-    wopr(&[
-        "eval",
-        "--game",
-        "reversi:8x8",
-        "--player",
-        "first",
-        "--against",
-        opponent,
-        "--games",
-        "2",
-    ])
-}
-
-#[test]
-fn an_engine_that_errs_exits_or_cheats_ends_the_match_with_one_line() {
-    let dir = Scratch::new("wopr-gtp", "bad", true);
-    let cases = [
-        (
-            "answers-error.sh",
-            "echo 'thinking hurts' >&2; printf '? no idea\\n\\n'",
-            "answered '? no idea'",
-        ),
-        ("exits.sh", "echo 'bye now' >&2; exit 3", "exited"),
-        ("cheats.sh", "printf '= A1\\n\\n'", "not a legal move"),
-    ];
-    for (name, genmove, want) in cases {
-        let engine = fake_engine(dir.as_path(), name, genmove);
-        let out = first_against(&format!("gtp:{engine},ms=5000"));
-        fails_with(&out, want);
-        fails_with(&out, &format!("engine {name}"));
-    }
-    let out = first_against("gtp:/no/such/engine -x");
-    fails_with(&out, "cannot start it");
 }
 
 #[test]

@@ -304,6 +304,7 @@ fn random_tictactoe_record(seed: u64) -> GameRecord {
         score: None,
         opening: 0,
         forfeit: None,
+        replayed: Vec::new(),
     }
 }
 

@@ -80,6 +80,9 @@ pub struct EvalArgs {
     /// `second` (every game; game i starts from opening i).
     #[arg(long, default_value = "both", conflicts_with_all = ["exhaustive", "sprt"])]
     seat: String,
+    /// Forfeits.
+    #[command(flatten)]
+    forfeits: super::ForfeitArgs,
 }
 
 /// Parses `elo0=A,elo1=B[,alpha=X][,beta=Y]`.
@@ -198,6 +201,7 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
                 seed,
                 &openings,
                 seating,
+                args.forfeits.forfeits,
                 &|| bar.inc(1),
             )
             .map_err(|e| anyhow::anyhow!(e))?;
@@ -255,14 +259,15 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
         println!("rows marked [{r}]: the reference through the same openings and seeds");
     }
     println!(
-        "{:<28} {:>13} {:>13} {:>8} {:>17} {:>8} {:>8}",
+        "{:<28} {:>13} {:>13} {:>8} {:>17} {:>8} {:>8} {:>9}",
         "opponent",
         format!("as {} W/D/L", names[0]),
         format!("as {} W/D/L", names[1]),
         "win %",
         "95% CI",
         "margin",
-        "distinct"
+        "distinct",
+        "forfeits"
     );
     for (k, s) in all.iter().enumerate() {
         let wdl = |w: &wopr::eval::Wdl| format!("{}/{}/{}", w.wins, w.draws, w.losses);
@@ -272,7 +277,7 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
             format!("  [{}]", players[k % players.len()])
         };
         println!(
-            "{:<28} {:>13} {:>13} {:>7.1}% {:>17} {:>8} {:>8}",
+            "{:<28} {:>13} {:>13} {:>7.1}% {:>17} {:>8} {:>8} {:>9}",
             row,
             wdl(&s.as_first),
             wdl(&s.as_second),
@@ -283,10 +288,34 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
                 100.0 * s.win_rate_ci95.1
             ),
             s.mean_margin.map_or("-".into(), |m| format!("{m:+.2}")),
-            s.distinct_games
+            s.distinct_games,
+            format!(
+                "{}/{}",
+                s.forfeits.player.total(),
+                s.forfeits.opponent.total()
+            )
         );
     }
     println!("(distinct: how many of the games differ; two deterministic players from one position replay one game, so measure them with --openings)");
+    println!(
+        "(forfeits: games the player/the opponent lost by forfeit, counted in W/D/L; --forfeits {})",
+        args.forfeits.forfeits
+    );
+    for (k, s) in all.iter().enumerate() {
+        let f = &s.forfeits;
+        if f.total() == 0 && f.replayed == 0 {
+            continue;
+        }
+        let who = players[k % players.len()];
+        println!(
+            "forfeits vs {}: {who} {}; {} {}; {} tries replayed",
+            s.opponent,
+            f.player.describe(&names),
+            s.opponent,
+            f.opponent.describe(&names),
+            f.replayed
+        );
+    }
     if let Some(r) = &args.reference {
         for (opp, &(k, n)) in opponents.iter().zip(&matched) {
             let (lo, hi) = wopr::eval::wilson(k, n, 1.96);
@@ -327,6 +356,7 @@ fn run_sprt<G: Roster>(
     let max = args.games + args.games % 2;
     let mut pairs = Pentanomial::new();
     let mut wdl = wopr::eval::Wdl::default();
+    let mut forfeits = wopr::eval::MatchForfeits::default();
     let mut played = 0;
     let mut status = SprtStatus::Continue;
     while played < max && status == SprtStatus::Continue {
@@ -339,10 +369,14 @@ fn run_sprt<G: Roster>(
             args.seed,
             &openings,
             Seating::Alternate,
+            args.forfeits.forfeits,
             &|| bar.inc(1),
         )
         .map_err(|e| anyhow::anyhow!(e))?;
         super::report_forfeits(&records);
+        let batch =
+            wopr::eval::MatchForfeits::count(&records, |k| usize::from(seats_swapped(played + k)));
+        forfeits.merge(&batch);
         // The player's return in each game (seat 1 in odd games).
         let mine_of = |k: usize| {
             let i = played + k;
@@ -391,6 +425,7 @@ fn run_sprt<G: Roster>(
                 "pentanomial": pairs.counts, "llr": llr, "lower": sprt.lower(), "upper": sprt.upper(),
                 "result": match status { SprtStatus::AcceptH0 => "H0", SprtStatus::AcceptH1 => "H1", SprtStatus::Continue => "none" },
                 "elo": diff.as_ref().map(|d| d.elo), "elo_ci95": diff.as_ref().map(|d| d.ci95),
+                "forfeits": forfeits,
             })
         );
     } else {
@@ -408,6 +443,14 @@ fn run_sprt<G: Roster>(
         println!(
             "{verdict} after {played} games: W/D/L {}/{}/{}, pairs LL/LD/DD+WL/WD/WW {:?}, LLR {llr:.3} (bounds {:.3}, {:.3})",
             wdl.wins, wdl.draws, wdl.losses, pairs.counts, sprt.lower(), sprt.upper()
+        );
+        let names = game.seat_names();
+        println!(
+            "forfeits (counted in W/D/L): {} {}; {opponent} {}; {} tries replayed",
+            args.player,
+            forfeits.player.describe(&names),
+            forfeits.opponent.describe(&names),
+            forfeits.replayed
         );
         if let Some(d) = diff {
             println!(

@@ -88,14 +88,47 @@ impl OpeningArgs {
     }
 }
 
-/// Prints on stderr, one line each, why games were forfeited (an outside
-/// engine out of time): such a game counts as a loss for the engine.
+/// Prints on stderr, one line each, who forfeited which game and why (an
+/// outside engine out of time, playing an illegal move, crashing), the
+/// tries replayed first: a forfeited game counts as a loss for the player
+/// that forfeited it.
 pub fn report_forfeits(records: &[wopr::game::GameRecord]) {
     for (i, r) in records.iter().enumerate() {
-        if let Some(why) = &r.forfeit {
-            eprintln!("game {}: {why}", i + 1);
+        for f in &r.replayed {
+            eprintln!(
+                "game {} (replayed): {} forfeits ({}): {}",
+                i + 1,
+                r.players[f.seat],
+                f.kind,
+                f.message
+            );
+        }
+        if let Some(f) = &r.forfeit {
+            eprintln!(
+                "game {}: {} forfeits ({}): {}",
+                i + 1,
+                r.players[f.seat],
+                f.kind,
+                f.message
+            );
         }
     }
+}
+
+/// What a match does with a forfeited game (`--forfeits`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct ForfeitArgs {
+    /// What to do with a game a player forfeits (an outside engine out of
+    /// time, playing an illegal move or crashing): `count` it as a loss for
+    /// that player, shown apart as a forfeit; `replay` it from the same
+    /// opening and seed, up to 3 times (the last try counts); `stop` the
+    /// match at the first one with an error.
+    #[arg(long, default_value = "count", value_parser = parse_on_forfeit)]
+    pub forfeits: wopr::eval::matches::OnForfeit,
+}
+
+fn parse_on_forfeit(text: &str) -> Result<wopr::eval::matches::OnForfeit, String> {
+    text.parse()
 }
 
 /// The spec `spec` is played as, every setting named: for a `net:`

@@ -9,7 +9,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use wopr::eval::rating::Ratings;
-use wopr::eval::tournament::{play_tournament, ranked, Format, Ranked, Tournament};
+use wopr::eval::tournament::{play_tournament_on_forfeit, ranked, Format, Ranked, Tournament};
 use wopr::{with_game, Roster};
 
 use super::eval::split_specs;
@@ -51,6 +51,9 @@ pub struct TournamentArgs {
     /// Print the ratings as CSV.
     #[arg(long)]
     csv: bool,
+    /// Forfeits.
+    #[command(flatten)]
+    forfeits: super::ForfeitArgs,
 }
 
 /// Plays the tournament and prints the cross table and the ratings.
@@ -107,13 +110,14 @@ fn go<G: Roster>(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, ETA {eta}")
             .expect("a valid template"),
     );
-    let t = play_tournament(
+    let t = play_tournament_on_forfeit(
         game,
         players,
         format,
         args.games,
         args.seed,
         &openings,
+        args.forfeits.forfeits,
         &|| bar.inc(1),
     )
     .map_err(|e| anyhow::anyhow!(e))?;
@@ -126,7 +130,7 @@ fn go<G: Roster>(
         v["resolved"] = serde_json::json!(resolved);
         println!("{v}");
     } else if args.csv {
-        println!("rank,player,elo,elo_low,elo_high,games,score,los_next");
+        println!("rank,player,elo,elo_low,elo_high,games,score,los_next,forfeits");
         for (
             rank,
             Ranked {
@@ -139,7 +143,7 @@ fn go<G: Roster>(
         {
             let w = t.total(i);
             println!(
-                "{},\"{}\",{:.1},{:.1},{:.1},{},{:.4},{}",
+                "{},\"{}\",{:.1},{:.1},{:.1},{},{:.4},{},{}",
                 rank + 1,
                 t.players[i],
                 elo,
@@ -147,7 +151,8 @@ fn go<G: Roster>(
                 high,
                 w.games(),
                 w.score(),
-                los.map_or(String::new(), |l| format!("{l:.4}"))
+                los.map_or(String::new(), |l| format!("{l:.4}")),
+                t.forfeits[i].total()
             );
         }
     } else {
@@ -155,12 +160,14 @@ fn go<G: Roster>(
             print_resolved(&format!("#{}", i + 1), p, r);
         }
         println!();
-        print_text(&game.spec(), args, &t, &ratings);
+        print_text(game, args, &t, &ratings);
     }
     Ok(())
 }
 
-fn print_text(game: &str, args: &TournamentArgs, t: &Tournament, ratings: &Ratings) {
+fn print_text<G: Roster>(game: &G, args: &TournamentArgs, t: &Tournament, ratings: &Ratings) {
+    let names = game.seat_names();
+    let game = game.spec();
     let n = t.players.len();
     println!(
         "{game}: {} players, {} games per pairing, {} games ({} distinct), seed {}",
@@ -187,8 +194,8 @@ fn print_text(game: &str, args: &TournamentArgs, t: &Tournament, ratings: &Ratin
     }
     println!();
     println!(
-        "{:>4} {:<width$} {:>8} {:>18} {:>6} {:>7} {:>9}",
-        "rank", "player", "elo", "95% interval", "games", "score", "LOS next"
+        "{:>4} {:<width$} {:>8} {:>18} {:>6} {:>7} {:>9} {:>8}",
+        "rank", "player", "elo", "95% interval", "games", "score", "LOS next", "forfeits"
     );
     for (
         rank,
@@ -202,16 +209,26 @@ fn print_text(game: &str, args: &TournamentArgs, t: &Tournament, ratings: &Ratin
     {
         let w = t.total(i);
         println!(
-            "{:>4} {:<width$} {:>8.1} {:>18} {:>6} {:>6.1}% {:>9}",
+            "{:>4} {:<width$} {:>8.1} {:>18} {:>6} {:>6.1}% {:>9} {:>8}",
             rank + 1,
             t.players[i],
             elo,
             format!("[{low:.1}, {high:.1}]"),
             w.games(),
             100.0 * w.score(),
-            los.map_or("-".into(), |l| format!("{:.1}%", 100.0 * l))
+            los.map_or("-".into(), |l| format!("{:.1}%", 100.0 * l)),
+            t.forfeits[i].total()
         );
     }
+    for (p, f) in t.players.iter().zip(&t.forfeits) {
+        if f.total() > 0 {
+            println!("forfeits: {p} {}", f.describe(&names));
+        }
+    }
+    println!(
+        "(forfeits: games lost by forfeit, counted in W-D-L; --forfeits {}; {} tries replayed)",
+        args.forfeits.forfeits, t.replayed
+    );
     println!(
         "(W-D-L of the row's player; ratings on the logistic Elo scale, fitted by maximum likelihood to all games, anchored at {} = {:.0}; LOS: likelihood of superiority over the next player)",
         t.players[args.anchor.as_deref().and_then(|a| t.players.iter().position(|p| p == a)).unwrap_or(0)],

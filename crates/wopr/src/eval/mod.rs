@@ -5,6 +5,7 @@
 //! - B. Horner, *WOPR in search of better strategies for board games*, M.S.
 //!   thesis, University of Nebraska at Omaha, 2011.
 
+pub mod forfeits;
 pub mod lockstep;
 pub mod matches;
 pub mod openings;
@@ -12,6 +13,7 @@ pub mod rating;
 pub mod sprt;
 pub mod tournament;
 
+pub use forfeits::{ForfeitCounts, MatchForfeits, SeatForfeits};
 pub use rating::{elo_diff, EloDiff, FitOptions, Ratings, Results, ScoreCounts};
 pub use sprt::{Pentanomial, Sprt, SprtStatus};
 
@@ -107,6 +109,9 @@ pub struct MatchStats {
     pub score_as_first: f64,
     /// The score from seat 1.
     pub score_as_second: f64,
+    /// The games either side forfeited (counted in the W/D/L above as
+    /// losses of the side that forfeited), by side, seat and why.
+    pub forfeits: MatchForfeits,
 }
 
 /// Summarises match records in which the player sat in seat 0 when
@@ -153,6 +158,7 @@ pub fn match_stats(
         win_rate: if n > 0 { wins as f64 / n as f64 } else { 0.0 },
         win_rate_ci95: wilson(wins, n, 1.96),
         mean_margin: (scored > 0).then(|| margin as f64 / scored as f64),
+        forfeits: MatchForfeits::count(records, &player_seat),
     }
 }
 

@@ -9,7 +9,8 @@
 
 use serde_json::json;
 
-use super::matches::{play_match_with, PlayerFactory};
+use super::forfeits::SeatForfeits;
+use super::matches::{play_games, OnForfeit, PlayerFactory, Seating};
 use super::openings::Openings;
 use super::rating::{FitOptions, Ratings, Results};
 use super::Wdl;
@@ -42,6 +43,11 @@ pub struct Tournament {
     pub games: u64,
     /// Different games among them (equal move lists count once).
     pub distinct_games: usize,
+    /// `forfeits[i]`: the games player `i` forfeited (lost in `results`),
+    /// by seat and why.
+    pub forfeits: Vec<SeatForfeits>,
+    /// Tries of forfeited games played again ([`OnForfeit::Replay`]).
+    pub replayed: u64,
 }
 
 impl Tournament {
@@ -57,7 +63,8 @@ impl Tournament {
 
 /// Plays a tournament among `players` (specs) on `game`: `games` games per
 /// pairing (an even number is best: pairs of games with seats swapped),
-/// starting from `openings`. `on_done` is called after every game.
+/// starting from `openings`. `on_done` is called after every game. A
+/// forfeited game is counted ([`OnForfeit::Count`]).
 pub fn play_tournament<G: Roster>(
     game: &G,
     players: &[String],
@@ -65,6 +72,31 @@ pub fn play_tournament<G: Roster>(
     games: usize,
     seed: u64,
     openings: &Openings,
+    on_done: &(dyn Fn() + Sync),
+) -> Result<Tournament, String> {
+    play_tournament_on_forfeit(
+        game,
+        players,
+        format,
+        games,
+        seed,
+        openings,
+        OnForfeit::Count,
+        on_done,
+    )
+}
+
+/// [`play_tournament`], a forfeited game counted, replayed or ending the
+/// tournament as `on_forfeit` says.
+#[allow(clippy::too_many_arguments)]
+pub fn play_tournament_on_forfeit<G: Roster>(
+    game: &G,
+    players: &[String],
+    format: Format,
+    games: usize,
+    seed: u64,
+    openings: &Openings,
+    on_forfeit: OnForfeit,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<Tournament, String> {
     check_entrants(players.len(), format)?;
@@ -79,8 +111,8 @@ pub fn play_tournament<G: Roster>(
         })
         .collect();
     let factories: Vec<&PlayerFactory<'_, G>> = factories.iter().map(|f| &**f).collect();
-    play_tournament_with(
-        game, players, &factories, format, games, seed, openings, on_done,
+    play_pairings(
+        game, players, &factories, format, games, seed, openings, on_forfeit, on_done,
     )
 }
 
@@ -113,6 +145,25 @@ pub fn play_tournament_with<G: Game>(
     openings: &Openings,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<Tournament, String> {
+    let on_forfeit = OnForfeit::Count;
+    play_pairings(
+        game, players, factories, format, games, seed, openings, on_forfeit, on_done,
+    )
+}
+
+/// The pairings of a tournament (see [`play_tournament_with`]).
+#[allow(clippy::too_many_arguments)]
+fn play_pairings<G: Game>(
+    game: &G,
+    players: &[String],
+    factories: &[&PlayerFactory<'_, G>],
+    format: Format,
+    games: usize,
+    seed: u64,
+    openings: &Openings,
+    on_forfeit: OnForfeit,
+    on_done: &(dyn Fn() + Sync),
+) -> Result<Tournament, String> {
     if factories.len() != players.len() {
         return Err("a tournament needs one factory for each player".into());
     }
@@ -135,16 +186,32 @@ pub fn play_tournament_with<G: Game>(
         Format::Gauntlet(k) => (0..n).filter(|&j| j != k).map(|j| (k, j)).collect(),
     };
     let mut results = vec![vec![Wdl::default(); n]; n];
+    let mut forfeits = vec![SeatForfeits::default(); n];
+    let mut replayed = 0;
     let mut all: Vec<GameRecord> = Vec::new();
     for (i, j) in pairings {
         let s = stream(seed, &[TAG, i as u64, j as u64]).next_u64();
-        let records =
-            play_match_with(game, factories[i], factories[j], games, s, &shared, on_done)?;
+        let records = play_games(
+            game,
+            factories[i],
+            factories[j],
+            0..games,
+            s,
+            &shared,
+            Seating::Alternate,
+            on_forfeit,
+            on_done,
+        )?;
         for (g, rec) in records.iter().enumerate() {
+            replayed += rec.replayed.len() as u64;
             let Some(r) = &rec.returns else { continue };
             let seat_i = usize::from(seats_swapped(g));
             results[i][j].add(r[seat_i]);
             results[j][i].add(r[1 - seat_i]);
+            if let Some(f) = &rec.forfeit {
+                let who = if f.seat == seat_i { i } else { j };
+                forfeits[who].add(f.seat, f.kind);
+            }
         }
         all.extend(records);
     }
@@ -153,6 +220,8 @@ pub fn play_tournament_with<G: Game>(
         results,
         games: all.len() as u64,
         distinct_games: super::matches::distinct_games(&all),
+        forfeits,
+        replayed,
     })
 }
 
@@ -186,6 +255,7 @@ impl Tournament {
             "games": self.games,
             "distinct_games": self.distinct_games,
             "players": self.players,
+            "replayed": self.replayed,
             "cross": (0..n).map(|i| (0..n).map(|j| {
                 let w = self.results[i][j];
                 json!({"wins": w.wins, "draws": w.draws, "losses": w.losses})
@@ -197,6 +267,7 @@ impl Tournament {
                 "games": self.total(i).games(),
                 "score": self.total(i).score(),
                 "los_next": los,
+                "forfeits": self.forfeits[i],
             })).collect::<Vec<_>>(),
         })
     }

@@ -125,9 +125,9 @@ fn duel<G: Game>(
             let m = end.score(seat_a).map_or(r, |s| s as f64);
             (r, m)
         }
-        // A player that forfeits (an outside engine out of time) loses
-        // the game.
-        Err(crate::game::driver::PlayError::Forfeit { seat, .. }) if seat != seat_a => (1.0, 1.0),
+        // A player that forfeits (an outside engine out of time, playing an
+        // illegal move or crashing) loses the game.
+        Err(crate::game::driver::PlayError::Forfeit(f)) if f.seat != seat_a => (1.0, 1.0),
         // A player that breaks the rules loses the game.
         Err(_) => (-1.0, -1.0),
     }

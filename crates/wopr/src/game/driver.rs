@@ -12,7 +12,7 @@ use std::ops::ControlFlow;
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
-use super::player::{Failure, Player};
+use super::player::{Failure, ForfeitKind, Player};
 use super::rng::WoprRng;
 use super::{Action, ActionList, Game, State, Turn};
 
@@ -40,10 +40,37 @@ pub struct GameRecord {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub opening: usize,
     /// Why the game ended early where a player forfeited it (an outside
-    /// engine out of time): a one-line message naming the player; its
-    /// seat's return is −1, the others share +1.
+    /// engine out of time, playing an illegal move or crashing): who, why
+    /// and a one-line message naming the player; its seat's return is −1,
+    /// the others share +1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub forfeit: Option<String>,
+    pub forfeit: Option<Forfeit>,
+    /// The forfeits of earlier tries at this game, replayed from the same
+    /// opening and random stream (`eval::matches::OnForfeit::Replay`);
+    /// empty where the game was played once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replayed: Vec<Forfeit>,
+}
+
+/// A game a player forfeited ([`Failure::Forfeit`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Forfeit {
+    /// The seat that forfeited.
+    pub seat: usize,
+    /// Why: out of time, an illegal move, a crash.
+    pub kind: ForfeitKind,
+    /// The player's one-line message (the engine, what it did not answer).
+    pub message: String,
+}
+
+impl std::fmt::Display for Forfeit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "seat {} forfeits ({}): {}",
+            self.seat, self.kind, self.message
+        )
+    }
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -86,13 +113,8 @@ pub enum PlayError {
     /// A player forfeited the game ([`Failure::Forfeit`]); only
     /// [`play_out`], which returns a position, reports it as an error (a
     /// record holds it in `forfeit`).
-    #[error("{message}")]
-    Forfeit {
-        /// The seat that forfeited.
-        seat: usize,
-        /// The player's one-line message.
-        message: String,
-    },
+    #[error("{}", .0.message)]
+    Forfeit(Forfeit),
     /// A player could not go on ([`Failure::Fatal`]): the match ends.
     #[error("{message}")]
     Failed {
@@ -117,10 +139,14 @@ pub fn forfeit_returns(seat: usize, players: usize) -> Vec<f64> {
 fn check_failure<G: Game>(
     player: &mut dyn Player<G>,
     seat: usize,
-) -> Result<Option<(usize, String)>, PlayError> {
+) -> Result<Option<Forfeit>, PlayError> {
     match player.failure() {
         None => Ok(None),
-        Some(Failure::Forfeit(message)) => Ok(Some((seat, message))),
+        Some(Failure::Forfeit(kind, message)) => Ok(Some(Forfeit {
+            seat,
+            kind,
+            message,
+        })),
         Some(Failure::Fatal(message)) => Err(PlayError::Failed { seat, message }),
     }
 }
@@ -144,8 +170,8 @@ pub fn sample_chance<S: State>(state: &S, rng: &mut WoprRng) -> Action {
 struct Ending<S> {
     state: S,
     abandoned: bool,
-    /// The seat that forfeited and its message.
-    forfeit: Option<(usize, String)>,
+    /// The forfeit that ended it.
+    forfeit: Option<Forfeit>,
 }
 
 /// The driver's loop: plays `game` from its start with `players[s]` in seat
@@ -331,15 +357,16 @@ pub fn play_game_from<G: Game>(
         score: None,
         opening: opening.len(),
         forfeit: None,
+        replayed: Vec::new(),
     };
     let ending = drive(game, opening, players, rng, on_move, |state, joint| {
         let notation: Vec<String> = joint.iter().map(|&a| state.action_to_string(a)).collect();
         record.moves.push(notation.join("/"));
         record.actions.extend_from_slice(joint);
     })?;
-    if let Some((seat, message)) = ending.forfeit {
-        record.returns = Some(forfeit_returns(seat, game.num_players()));
-        record.forfeit = Some(message);
+    if let Some(forfeit) = ending.forfeit {
+        record.returns = Some(forfeit_returns(forfeit.seat, game.num_players()));
+        record.forfeit = Some(forfeit);
     } else if !ending.abandoned {
         let state = ending.state;
         record.returns = Some((0..game.num_players()).map(|p| state.returns(p)).collect());
@@ -382,7 +409,7 @@ pub fn play_out<G: Game>(
         |_, _| {},
     )
     .and_then(|ending| match ending.forfeit {
-        Some((seat, message)) => Err(PlayError::Forfeit { seat, message }),
+        Some(forfeit) => Err(PlayError::Forfeit(forfeit)),
         None => Ok(ending.state),
     })
 }

@@ -45,9 +45,9 @@ pub mod spec;
 
 use std::fmt::{Debug, Display};
 
-pub use driver::{play_game, GameRecord};
+pub use driver::{play_game, Forfeit, GameRecord};
 pub use info::{GameInfo, ParamInfo};
-pub use player::{BestSoFar, Failure, Player, ValuePlayer, ViewOf};
+pub use player::{BestSoFar, Failure, ForfeitKind, Player, ValuePlayer, ViewOf};
 pub use spec::{GameSpec, SpecError};
 
 /// An action index: a number in `0..game.num_actions()`. Its meaning is fixed

@@ -67,12 +67,50 @@ impl BestSoFar {
 /// How a player failed to give a move (an outside engine: `players::gtp`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
-    /// The player loses this game (it ran out of time); the match goes on.
-    /// The text is a one-line message naming the player.
-    Forfeit(String),
-    /// The match cannot go on (the engine exited, answered an error or
-    /// played an illegal move); a one-line message naming the player.
+    /// The player loses this game; the match goes on (or replays the game,
+    /// or stops: `eval::matches::OnForfeit`). The text is a one-line
+    /// message naming the player and what it did not answer.
+    Forfeit(ForfeitKind, String),
+    /// The match cannot go on (the engine cannot be started, or does not
+    /// speak GTP at its first command); a one-line message naming the
+    /// player.
     Fatal(String),
+}
+
+/// Why a player forfeited a game: what the tallies count apart.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum ForfeitKind {
+    /// No answer within its time (a `genmove` within `ms`, another command
+    /// within its limit).
+    Time,
+    /// A move that is not legal in the position, or not a move at all.
+    Illegal,
+    /// The engine exited, closed its pipes, answered an error or stopped
+    /// speaking GTP in the middle of a game.
+    Crash,
+}
+
+impl ForfeitKind {
+    /// Every kind, in the order tables list them.
+    pub const ALL: [ForfeitKind; 3] = [ForfeitKind::Time, ForfeitKind::Illegal, ForfeitKind::Crash];
+
+    /// The kind's name in tables and JSON: `time`, `illegal`, `crash`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ForfeitKind::Time => "time",
+            ForfeitKind::Illegal => "illegal",
+            ForfeitKind::Crash => "crash",
+        }
+    }
+}
+
+impl std::fmt::Display for ForfeitKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// A player whose every choice comes in two steps: a value for each legal

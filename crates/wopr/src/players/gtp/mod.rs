@@ -30,32 +30,59 @@
 //! `play COLOUR pass` and works out itself that a side with no move is not
 //! played for; an engine answering `genmove` with `pass` passes.
 //!
-//! **Failures** ([`Player::failure`]). An engine that does not answer a
-//! `genmove` within `ms` loses that game (it is killed and started afresh
-//! for the next one); an engine that exits, answers `?`, writes what is
-//! not GTP or plays an illegal move ends the match with a one-line error
-//! naming the engine, its command and the last line it wrote to stderr.
-//! The child is always reaped: told `quit`, then killed if it has not
-//! exited within a second, when the player is dropped.
+//! **Time.** `genmove` has `ms`; every other command (the first after
+//! the engine starts included) has as long, but at least 1 s and at most
+//! 10 s ([`GtpSpec::command_time`]). No answer is waited for past its
+//! limit, whatever the engine does.
+//!
+//! **Failures** ([`Player::failure`]), each a one-line message naming the
+//! engine, its command, what it did not answer and the last line it wrote
+//! to stderr:
+//! - *fatal* (the match ends with the error): the engine cannot be
+//!   started, or it does not answer its first command since it started
+//!   (`boardsize N`) with a GTP success: it exits, closes its pipes, echoes
+//!   its input, writes what is not GTP, answers `?` (a board it cannot
+//!   play) or does not answer in time. Such an engine cannot play any game.
+//! - *forfeit* (it loses the game, [`ForfeitKind`]; the match goes on, or
+//!   replays or stops as its `OnForfeit` says): after that first answer,
+//!   `time`: no answer within the limit; `illegal`: a `genmove` answer that
+//!   is not a legal move here (`resign` included); `crash`: it exits,
+//!   closes its pipes, answers `?` or writes what is not GTP. The engine is
+//!   killed and started afresh for the next game.
+//!
+//! **Guests.** The engine runs in a process group of its own, is written
+//! to by a thread that blocks `SIGPIPE` (a write to an engine that has gone
+//! is an error, never a signal that ends wopr) and read in lines of at most
+//! 64 KiB (`lines.rs`); see `child.rs`. It is always reaped: told `quit`,
+//! then killed with its group if it has not exited within a second, when
+//! the player is dropped; killed at once after a failure.
 
-use std::io::{BufRead, BufReader, Write};
+mod child;
+pub mod engine;
+pub mod lines;
+
 use std::marker::PhantomData;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use child::{Engine, Trouble};
 
 use super::{Player, Roster, ViewOf};
-use crate::game::player::Failure;
+use crate::game::player::{Failure, ForfeitKind};
 use crate::game::rng::WoprRng;
 use crate::game::{Action, ActionList, Game, Searchable, SpecError, State, Turn};
+use lines::shown;
 
 /// The time an engine has to answer one `genmove` when the spec gives no
 /// `ms`.
 pub const DEFAULT_MOVE_MS: u64 = 60_000;
 
-/// The time an engine has to answer any other command (and to start).
+/// The most time an engine has to answer a command other than `genmove`
+/// (and to start): see [`GtpSpec::command_time`].
 pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The least time an engine has to answer a command other than
+/// `genmove`.
+pub const COMMAND_TIMEOUT_MIN: Duration = Duration::from_secs(1);
 
 /// The `gtp:` spec syntax, for player lists and errors.
 pub const GTP_PLAYER: &str = "gtp:COMMAND [ARGS…][,ms=T]";
@@ -113,6 +140,15 @@ impl GtpSpec {
     }
 }
 
+impl GtpSpec {
+    /// The time to answer a command other than `genmove` (the first after
+    /// the engine starts included): the move time, but at least
+    /// [`COMMAND_TIMEOUT_MIN`] and at most [`COMMAND_TIMEOUT`].
+    pub fn command_time(&self) -> Duration {
+        self.move_time.clamp(COMMAND_TIMEOUT_MIN, COMMAND_TIMEOUT)
+    }
+}
+
 impl std::fmt::Display for GtpSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // The time is always written: a command line ending in `,ms=…` of
@@ -149,138 +185,6 @@ pub fn is_pass<S: State>(state: &S, action: Action) -> bool {
     state.action_to_string(action).eq_ignore_ascii_case("pass")
 }
 
-/// Why talking to the engine failed.
-enum Trouble {
-    /// No answer within the deadline.
-    Timeout,
-    /// Anything else: the engine exited, answered `?`, wrote nonsense.
-    Broken(String),
-}
-
-/// A running engine: the child, its stdin, its stdout's lines (read by a
-/// thread) and the last line of its stderr (kept by another).
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    last_stderr: Arc<Mutex<String>>,
-}
-
-impl Engine {
-    fn start(command: &[String]) -> Result<Engine, String> {
-        let mut child = Command::new(&command[0])
-            .args(&command[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot start it: {e}"))?;
-        let stdin = child.stdin.take().expect("stdin is piped");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let stderr = child.stderr.take().expect("stderr is piped");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let last_stderr = Arc::new(Mutex::new(String::new()));
-        let keep = Arc::clone(&last_stderr);
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { break };
-                if !line.trim().is_empty() {
-                    *keep.lock().unwrap_or_else(|e| e.into_inner()) = line;
-                }
-            }
-        });
-        Ok(Engine {
-            child,
-            stdin,
-            lines,
-            last_stderr,
-        })
-    }
-
-    /// Sends `command` and waits until `deadline` for its answer: the text
-    /// after `=` (lines joined by newlines), or the trouble.
-    fn ask(&mut self, command: &str, timeout: Duration) -> Result<String, Trouble> {
-        writeln!(self.stdin, "{command}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|_| Trouble::Broken(format!("'{command}': it exited (the pipe is closed)")))?;
-        let deadline = Instant::now() + timeout;
-        let mut answer: Option<(bool, Vec<String>)> = None;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = match self.lines.recv_timeout(left) {
-                Ok(line) => line,
-                Err(RecvTimeoutError::Timeout) => return Err(Trouble::Timeout),
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(Trouble::Broken(format!("'{command}': it exited")))
-                }
-            };
-            let line = line.trim_end_matches('\r').to_string();
-            match &mut answer {
-                None if line.trim().is_empty() => continue,
-                None => {
-                    let ok = match line.chars().next() {
-                        Some('=') => true,
-                        Some('?') => false,
-                        _ => {
-                            return Err(Trouble::Broken(format!(
-                                "'{command}': not a GTP answer: '{line}'"
-                            )))
-                        }
-                    };
-                    // Drop the status character and any numeric id.
-                    let text = line[1..].trim_start_matches(|c: char| c.is_ascii_digit());
-                    answer = Some((ok, vec![text.trim().to_string()]));
-                }
-                Some((ok, text)) => {
-                    if line.trim().is_empty() {
-                        let body = text.join("\n").trim().to_string();
-                        return if *ok {
-                            Ok(body)
-                        } else {
-                            Err(Trouble::Broken(format!(
-                                "'{command}': it answered '? {body}'"
-                            )))
-                        };
-                    }
-                    text.push(line);
-                }
-            }
-        }
-    }
-
-    fn last_stderr(&self) -> String {
-        self.last_stderr
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-    }
-
-    /// Asks the engine to quit, then kills it if it has not exited within
-    /// a second, and reaps it.
-    fn stop(mut self, polite: bool) {
-        if polite {
-            let _ = writeln!(self.stdin, "quit").and_then(|_| self.stdin.flush());
-            let until = Instant::now() + Duration::from_secs(1);
-            while Instant::now() < until {
-                if let Ok(Some(_)) = self.child.try_wait() {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// An outside engine as a player; see the module docs.
 pub struct GtpPlayer<G: Game> {
     spec: GtpSpec,
@@ -290,6 +194,9 @@ pub struct GtpPlayer<G: Game> {
     known: Option<G::State>,
     initial: G::State,
     failure: Option<Failure>,
+    /// Whether the engine has answered a command since it started: until
+    /// it has, any trouble is fatal (it does not speak GTP).
+    spoke: bool,
     _game: PhantomData<G>,
 }
 
@@ -309,6 +216,7 @@ where
             known: None,
             initial: game.initial_state(),
             failure: None,
+            spoke: false,
             _game: PhantomData,
         })
     }
@@ -347,16 +255,32 @@ where
         self.failure = Some(failure);
     }
 
+    /// Sends `command` and waits up to `timeout` for its answer; trouble
+    /// is fatal before the engine's first answer, a forfeit after it (see
+    /// the module docs).
     fn ask(&mut self, command: &str, timeout: Duration) -> Result<String, Failure> {
         let engine = self.engine.as_mut().expect("the engine is running");
-        match engine.ask(command, timeout) {
-            Ok(answer) => Ok(answer),
-            Err(Trouble::Timeout) => Err(Failure::Forfeit(self.describe(&format!(
-                "no answer to '{command}' within {} ms; it loses this game",
-                timeout.as_millis()
-            )))),
-            Err(Trouble::Broken(what)) => Err(Failure::Fatal(self.describe(&what))),
+        let trouble = match engine.ask(command, timeout) {
+            Ok(answer) => {
+                self.spoke = true;
+                return Ok(answer);
+            }
+            Err(trouble) => trouble,
+        };
+        let what = trouble.describe(command, timeout);
+        if !self.spoke {
+            return Err(Failure::Fatal(self.describe(&format!(
+                "{what}, the first command since it started: it does not speak GTP"
+            ))));
         }
+        let kind = match trouble {
+            Trouble::Timeout => ForfeitKind::Time,
+            Trouble::Gone(_) | Trouble::NotGtp(_) | Trouble::Refused(_) => ForfeitKind::Crash,
+        };
+        Err(Failure::Forfeit(
+            kind,
+            self.describe(&format!("{what}; it loses this game ({kind})")),
+        ))
     }
 
     /// Tells the engine every move from the position it knows to `view`.
@@ -366,12 +290,14 @@ where
                 Engine::start(&self.spec.command).map_err(|e| Failure::Fatal(self.describe(&e)))?;
             self.engine = Some(engine);
             self.known = None;
+            self.spoke = false;
         }
+        let limit = self.spec.command_time();
         let known = match self.known.take() {
             Some(k) => k,
             None => {
-                self.ask(&format!("boardsize {}", self.size), COMMAND_TIMEOUT)?;
-                self.ask("clear_board", COMMAND_TIMEOUT)?;
+                self.ask(&format!("boardsize {}", self.size), limit)?;
+                self.ask("clear_board", limit)?;
                 self.initial.clone()
             }
         };
@@ -392,10 +318,7 @@ where
             };
             if !is_pass(&state, a) {
                 let vertex = state.action_to_string(a).to_ascii_uppercase();
-                self.ask(
-                    &format!("play {} {vertex}", colour_name(seat)),
-                    COMMAND_TIMEOUT,
-                )?;
+                self.ask(&format!("play {} {vertex}", colour_name(seat)), limit)?;
             }
             state.apply(a);
         }
@@ -423,14 +346,24 @@ where
                 .filter(|a| legal.contains(a))
         };
         let Some(action) = action else {
-            return Err(Failure::Fatal(self.describe(&format!(
-                "it played '{answer}', which is not a legal move here (legal: {})",
-                legal
-                    .iter()
-                    .map(|&a| view.action_to_string(a))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ))));
+            let legal = legal
+                .iter()
+                .map(|&a| view.action_to_string(a))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let played = if word.eq_ignore_ascii_case("resign") {
+                "it resigned".to_string()
+            } else {
+                format!(
+                    "it played '{}', which is not a legal move here",
+                    shown(&answer)
+                )
+            };
+            let what = format!(
+                "to 'genmove {}' {played} (legal: {legal}); it loses this game (illegal)",
+                colour_name(seat)
+            );
+            return Err(Failure::Forfeit(ForfeitKind::Illegal, self.describe(&what)));
         };
         let mut known = view.clone();
         known.apply(action);
