@@ -32,6 +32,7 @@ use wopr::{Action, ActionList, Game, Roster, Searchable, State};
 
 mod config;
 mod files;
+mod gtp;
 mod notation;
 mod serve;
 mod specs;
@@ -39,6 +40,7 @@ mod specs;
 pub use config::check_config;
 use config::planned_weights;
 pub use files::{check_checkpoint, check_game_record, check_net_file};
+pub use gtp::check_gtp_line;
 pub use notation::check_move_notation;
 use notation::random_ply;
 pub use serve::check_serve_request;
@@ -57,6 +59,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("checkpoint", check_checkpoint),
     ("game_record", check_game_record),
     ("serve_request", check_serve_request),
+    ("gtp_line", check_gtp_line),
 ];
 
 /// Game specs with parameters, fuzzed besides every registered game's
