@@ -32,6 +32,7 @@ use wopr::{Action, ActionList, Game, Roster, Searchable, State};
 
 mod config;
 mod files;
+mod gdl;
 mod gtp;
 mod notation;
 mod serve;
@@ -40,6 +41,7 @@ mod specs;
 pub use config::check_config;
 use config::planned_weights;
 pub use files::{check_checkpoint, check_game_record, check_net_file};
+pub use gdl::{check_gdl_sheet, check_ggp_message};
 pub use gtp::check_gtp_line;
 pub use notation::check_move_notation;
 use notation::random_ply;
@@ -59,6 +61,8 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("checkpoint", check_checkpoint),
     ("game_record", check_game_record),
     ("serve_request", check_serve_request),
+    ("gdl_sheet", check_gdl_sheet),
+    ("ggp_message", check_ggp_message),
     ("gtp_line", check_gtp_line),
 ];
 
