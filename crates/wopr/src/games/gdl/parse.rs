@@ -559,7 +559,12 @@ impl Reader {
                 return Err(err(line, "(or …) takes literals, found bare or"));
             }
             if args.is_empty() {
-                return Err(err(line, "(or …) needs at least one literal"));
+                // A disjunction of nothing is false, as in KIF and in
+                // Prolog (`fail`), which runs such sheets: read it as a
+                // literal that never holds, `(distinct or or)`, so that
+                // no later stage meets an empty `or`.
+                let or = Term::Const(self.intern("or", line, m)?);
+                return Ok(Literal::Distinct(or.clone(), or));
             }
             let mut ls = Vec::with_capacity(args.len());
             for l in args {

@@ -91,10 +91,6 @@ fn one_line_errors() {
         msg("(<= p (distinct ?x))"),
         "line 1: (distinct …) takes two terms, found 1 in (distinct ?x)"
     );
-    assert_eq!(
-        msg("(<= p (or))"),
-        "line 1: (or …) needs at least one literal"
-    );
     assert_eq!(msg("(<=)"), "line 1: a rule (<= head body…) needs a head");
     assert_eq!(
         msg("?x"),
@@ -289,4 +285,24 @@ fn reading_stops_at_the_budget_before_passing_it() {
     let once = parse_within(repeated.as_bytes(), Budget::from_bytes(u64::MAX)).unwrap();
     assert_eq!(once.sheet.rules.len(), 1);
     assert!(once.bytes < 4096, "{}", once.bytes);
+}
+
+/// `(or)` is a disjunction of nothing: false, as SWI-Prolog runs it (the
+/// sheet `testgames/emptyDisjunction.kif` of AlexLandau/gdl-validation
+/// has one). Here `stop` is legal only where `(or)` holds: never, so the
+/// initial state has one move, `go`.
+#[test]
+fn an_empty_or_never_holds() {
+    let rule = &parse("(<= p (or))").unwrap().rules[0];
+    assert_eq!(rule.to_string(), "(<= p (distinct or or))");
+    let sheet = "(role a) (init (s 0))
+        (<= (legal a go) (true (s 0)))
+        (<= (legal a stop) (true (s 0)) (or))
+        (<= (next (s 1)) (does a go))
+        (<= terminal (true (s 1)))
+        (<= (goal a 100) (true (s 1)))
+        (<= (goal a 0) (true (s 0)))";
+    let g = super::super::game::Gdl::from_text("empty-or.kif", sheet, 100).unwrap();
+    let r = g.reasoner();
+    assert_eq!(super::super::steps::step_perft(r, &r.initial(), 1), 1);
 }
