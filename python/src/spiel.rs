@@ -245,7 +245,6 @@ fn openspiel_game(name: &str, given: &[(String, String)]) -> Result<OpenSpielNam
         "othello" => ("othello", "reversi:8x8".to_string()),
         "connect_four" => {
             require("x_in_row", Param::Int(4))?;
-            require("egocentric_obs_tensor", Param::Bool(false))?;
             let spec = format!("connect4:{}x{}", int("columns"), int("rows"));
             ("connect_four", spec)
         }

@@ -57,6 +57,7 @@ GAMES = [
     ("tic_tac_toe", 10),
     ("connect_four", 10),
     ("connect_four(rows=5,columns=6)", 5),
+    ("connect_four(egocentric_obs_tensor=true)", 3),
     ("othello", 10),
     ("dots_and_boxes", 10),
     ("dots_and_boxes(num_rows=2,num_cols=3)", 5),

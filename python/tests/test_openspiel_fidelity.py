@@ -49,6 +49,7 @@ GAMES = [
     ("tic_tac_toe", 20),
     ("connect_four", 20),
     ("connect_four(rows=5,columns=6)", 20),
+    ("connect_four(egocentric_obs_tensor=true)", 10),
     ("othello", 20),
     ("dots_and_boxes", 20),
     ("dots_and_boxes(num_rows=3,num_cols=3)", 20),

@@ -1,7 +1,10 @@
 //! OpenSpiel's `connect_four` (open_spiel/games/connect_four): the board
 //! top row first, each row ending in a newline, `x` for player 0 and `o`;
 //! actions `x3`; the observation tensor `[3, rows, columns]`, one plane per
-//! cell state (x, o, empty), row 0 at the bottom.
+//! cell state (x, o, empty), row 0 at the bottom; with
+//! `egocentric_obs_tensor=true` the planes are the observer's opponent's
+//! pieces, its own and the empty cells (as pyspiel 2.0.2 answers: checked
+//! by test_openspiel_fidelity).
 
 use wopr::game::Action;
 use wopr::games::connect4::{Connect4, Connect4State};
@@ -9,8 +12,11 @@ use wopr::games::connect4::{Connect4, Connect4State};
 use super::{parts, seat_of, set, OpenSpielView, Provides, Tensors};
 use crate::erased::DynState;
 
-/// OpenSpiel's view of wopr's Connect-4.
-pub struct View;
+/// OpenSpiel's view of wopr's Connect-4; `egocentric`: the game's
+/// `egocentric_obs_tensor`.
+pub struct View {
+    pub egocentric: bool,
+}
 
 /// The cell in OpenSpiel's row `r` (0 = bottom), column `c`: OpenSpiel's
 /// plane (x 0, o 1, empty 2) and letter.
@@ -63,7 +69,7 @@ impl OpenSpielView for View {
     fn observation_tensor(
         &self,
         s: &dyn DynState,
-        _player: usize,
+        player: usize,
         out: &mut Tensors,
     ) -> Result<(), String> {
         let b = board(s)?;
@@ -71,7 +77,12 @@ impl OpenSpielView for View {
         let t = out.get("observation", &shape);
         for r in 0..b.rows() {
             for c in 0..b.columns() {
-                set(t, &shape, &[cell(&b, r, c).0, r, c]);
+                let plane = match (cell(&b, r, c).0, self.egocentric) {
+                    // The opponent's pieces first, then the observer's.
+                    (seat @ (0 | 1), true) => usize::from(seat == player),
+                    (plane, _) => plane,
+                };
+                set(t, &shape, &[plane, r, c]);
             }
         }
         Ok(())

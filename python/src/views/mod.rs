@@ -235,7 +235,12 @@ pub fn of(facts: &Facts) -> Option<&'static dyn OpenSpielView> {
     }
     Some(match facts.short_name.as_str() {
         "tic_tac_toe" => &tic_tac_toe::View,
-        "connect_four" => &connect_four::View,
+        "connect_four" => match facts.parameters.iter().any(|(k, v)| {
+            k == "egocentric_obs_tensor" && matches!(v, crate::spiel::Param::Bool(true))
+        }) {
+            true => &connect_four::View { egocentric: true },
+            false => &connect_four::View { egocentric: false },
+        },
         "othello" => &othello::View,
         "dots_and_boxes" => &dots_and_boxes::View,
         "kuhn_poker" => &kuhn_poker::View,
