@@ -1,6 +1,6 @@
 //! Every game behind one interface: a game is type-erased once, when it
-//! is loaded ([`erase`], built for every registered game: the board games
-//! by `with_board_game!`, the rest by name), so each Python call is one
+//! is loaded ([`erase`], one arm for every registered game, no wildcard:
+//! the board games through `board`), so each Python call is one
 //! virtual call into the generic code every other wopr front end uses.
 
 use std::any::Any;
@@ -21,8 +21,6 @@ use wopr::games::goofspiel::GoofspielState;
 use wopr::games::kuhn::{KuhnPoker, KuhnState};
 use wopr::games::pig::PigState;
 use wopr::players::{parse_player, resolve_player, Roster};
-use wopr::registry::AnyGame;
-use wopr::with_board_game;
 
 use crate::bots::{BotPlayer, Entrant, ToPy};
 use crate::kuhn;
@@ -645,44 +643,5 @@ impl<G: Roster> DynPlayer for ErasedPlayer<G> {
     }
 }
 
-#[allow(clippy::clone_on_copy)] // some games are Copy, some are not
-pub fn erase(game: &AnyGame) -> Arc<dyn DynGame> {
-    with_board_game!(game, g => Arc::new(Erased {
-        game: g.clone(),
-        encode,
-        encodings: board_encodings,
-        strings: public(),
-        state_of_view: Some(|v| v.clone()),
-    }) as Arc<dyn DynGame>,
-    match game {
-        AnyGame::Pig(g) => Arc::new(Erased {
-            game: g.clone(),
-            encode: observation,
-            encodings: observation_encoding,
-            strings: public(),
-            state_of_view: Some(|v| v.clone()),
-        }),
-        AnyGame::Kuhn(g) => Arc::new(Erased {
-            game: g.clone(),
-            encode: observation,
-            encodings: observation_encoding,
-            strings: kuhn_strings(),
-            state_of_view: None,
-        }),
-        AnyGame::Goofspiel(g) => Arc::new(Erased {
-            game: g.clone(),
-            encode: observation,
-            encodings: observation_encoding,
-            strings: public(),
-            state_of_view: Some(|v| v.clone()),
-        }),
-        AnyGame::GdlHidden(g) => Arc::new(Erased {
-            game: g.clone(),
-            encode: no_observation,
-            encodings: |_| Vec::new(),
-            strings: percepts(),
-            state_of_view: None,
-        }),
-        _ => unreachable!("with_board_game! takes every board game"),
-    })
-}
+mod erase;
+pub use erase::erase;

@@ -134,7 +134,12 @@ macro_rules! with_board_game {
             $crate::registry::AnyGame::Reversi($g) => $body,
             $crate::registry::AnyGame::Virus($g) => $body,
             $crate::registry::AnyGame::Gdl($g) => $body,
-            _ => $other,
+            // Named, not a wildcard: a game added to `AnyGame` must be
+            // placed on one side or the other here, or nothing compiles.
+            $crate::registry::AnyGame::Pig(_)
+            | $crate::registry::AnyGame::Kuhn(_)
+            | $crate::registry::AnyGame::Goofspiel(_)
+            | $crate::registry::AnyGame::GdlHidden(_) => $other,
         }
     };
 }
