@@ -94,6 +94,3 @@ where
         self.search.clear();
     }
 }
-
-/// The player specs every perfect-information game gets from search.
-pub const SEARCH_PLAYERS: &[&str] = &["alphabeta[:depth=D][,ms=T]"];

@@ -158,9 +158,6 @@ pub const DEFAULT_PUCT_C: f64 = 1.0;
 /// The `mcts` spec syntax, for player lists and errors.
 pub const MCTS_SYNTAX: &str = "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE][,select=uct|puct][,solve=on|off][,reuse=on|off]";
 
-/// The `mcts` spec syntax as a player list.
-pub const MCTS_PLAYERS: &[&str] = &[MCTS_SYNTAX];
-
 /// What an `mcts` spec accepts, for error messages.
 const ACCEPTED: &str = "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE][,select=uct|puct][,solve=on|off][,reuse=on|off] with N in 1..=10000000, C ≥ 0, T in 1..=86400000; select=puct needs rollout=net:FILE";
 
