@@ -7,7 +7,7 @@
 mod cli_common;
 mod ggp_common;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::TcpListener;
 use std::time::Duration;
 
@@ -145,20 +145,7 @@ fn bad_player() -> String {
         let mut plays = 0;
         for conn in listener.incoming() {
             let Ok(mut s) = conn else { return };
-            let mut head = Vec::new();
-            let mut byte = [0u8; 1];
-            while !head.ends_with(b"\r\n\r\n") && s.read(&mut byte).unwrap_or(0) == 1 {
-                head.push(byte[0]);
-            }
-            let head = String::from_utf8_lossy(&head).to_lowercase();
-            let len: usize = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:"))
-                .and_then(|v| v.trim().parse().ok())
-                .unwrap_or(0);
-            let mut body = vec![0u8; len];
-            let _ = s.read_exact(&mut body);
-            let body = String::from_utf8_lossy(&body).to_lowercase();
+            let body = ggp_common::read_request(&mut s).to_lowercase();
             let answer = if body.starts_with("(start") {
                 "ready"
             } else if body.starts_with("(play") {
@@ -302,25 +289,6 @@ fn a_misbehaving_manager_gets_errors_and_other_matches_go_on() {
     assert_eq!(post(a, "(stop m1 nil)"), (200, "done".into()));
 }
 
-/// Reads one HTTP request (head and body) from `s`, as a player would.
-fn read_request(s: &mut std::net::TcpStream) -> String {
-    let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
-    let mut head = Vec::new();
-    let mut byte = [0u8; 1];
-    while !head.ends_with(b"\r\n\r\n") && s.read(&mut byte).unwrap_or(0) == 1 {
-        head.push(byte[0]);
-    }
-    let head = String::from_utf8_lossy(&head).to_lowercase();
-    let len: usize = head
-        .lines()
-        .find_map(|l| l.strip_prefix("content-length:"))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(0);
-    let mut body = vec![0u8; len];
-    let _ = s.read_exact(&mut body);
-    String::from_utf8_lossy(&body).to_lowercase()
-}
-
 /// A fake player that answers its messages in turn as `script` says:
 /// `close` (the connection closed at once), `late` (a legal-looking move
 /// after 1.5 s), `garbage` (bytes that are not HTTP), `bytes` (HTTP 200
@@ -331,7 +299,8 @@ fn chaos_player(script: &'static [&'static str]) -> String {
     std::thread::spawn(move || {
         for (n, conn) in listener.incoming().enumerate() {
             let Ok(mut s) = conn else { return };
-            read_request(&mut s);
+            let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+            ggp_common::read_request(&mut s);
             let http = |body: &[u8]| {
                 let mut out = format!(
                     "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",

@@ -9,7 +9,7 @@
 mod cli_common;
 mod ggp_common;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 
@@ -65,20 +65,7 @@ fn spy(to: String) -> (String, Arc<Mutex<Vec<String>>>) {
     std::thread::spawn(move || {
         for conn in listener.incoming() {
             let Ok(mut s) = conn else { return };
-            let mut head = Vec::new();
-            let mut byte = [0u8; 1];
-            while !head.ends_with(b"\r\n\r\n") && s.read(&mut byte).unwrap_or(0) == 1 {
-                head.push(byte[0]);
-            }
-            let head = String::from_utf8_lossy(&head).to_lowercase();
-            let len: usize = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:"))
-                .and_then(|v| v.trim().parse().ok())
-                .unwrap_or(0);
-            let mut body = vec![0u8; len];
-            let _ = s.read_exact(&mut body);
-            let body = String::from_utf8_lossy(&body).to_string();
+            let body = ggp_common::read_request(&mut s);
             log.lock().unwrap().push(body.to_lowercase());
             let (code, answer) = post(&to, &body);
             let _ = write!(

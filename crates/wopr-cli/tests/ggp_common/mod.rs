@@ -56,23 +56,7 @@ impl Drop for Player {
 
 /// POSTs `body` over plain HTTP/1.1; the status and the body.
 pub fn post(addr: &str, body: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    write!(
-        s,
-        "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: text/acl\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut answer = String::new();
-    s.read_to_string(&mut answer).expect("an answer");
-    let status = answer
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("no status in {answer:?}"));
-    let text = answer.split_once("\r\n\r\n").map_or("", |x| x.1);
-    (status, text.trim().to_string())
+    post_bytes(addr, body.as_bytes())
 }
 
 /// The path of `rel`, relative to the repository's root.
@@ -126,4 +110,23 @@ pub fn post_bytes(addr: &str, body: &[u8]) -> (u16, String) {
         .unwrap_or_else(|| panic!("no status in {answer:?}"));
     let text = answer.split_once("\r\n\r\n").map_or("", |x| x.1);
     (status, text.trim().to_string())
+}
+
+/// Reads one HTTP request (head and body) from `s`, as a player would:
+/// its body as text (bytes that are not UTF-8 replaced).
+pub fn read_request(s: &mut TcpStream) -> String {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") && s.read(&mut byte).unwrap_or(0) == 1 {
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head).to_lowercase();
+    let len: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0u8; len];
+    let _ = s.read_exact(&mut body);
+    String::from_utf8_lossy(&body).into_owned()
 }
