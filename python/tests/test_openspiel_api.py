@@ -244,10 +244,8 @@ class OpenSpielApi(unittest.TestCase):
                 diffs.append(f"{where}: {query}: wopr {b} != pyspiel {a}")
 
         same("str", lambda: str(want), lambda: str(state))
-        same("history", want.history, state.history)
-        same("current_player", want.current_player, state.current_player)
-        same("is_chance_node", want.is_chance_node, state.is_chance_node)
-        same("is_simultaneous_node", want.is_simultaneous_node, state.is_simultaneous_node)
+        for query in ("history", "current_player", "is_chance_node", "is_simultaneous_node"):
+            same(query, getattr(want, query), getattr(state, query))
         same("legal_actions()", want.legal_actions, state.legal_actions)
         # pyspiel's `legal_actions_mask(-2)` at a simultaneous node writes
         # each flat joint action into a mask of `num_distinct_actions`
@@ -264,14 +262,17 @@ class OpenSpielApi(unittest.TestCase):
                 )
         if not want.is_terminal() and not simultaneous:
             same("legal_actions_mask()", want.legal_actions_mask, lambda: list(state.legal_actions_mask()))
-        same("chance_outcomes", want.chance_outcomes, state.chance_outcomes)
-        same("returns", want.returns, state.returns)
-        same("rewards", want.rewards, state.rewards)
-        same("history_str", want.history_str, state.history_str)
-        same("move_number", want.move_number, state.move_number)
-        same("is_initial_state", want.is_initial_state, state.is_initial_state)
-        same("is_player_node", want.is_player_node, state.is_player_node)
-        same("is_terminal", want.is_terminal, state.is_terminal)
+        for query in (
+            "chance_outcomes",
+            "returns",
+            "rewards",
+            "history_str",
+            "move_number",
+            "is_initial_state",
+            "is_player_node",
+            "is_terminal",
+        ):
+            same(query, getattr(want, query), getattr(state, query))
         text = want.serialize()
         same("serialize", lambda: text, state.serialize)
         back = game.deserialize_state(text)
