@@ -66,27 +66,9 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("gtp_line", check_gtp_line),
 ];
 
-/// Game specs with parameters, fuzzed besides every registered game's
-/// default spec (which [`game_specs`] lists first).
-const EXTRA_SPECS: &[&str] = &[
-    "connect4:6x6",
-    "connect4:4x4",
-    "connect4:9x5",
-    "dots-and-boxes:1x1",
-    "dots-and-boxes:2x2",
-    "dots-and-boxes:5x5",
-    "reversi:4x4",
-    "reversi:6x6",
-    "virus:4x4",
-    "virus:5x5,max-plies=20",
-    "virus:6x6,start=a1c3/f6d4",
-    "pig:target=10,horizon=5",
-    "goofspiel:cards=1",
-    "goofspiel:cards=13",
-];
-
 /// The games the targets choose from: every registered game's default spec
-/// (`wopr::registry::games()`), then [`EXTRA_SPECS`].
+/// (`wopr::registry::games()`), then every game's examples with
+/// parameters (`GameInfo::examples`), in the registry's order.
 pub fn game_specs() -> Vec<String> {
     games()
         .iter()
@@ -97,7 +79,11 @@ pub fn game_specs() -> Vec<String> {
             }
             name => name.to_string(),
         })
-        .chain(EXTRA_SPECS.iter().map(|s| s.to_string()))
+        .chain(
+            games()
+                .iter()
+                .flat_map(|g| g.examples.iter().map(|s| s.to_string())),
+        )
         .collect()
 }
 

@@ -18,7 +18,7 @@
 //! command line reads them.
 
 use wopr::game::Game;
-use wopr::registry::AnyGame;
+use wopr::registry::{AnyGame, NonBoard};
 
 /// A parameter's value, as OpenSpiel types it.
 #[derive(Clone, Debug, PartialEq)]
@@ -365,38 +365,38 @@ pub fn facts(game: &AnyGame, os: Option<&OpenSpielName>) -> Facts {
         auto_last_round: false,
         spiel_type: None,
     };
-    match game {
-        AnyGame::Pig(_) => {
-            f.long_name = "Pig".into();
-            f.chance_mode = "EXPLICIT_STOCHASTIC";
-            f.max_chance_outcomes = num_actions;
-        }
-        AnyGame::Kuhn(_) => {
+    // How the game is played, from its registration.
+    let nature = wopr::with_game!(game, g => nature_of(g));
+    if nature.simultaneous {
+        f.dynamics = "SIMULTANEOUS";
+    }
+    if nature.chance {
+        f.chance_mode = "EXPLICIT_STOCHASTIC";
+        f.max_chance_outcomes = num_actions;
+    }
+    if nature.hidden {
+        f.information = "IMPERFECT_INFORMATION";
+    }
+    if !nature.zero_sum {
+        // GDL's goals 0..100 scaled to [-1, 1], any sum.
+        f.utility = "GENERAL_SUM";
+        f.utility_sum = None;
+    }
+    // What only some games have beyond that; the board games have none.
+    wopr::with_board_game!(game, _g => (), else other => match other {
+        NonBoard::Pig(_) => f.long_name = "Pig".into(),
+        NonBoard::Kuhn(_) => {
             f.long_name = "Kuhn Poker".into();
-            f.chance_mode = "EXPLICIT_STOCHASTIC";
-            f.information = "IMPERFECT_INFORMATION";
             (f.min_utility, f.max_utility) = (-2.0, 2.0);
             f.max_chance_outcomes = 3;
             f.provides_information_state_tensor = true;
         }
-        AnyGame::Goofspiel(_) => {
-            f.long_name = "Goofspiel".into();
-            f.dynamics = "SIMULTANEOUS";
-            f.chance_mode = "EXPLICIT_STOCHASTIC";
-            f.max_chance_outcomes = num_actions;
+        NonBoard::Goofspiel(_) => f.long_name = "Goofspiel".into(),
+        NonBoard::GdlHidden(_) => {
+            f.provides_information_state_string = false;
+            f.provides_observation_tensor = false;
         }
-        AnyGame::Gdl(_) | AnyGame::GdlHidden(_) => {
-            // Goals 0..100 scaled to [-1, 1], any sum.
-            f.utility = "GENERAL_SUM";
-            f.utility_sum = None;
-            if matches!(game, AnyGame::GdlHidden(_)) {
-                f.information = "IMPERFECT_INFORMATION";
-                f.provides_information_state_string = false;
-                f.provides_observation_tensor = false;
-            }
-        }
-        _ => {}
-    }
+    });
     if let Some(os) = os {
         f.openspiel = true;
         f.short_name = os.short_name.to_string();
@@ -438,6 +438,11 @@ pub fn facts(game: &AnyGame, os: Option<&OpenSpielName>) -> Facts {
         }
     }
     f
+}
+
+/// How `G` is played, as its registration says.
+fn nature_of<G: Game>(_: &G) -> wopr::game::Nature {
+    G::INFO.nature
 }
 
 /// wopr's spec keys as parameters (`connect4:7x6` has `size=7x6`).

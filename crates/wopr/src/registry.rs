@@ -122,11 +122,14 @@ macro_rules! with_game {
 }
 
 /// Like [`with_game!`] but only for the perfect-information board games
-/// (those whose states are [`Searchable`](crate::game::Searchable)); `$other`
-/// is evaluated for the rest.
+/// (those whose states are [`Searchable`](crate::game::Searchable)); for
+/// the rest, `$other` is evaluated, or with `else o => ...` evaluated with
+/// `o` bound to the game as a [`NonBoard`] (`$any` a `&AnyGame`), so that
+/// a front end handles each of them by name with no wildcard:
+/// `with_board_game!(any, g => board(g), else o => match o { NonBoard::Pig(p) => ..., ... })`.
 #[macro_export]
 macro_rules! with_board_game {
-    ($any:expr, $g:ident => $body:expr, $other:expr) => {
+    ($any:expr, $g:ident => $body:expr, else $o:ident => $other:expr) => {
         match $any {
             $crate::registry::AnyGame::TicTacToe($g) => $body,
             $crate::registry::AnyGame::Connect4($g) => $body,
@@ -136,12 +139,52 @@ macro_rules! with_board_game {
             $crate::registry::AnyGame::Gdl($g) => $body,
             // Named, not a wildcard: a game added to `AnyGame` must be
             // placed on one side or the other here, or nothing compiles.
+            $crate::registry::AnyGame::Pig(x) => {
+                let $o = $crate::registry::NonBoard::Pig(x);
+                $other
+            }
+            $crate::registry::AnyGame::Kuhn(x) => {
+                let $o = $crate::registry::NonBoard::Kuhn(x);
+                $other
+            }
+            $crate::registry::AnyGame::Goofspiel(x) => {
+                let $o = $crate::registry::NonBoard::Goofspiel(x);
+                $other
+            }
+            $crate::registry::AnyGame::GdlHidden(x) => {
+                let $o = $crate::registry::NonBoard::GdlHidden(x);
+                $other
+            }
+        }
+    };
+    ($any:expr, $g:ident => $body:expr, $other:expr) => {
+        match $any {
+            $crate::registry::AnyGame::TicTacToe($g) => $body,
+            $crate::registry::AnyGame::Connect4($g) => $body,
+            $crate::registry::AnyGame::DotsAndBoxes($g) => $body,
+            $crate::registry::AnyGame::Reversi($g) => $body,
+            $crate::registry::AnyGame::Virus($g) => $body,
+            $crate::registry::AnyGame::Gdl($g) => $body,
             $crate::registry::AnyGame::Pig(_)
             | $crate::registry::AnyGame::Kuhn(_)
             | $crate::registry::AnyGame::Goofspiel(_)
             | $crate::registry::AnyGame::GdlHidden(_) => $other,
         }
     };
+}
+
+/// A registered game that is not a perfect-information board game, as
+/// [`with_board_game!`]'s `else` arm hands it over.
+#[derive(Debug)]
+pub enum NonBoard<'a> {
+    /// Pig.
+    Pig(&'a Pig),
+    /// Kuhn poker.
+    Kuhn(&'a KuhnPoker),
+    /// Goofspiel.
+    Goofspiel(&'a Goofspiel),
+    /// A GDL-II sheet with `sees`.
+    GdlHidden(&'a GdlHidden),
 }
 
 impl AnyGame {

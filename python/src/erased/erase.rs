@@ -1,11 +1,12 @@
-//! [`erase`]: each registered game behind [`DynGame`], one arm a game.
+//! [`erase`]: each registered game behind [`DynGame`]: the board games
+//! alike, the others one arm each.
 
 use std::sync::Arc;
 
 use wopr::game::encode::Encodable;
 use wopr::game::State;
 use wopr::players::Roster;
-use wopr::registry::AnyGame;
+use wopr::registry::{AnyGame, NonBoard};
 
 use super::{
     board_encodings, encode, kuhn_strings, no_observation, observation, observation_encoding,
@@ -29,44 +30,40 @@ where
     })
 }
 
-/// `game` behind one interface. The match names every game: one added to
-/// the registry and left out here does not compile.
+/// `game` behind one interface. Every board game of the registry is
+/// erased alike ([`board`]); the others are named one by one through
+/// [`NonBoard`], so one added to the registry and left out here does not
+/// compile.
 #[allow(clippy::clone_on_copy)] // some games are Copy, some are not
 pub fn erase(game: &AnyGame) -> Arc<dyn DynGame> {
-    match game {
-        AnyGame::TicTacToe(g) => board(g),
-        AnyGame::Connect4(g) => board(g),
-        AnyGame::DotsAndBoxes(g) => board(g),
-        AnyGame::Reversi(g) => board(g),
-        AnyGame::Virus(g) => board(g),
-        AnyGame::Gdl(g) => board(g),
-        AnyGame::Pig(g) => Arc::new(Erased {
+    wopr::with_board_game!(game, g => board(g), else other => match other {
+        NonBoard::Pig(g) => Arc::new(Erased {
             game: g.clone(),
             encode: observation,
             encodings: observation_encoding,
             strings: public(),
             state_of_view: Some(|v| v.clone()),
         }),
-        AnyGame::Kuhn(g) => Arc::new(Erased {
+        NonBoard::Kuhn(g) => Arc::new(Erased {
             game: g.clone(),
             encode: observation,
             encodings: observation_encoding,
             strings: kuhn_strings(),
             state_of_view: None,
         }),
-        AnyGame::Goofspiel(g) => Arc::new(Erased {
+        NonBoard::Goofspiel(g) => Arc::new(Erased {
             game: g.clone(),
             encode: observation,
             encodings: observation_encoding,
             strings: public(),
             state_of_view: Some(|v| v.clone()),
         }),
-        AnyGame::GdlHidden(g) => Arc::new(Erased {
+        NonBoard::GdlHidden(g) => Arc::new(Erased {
             game: g.clone(),
             encode: no_observation,
             encodings: |_| Vec::new(),
             strings: percepts(),
             state_of_view: None,
         }),
-    }
+    })
 }

@@ -101,18 +101,14 @@ pub struct BenchArgs {
     repeat: usize,
 }
 
-const DEFAULT_GAMES: &[&str] = &[
-    "tictactoe",
-    "connect4",
-    "connect4:6x6",
-    "dots-and-boxes",
-    "reversi",
-    "reversi:6x6",
-    "virus",
-    "pig",
-    "kuhn",
-    "goofspiel",
-];
+/// The specs timed when none are named: each registered game's own list
+/// (`GameInfo::bench`).
+fn default_games() -> Vec<String> {
+    wopr::registry::games()
+        .iter()
+        .flat_map(|g| g.bench.iter().map(|s| s.to_string()))
+        .collect()
+}
 
 /// Runs the benchmark and prints a table.
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
@@ -145,7 +141,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let specs: Vec<String> = if args.games.is_empty() {
-        DEFAULT_GAMES.iter().map(|s| s.to_string()).collect()
+        default_games()
     } else {
         args.games.clone()
     };

@@ -25,6 +25,38 @@ pub struct GameInfo {
     pub paper: &'static str,
     /// Its parameters.
     pub params: &'static [ParamInfo],
+    /// How it is played: turns, chance, hidden information, utility.
+    pub nature: Nature,
+    /// Specs with parameters worth trying besides the default, smallest
+    /// boards first: the fuzz targets play every one.
+    pub examples: &'static [&'static str],
+    /// The specs `wopr bench` times when none are named (empty: none).
+    pub bench: &'static [&'static str],
+}
+
+/// How a game is played, in the terms OpenSpiel's `GameType` uses: what a
+/// front end that must classify a game (Python's `get_type`, a listing)
+/// reads, so that no front end keeps its own table of games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Nature {
+    /// The players choose at once (Goofspiel), not in turn.
+    pub simultaneous: bool,
+    /// Chance moves with known odds (dice, a deal).
+    pub chance: bool,
+    /// A player may not see all of a position (a hand, GDL-II's `sees`).
+    pub hidden: bool,
+    /// The returns always sum to zero (else any sum: GDL's goals).
+    pub zero_sum: bool,
+}
+
+impl Nature {
+    /// A two-player board game: in turn, no chance, all seen, zero-sum.
+    pub const BOARD: Nature = Nature {
+        simultaneous: false,
+        chance: false,
+        hidden: false,
+        zero_sum: true,
+    };
 }
 
 impl GameInfo {

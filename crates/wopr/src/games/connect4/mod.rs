@@ -58,8 +58,8 @@ pub mod solver;
 use std::fmt;
 
 use crate::game::{
-    mix64, parse_index, Action, ActionList, Game, GameInfo, GameSpec, ParamInfo, Searchable,
-    SpecError, State, Turn,
+    mix64, parse_index, Action, ActionList, Game, GameInfo, GameSpec, Nature, ParamInfo,
+    Searchable, SpecError, State, Turn,
 };
 
 /// Registry entry.
@@ -73,6 +73,9 @@ pub const INFO: GameInfo = GameInfo {
         default: "7x6",
         doc: "columns x rows (CxR), each 4..9, with C*(R+1) <= 64; MIDI-Connect4 uses 6x6",
     }],
+    nature: Nature::BOARD,
+    examples: &["connect4:6x6", "connect4:4x4", "connect4:9x5"],
+    bench: &["connect4", "connect4:6x6"],
 };
 
 /// What `connect4` accepts as a size, for error messages.

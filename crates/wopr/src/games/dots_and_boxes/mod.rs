@@ -71,7 +71,7 @@ pub mod solver;
 mod state;
 mod tuples;
 
-use crate::game::{Game, GameInfo, GameSpec, ParamInfo, SpecError};
+use crate::game::{Game, GameInfo, GameSpec, Nature, ParamInfo, SpecError};
 pub use state::{DotsAndBoxesState, Edge};
 
 /// Registry entry.
@@ -85,6 +85,13 @@ pub const INFO: GameInfo = GameInfo {
         default: "3x3",
         doc: "CxR boxes (columns x rows), each side 1..=5",
     }],
+    nature: Nature::BOARD,
+    examples: &[
+        "dots-and-boxes:1x1",
+        "dots-and-boxes:2x2",
+        "dots-and-boxes:5x5",
+    ],
+    bench: &["dots-and-boxes"],
 };
 
 /// The largest side, in boxes.

@@ -72,12 +72,14 @@ use super::check::{check, stratified};
 use super::ground::Budget;
 use super::parse::{parse_within, read_file, Parsed};
 use super::reasoner::{cmp_terms, Facts, Reasoner};
-use crate::game::{Action, Game, GameInfo, GameSpec, ParamInfo, SpecError, Turn, MAX_ACTIONS};
+use crate::game::{
+    Action, Game, GameInfo, GameSpec, Nature, ParamInfo, SpecError, Turn, MAX_ACTIONS,
+};
 
 /// Forced joint moves in a row after which a state counts as terminal.
 pub const FORCED_LIMIT: usize = 100_000;
 
-const INFO: GameInfo = GameInfo {
+pub(crate) const INFO: GameInfo = GameInfo {
     name: "gdl",
     aliases: &[],
     about: "any game written in GDL (a KIF rule sheet): gdl:PATH.kif",
@@ -99,6 +101,12 @@ const INFO: GameInfo = GameInfo {
             doc: "memory budget for grounding the sheet, e.g. 512M or 4G (default: $WOPR_GDL_MEMORY, else 1G)",
         },
     ],
+    nature: Nature {
+        zero_sum: false,
+        ..Nature::BOARD
+    },
+    examples: &[],
+    bench: &[],
 };
 
 /// What every state of one sheet shares.

@@ -26,7 +26,8 @@
 use std::fmt;
 
 use crate::game::{
-    parse_index, Action, ActionList, Game, GameInfo, GameSpec, ParamInfo, SpecError, State, Turn,
+    parse_index, Action, ActionList, Game, GameInfo, GameSpec, Nature, ParamInfo, SpecError, State,
+    Turn,
 };
 use crate::players::Roster;
 
@@ -41,6 +42,13 @@ pub const INFO: GameInfo = GameInfo {
         default: "5",
         doc: "cards per hand and in the prize deck, 1..=13",
     }],
+    nature: Nature {
+        simultaneous: true,
+        chance: true,
+        ..Nature::BOARD
+    },
+    examples: &["goofspiel:cards=1", "goofspiel:cards=13"],
+    bench: &["goofspiel"],
 };
 
 /// The game: cards per hand.

@@ -29,7 +29,7 @@
 use std::fmt;
 
 use crate::game::{
-    parse_index, Action, ActionList, Game, GameInfo, GameSpec, SpecError, State, Turn,
+    parse_index, Action, ActionList, Game, GameInfo, GameSpec, Nature, SpecError, State, Turn,
 };
 use crate::players::Roster;
 
@@ -40,6 +40,13 @@ pub const INFO: GameInfo = GameInfo {
     about: "Kuhn poker: three cards, one bet (hidden information, chance deals)",
     paper: "",
     params: &[],
+    nature: Nature {
+        chance: true,
+        hidden: true,
+        ..Nature::BOARD
+    },
+    examples: &[],
+    bench: &["kuhn"],
 };
 
 /// Action index of a pass (check or fold).

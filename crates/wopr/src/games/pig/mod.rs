@@ -44,7 +44,8 @@
 use std::fmt;
 
 use crate::game::{
-    parse_index, Action, ActionList, Game, GameInfo, GameSpec, ParamInfo, SpecError, State, Turn,
+    parse_index, Action, ActionList, Game, GameInfo, GameSpec, Nature, ParamInfo, SpecError, State,
+    Turn,
 };
 use crate::players::{PlayerSpec, Roster};
 
@@ -71,6 +72,12 @@ pub const INFO: GameInfo = GameInfo {
             doc: "wopr, or openspiel: the winner must hold, and the horizon counts moves",
         },
     ],
+    nature: Nature {
+        chance: true,
+        ..Nature::BOARD
+    },
+    examples: &["pig:target=10,horizon=5"],
+    bench: &["pig"],
 };
 
 /// Action index of a roll.

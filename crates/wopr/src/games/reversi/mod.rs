@@ -73,8 +73,8 @@ pub mod text;
 use std::fmt;
 
 use crate::game::{
-    mix64, parse_index, Action, ActionList, Game, GameInfo, GameSpec, ParamInfo, Searchable,
-    SpecError, State, Turn,
+    mix64, parse_index, Action, ActionList, Game, GameInfo, GameSpec, Nature, ParamInfo,
+    Searchable, SpecError, State, Turn,
 };
 use crate::games::bitboard::{bits, parse_square, square_name};
 
@@ -89,6 +89,9 @@ pub const INFO: GameInfo = GameInfo {
         default: "8x8",
         doc: "board NxN with N even, 4 to 8 (4x4, 6x6, 8x8)",
     }],
+    nature: Nature::BOARD,
+    examples: &["reversi:4x4", "reversi:6x6"],
+    bench: &["reversi", "reversi:6x6"],
 };
 
 /// Black's seat (moves first).

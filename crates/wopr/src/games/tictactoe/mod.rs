@@ -41,8 +41,8 @@ pub mod solver;
 use std::fmt;
 
 use crate::game::{
-    mix64, parse_index, Action, ActionList, Game, GameInfo, GameSpec, Searchable, SpecError, State,
-    Turn,
+    mix64, parse_index, Action, ActionList, Game, GameInfo, GameSpec, Nature, Searchable,
+    SpecError, State, Turn,
 };
 use crate::games::bitboard::{parse_square, square_name};
 
@@ -53,6 +53,9 @@ pub const INFO: GameInfo = GameInfo {
     about: "Tic-Tac-Toe on 3x3; X moves first",
     paper: "WOPR thesis; Handa & Horiuchi",
     params: &[],
+    nature: Nature::BOARD,
+    examples: &[],
+    bench: &["tictactoe"],
 };
 
 /// The eight winning lines as 9-bit masks (bit = row × 3 + col).

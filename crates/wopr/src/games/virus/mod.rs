@@ -84,7 +84,7 @@ mod rules;
 mod state;
 mod tables;
 
-use crate::game::{Game, GameInfo, GameSpec, ParamInfo, SpecError};
+use crate::game::{Game, GameInfo, GameSpec, Nature, ParamInfo, SpecError};
 use crate::games::bitboard::{bits, parse_square, square_name};
 pub use state::VirusState;
 pub use tables::JUMP_OFFSETS;
@@ -112,6 +112,13 @@ pub const INFO: GameInfo = GameInfo {
             doc: "the game ends after this many actions (passes included), 1..=10000",
         },
     ],
+    nature: Nature::BOARD,
+    examples: &[
+        "virus:4x4",
+        "virus:5x5,max-plies=20",
+        "virus:6x6,start=a1c3/f6d4",
+    ],
+    bench: &["virus"],
 };
 
 /// Black's seat (moves first).

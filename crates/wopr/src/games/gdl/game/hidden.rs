@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::{Gdl, GdlState, INFO};
-use crate::game::{Action, ActionList, Game, GameInfo, GameSpec, SpecError, State, Turn};
+use crate::game::{Action, ActionList, Game, GameInfo, GameSpec, Nature, SpecError, State, Turn};
 use crate::players::Roster;
 
 /// A GDL-II game whose sheet has `sees`: the same rules as [`Gdl`], but a
@@ -122,7 +122,14 @@ impl Gdl {
 
 impl Game for GdlHidden {
     type State = GdlHiddenState;
-    const INFO: GameInfo = INFO;
+    /// GDL's entry, with the hidden information a sheet with `sees` has.
+    const INFO: GameInfo = GameInfo {
+        nature: Nature {
+            hidden: true,
+            ..INFO.nature
+        },
+        ..INFO
+    };
 
     fn from_spec(spec: &GameSpec) -> Result<GdlHidden, SpecError> {
         Gdl::from_spec(spec).map(GdlHidden)
