@@ -8,86 +8,57 @@
 //! defaults (only `random` and `first`). A spec is read in two steps: parsed
 //! into a typed [`PlayerSpec`] (nothing opened), then built.
 
-use super::spec::{BookFiles, PlayerSpec};
+use super::gtp::GtpSpec;
+use super::spec::PlayerSpec;
 use super::{alphabeta, gtp, mcts, net, perfect};
+use super::{ms_arg, FirstPlayer, RandomPlayer, Roster};
 use crate::game::encode::Encodable;
-use crate::game::solver::Solver;
-use crate::game::{Game, GameSpec, Player, Searchable, SpecError};
+use crate::game::{GameSpec, Player, Searchable, SpecError};
 
-/// The players (and the exact solver) a game offers beyond `random` and
-/// `first`.
-pub trait Roster: Game {
-    /// Reads a spec naming one of this game's players into its typed form,
-    /// checking every key and value, opening no file and building nothing;
-    /// `Ok(None)` when the name is not one of them.
-    fn parse_bot(&self, spec: &GameSpec) -> Result<Option<PlayerSpec>, SpecError> {
-        let _ = spec;
-        Ok(None)
+/// Reading and building a spec for one game: [`PlayerSpec::parse`] parses
+/// the generic players here and asks the game's [`Roster`] for the rest.
+impl PlayerSpec {
+    /// Parses `text` as a player of `game`, checking every key and value;
+    /// opens no file and builds nothing.
+    pub fn parse<G: Roster>(game: &G, text: &str) -> Result<PlayerSpec, SpecError> {
+        // A GTP command line keeps its spaces, colons and case: it is read
+        // before the `name:key=value` grammar.
+        let trimmed = text.trim_start();
+        if trimmed
+            .get(..4)
+            .is_some_and(|k| k.eq_ignore_ascii_case("gtp:"))
+        {
+            super::gtp::check_game(game)?;
+            return Ok(PlayerSpec::Gtp(GtpSpec::parse(&trimmed[4..])?));
+        }
+        let parsed = GameSpec::parse(text)?;
+        match parsed.name.as_str() {
+            "random" => {
+                parsed.check_keys(&[])?;
+                Ok(PlayerSpec::Random)
+            }
+            "first" => {
+                parsed.check_keys(&[])?;
+                Ok(PlayerSpec::First)
+            }
+            _ => game.parse_bot(&parsed)?.ok_or_else(|| {
+                SpecError(format!(
+                    "unknown player '{}' for {} (accepted: {})",
+                    text.trim(),
+                    game.spec(),
+                    player_names(game).join(", ")
+                ))
+            }),
+        }
     }
 
-    /// Builds a player from a typed spec [`Roster::parse_bot`] made.
-    fn build_bot(&self, spec: &PlayerSpec) -> Result<Box<dyn Player<Self>>, SpecError> {
-        Err(SpecError(format!(
-            "{} has no player '{spec}' (accepted: {})",
-            self.spec(),
-            player_names(self).join(", ")
-        )))
-    }
-
-    /// The spec syntaxes [`Roster::parse_bot`] accepts, for help and errors.
-    fn bot_names(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    /// The side of the square board whose GTP vertices are this game's
-    /// moves (its notation writes squares `a1`…, and `pass` where the game
-    /// passes), for the `gtp:` player and `wopr gtp`; `None` (the default)
-    /// where moves are not GTP vertices.
-    fn gtp_board(&self) -> Option<usize> {
-        None
-    }
-
-    /// The UCT exploration constant of a plain `mcts` spec for this game
-    /// (one that names no `c`): [`mcts::DEFAULT_C`] (√2) unless the game
-    /// chose its own by a tournament (`docs/results/mcts.md`).
-    fn mcts_c(&self) -> f64 {
-        mcts::DEFAULT_C
-    }
-
-    /// The position `text` writes, for games that read positions as text
-    /// (Reversi: the squares row by row and the colour to move, as
-    /// endgame test suites write them); this default reads none.
-    fn position(&self, text: &str) -> Result<Self::State, SpecError> {
-        let _ = text;
-        Err(SpecError(format!(
-            "{} reads no position from text (positions as text: reversi); give the moves that reach it",
-            self.spec()
-        )))
-    }
-
-    /// The number of move sequences of `depth` plies from `state`, as this
-    /// game counts plies: [`crate::game::perft::perft`] (a ply is one
-    /// seat's choice, or one joint choice at a simultaneous turn) unless
-    /// the game counts otherwise (GDL sheets: GDL steps,
-    /// [`crate::games::gdl::steps`]).
-    fn perft(&self, state: &Self::State, depth: u32) -> u64 {
-        crate::game::perft::perft(state, depth)
-    }
-
-    /// An exact solver for this game's positions, where one exists.
-    fn solver(&self) -> Option<Box<dyn Solver<Self>>> {
-        None
-    }
-
-    /// The exact solver reading a book of solved positions first (`book`:
-    /// the file read only, the file grown), where the game keeps books
-    /// (Connect-4).
-    fn book_solver(&self, book: &BookFiles) -> Result<Box<dyn Solver<Self>>, SpecError> {
-        let _ = book;
-        Err(SpecError(format!(
-            "{} keeps no book of solved positions (books: connect4)",
-            self.spec()
-        )))
+    /// Builds the player (this may read a net file or allocate tables).
+    pub fn build<G: Roster>(&self, game: &G) -> Result<Box<dyn Player<G>>, SpecError> {
+        match self {
+            PlayerSpec::Random => Ok(Box::new(RandomPlayer)),
+            PlayerSpec::First => Ok(Box::new(FirstPlayer)),
+            _ => game.build_bot(self),
+        }
     }
 }
 
@@ -228,15 +199,5 @@ fn own_line<G: Roster>(
     match game.parse_bot(&spec) {
         Ok(Some(own @ PlayerSpec::Own(_))) => Some(own),
         _ => None,
-    }
-}
-
-/// The `ms=T` argument of a spec (1..=86,400,000 ms), if given.
-pub fn ms_arg(spec: &GameSpec) -> Result<Option<std::time::Duration>, SpecError> {
-    match spec.get("ms") {
-        None => Ok(None),
-        Some(_) => Ok(Some(std::time::Duration::from_millis(
-            spec.int("ms", 0, 1, 86_400_000)? as u64,
-        ))),
     }
 }

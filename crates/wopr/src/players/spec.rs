@@ -16,8 +16,7 @@ use std::time::Duration;
 use super::gtp::GtpSpec;
 use super::mcts::MctsConfig;
 use super::net::NetSettings;
-use super::{FirstPlayer, RandomPlayer, Roster};
-use crate::game::{GameSpec, Player, SpecError};
+use crate::game::{GameSpec, SpecError};
 use crate::search::Limits;
 
 /// A player spec parsed and checked for one game.
@@ -148,49 +147,6 @@ pub struct Caps {
 }
 
 impl PlayerSpec {
-    /// Parses `text` as a player of `game`, checking every key and value;
-    /// opens no file and builds nothing.
-    pub fn parse<G: Roster>(game: &G, text: &str) -> Result<PlayerSpec, SpecError> {
-        // A GTP command line keeps its spaces, colons and case: it is read
-        // before the `name:key=value` grammar.
-        let trimmed = text.trim_start();
-        if trimmed
-            .get(..4)
-            .is_some_and(|k| k.eq_ignore_ascii_case("gtp:"))
-        {
-            super::gtp::check_game(game)?;
-            return Ok(PlayerSpec::Gtp(GtpSpec::parse(&trimmed[4..])?));
-        }
-        let parsed = GameSpec::parse(text)?;
-        match parsed.name.as_str() {
-            "random" => {
-                parsed.check_keys(&[])?;
-                Ok(PlayerSpec::Random)
-            }
-            "first" => {
-                parsed.check_keys(&[])?;
-                Ok(PlayerSpec::First)
-            }
-            _ => game.parse_bot(&parsed)?.ok_or_else(|| {
-                SpecError(format!(
-                    "unknown player '{}' for {} (accepted: {})",
-                    text.trim(),
-                    game.spec(),
-                    super::player_names(game).join(", ")
-                ))
-            }),
-        }
-    }
-
-    /// Builds the player (this may read a net file or allocate tables).
-    pub fn build<G: Roster>(&self, game: &G) -> Result<Box<dyn Player<G>>, SpecError> {
-        match self {
-            PlayerSpec::Random => Ok(Box::new(RandomPlayer)),
-            PlayerSpec::First => Ok(Box::new(FirstPlayer)),
-            _ => game.build_bot(self),
-        }
-    }
-
     /// What the player may cost per move.
     pub fn cost(&self) -> Cost {
         match self {

@@ -170,7 +170,15 @@ fn cholesky_solve(l: &[f64], m: usize, b: &[f64]) -> Vec<f64> {
     y
 }
 
-pub(super) fn fit(res: &Results, opt: &FitOptions) -> Result<Ratings, RatingError> {
+impl Results {
+    /// Fits ratings to the results (see the module docs for the model, the
+    /// prior, the solver and the intervals).
+    pub fn fit(&self, options: &FitOptions) -> Result<Ratings, RatingError> {
+        fit(self, options)
+    }
+}
+
+fn fit(res: &Results, opt: &FitOptions) -> Result<Ratings, RatingError> {
     let n = res.len();
     if opt.anchor >= n {
         return Err(RatingError::BadAnchor {

@@ -3,7 +3,6 @@
 
 use serde::Serialize;
 
-use super::fit::fit;
 use super::{davidson_probs, flip, normal_cdf, plus, sigmoid, Wdl, ELO_PER_NAT};
 
 /// The results of a tournament: wins, draws and losses between every pair of
@@ -96,12 +95,6 @@ impl Results {
     /// Games played in all.
     pub fn games(&self) -> u64 {
         (0..self.len()).map(|i| self.totals(i).games()).sum::<u64>() / 2
-    }
-
-    /// Fits ratings to the results (see the module docs for the model, the
-    /// prior, the solver and the intervals).
-    pub fn fit(&self, options: &FitOptions) -> Result<Ratings, RatingError> {
-        fit(self, options)
     }
 }
 

@@ -74,13 +74,15 @@ use crate::search::AlphaBeta;
 
 mod alphabeta;
 mod generate;
+mod info;
 mod perfect;
 mod strategy;
 
 use alphabeta::{SearchJudge, SEARCH_TT_BITS};
 use perfect::PerfectJudge;
 
-pub use generate::{generate, DatasetInfo, DatasetOptions, Generated};
+pub use generate::{generate, DatasetOptions};
+pub use info::{DatasetInfo, Generated};
 
 /// The board games datasets can be made for: a game with players (for the
 /// games that are recorded), encodings (for the inputs), a searchable state
