@@ -21,7 +21,7 @@ class Games(unittest.TestCase):
         self.assertEqual(
             sorted(wopr.registered_games()),
             sorted(
-                ["tictactoe", "connect4", "dots-and-boxes", "reversi", "virus", "pig", "kuhn", "goofspiel"]
+                ["tictactoe", "connect4", "dots-and-boxes", "reversi", "virus", "breakthrough", "pig", "kuhn", "goofspiel"]
                 # OpenSpiel's names of the games wopr plays as OpenSpiel does
                 + ["tic_tac_toe", "connect_four", "kuhn_poker", "othello", "dots_and_boxes"]
             ),

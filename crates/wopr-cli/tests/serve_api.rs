@@ -204,6 +204,7 @@ const SMALL: &[&str] = &[
     "dots-and-boxes:2x2",
     "reversi:4x4",
     "virus:5x5",
+    "breakthrough:3x4",
     "pig:target=10",
     "kuhn",
     "goofspiel:cards=4",
@@ -307,16 +308,23 @@ async fn every_game_plays_to_the_end_against_every_kind_of_opponent() {
             .map(|x| x.as_str().unwrap())
             .collect();
         let has = |k: &str| offered.iter().any(|o| o.starts_with(k));
-        let board = ["tictactoe", "connect4", "dots", "reversi", "virus"]
-            .iter()
-            .any(|b| spec.starts_with(b));
+        let board = [
+            "tictactoe",
+            "connect4",
+            "dots",
+            "reversi",
+            "virus",
+            "breakthrough",
+        ]
+        .iter()
+        .any(|b| spec.starts_with(b));
         assert_eq!(has("alphabeta"), board, "{spec}: {offered:?}");
         if spec.starts_with("tictactoe") || spec.starts_with("connect4") {
             assert!(has("perfect"), "{spec}: {offered:?}");
         }
     }
-    // At least random and first for each of the 8 games, both seats.
-    assert!(played >= 8 * 2 * 2, "{played}");
+    // At least random and first for each of the 9 games, both seats.
+    assert!(played >= 9 * 2 * 2, "{played}");
 }
 
 #[tokio::test]

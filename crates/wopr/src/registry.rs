@@ -11,6 +11,7 @@
 
 use crate::game::{Game, GameInfo, GameSpec, SpecError};
 use crate::games::{
+    breakthrough::Breakthrough,
     connect4::Connect4,
     dots_and_boxes::DotsAndBoxes,
     gdl::game::{Gdl, GdlHidden},
@@ -35,6 +36,8 @@ pub enum AnyGame {
     Reversi(Reversi),
     /// The Virus game.
     Virus(Virus),
+    /// Breakthrough, as OpenSpiel plays it.
+    Breakthrough(Breakthrough),
     /// Pig, the dice game (chance).
     Pig(Pig),
     /// Kuhn poker (hidden information and chance).
@@ -55,6 +58,7 @@ pub fn games() -> Vec<GameInfo> {
         DotsAndBoxes::INFO,
         Reversi::INFO,
         Virus::INFO,
+        Breakthrough::INFO,
         Pig::INFO,
         KuhnPoker::INFO,
         Goofspiel::INFO,
@@ -78,6 +82,7 @@ impl AnyGame {
             .or_else(|| try_parse(&spec).map(|g| g.map(A::DotsAndBoxes)))
             .or_else(|| try_parse(&spec).map(|g| g.map(A::Reversi)))
             .or_else(|| try_parse(&spec).map(|g| g.map(A::Virus)))
+            .or_else(|| try_parse(&spec).map(|g| g.map(A::Breakthrough)))
             .or_else(|| try_parse(&spec).map(|g| g.map(A::Pig)))
             .or_else(|| try_parse(&spec).map(|g| g.map(A::Kuhn)))
             .or_else(|| try_parse(&spec).map(|g| g.map(A::Goofspiel)))
@@ -112,6 +117,7 @@ macro_rules! with_game {
             $crate::registry::AnyGame::DotsAndBoxes($g) => $body,
             $crate::registry::AnyGame::Reversi($g) => $body,
             $crate::registry::AnyGame::Virus($g) => $body,
+            $crate::registry::AnyGame::Breakthrough($g) => $body,
             $crate::registry::AnyGame::Pig($g) => $body,
             $crate::registry::AnyGame::Kuhn($g) => $body,
             $crate::registry::AnyGame::Goofspiel($g) => $body,
@@ -136,6 +142,7 @@ macro_rules! with_board_game {
             $crate::registry::AnyGame::DotsAndBoxes($g) => $body,
             $crate::registry::AnyGame::Reversi($g) => $body,
             $crate::registry::AnyGame::Virus($g) => $body,
+            $crate::registry::AnyGame::Breakthrough($g) => $body,
             $crate::registry::AnyGame::Gdl($g) => $body,
             // Named, not a wildcard: a game added to `AnyGame` must be
             // placed on one side or the other here, or nothing compiles.
@@ -164,6 +171,7 @@ macro_rules! with_board_game {
             $crate::registry::AnyGame::DotsAndBoxes($g) => $body,
             $crate::registry::AnyGame::Reversi($g) => $body,
             $crate::registry::AnyGame::Virus($g) => $body,
+            $crate::registry::AnyGame::Breakthrough($g) => $body,
             $crate::registry::AnyGame::Gdl($g) => $body,
             $crate::registry::AnyGame::Pig(_)
             | $crate::registry::AnyGame::Kuhn(_)

@@ -46,6 +46,7 @@ use std::cell::Cell;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, RngSeed, TestCaseError, TestRunner};
 use wopr::game::driver::replay;
+use wopr::games::breakthrough::{Breakthrough, BreakthroughState};
 use wopr::games::connect4::{Connect4, Connect4State};
 use wopr::games::dots_and_boxes::{DotsAndBoxes, DotsAndBoxesState};
 use wopr::games::gdl::game::{Gdl, GdlHidden, GdlHiddenState, GdlState};
@@ -82,6 +83,9 @@ const SPECS: &[&str] = &[
     "virus:5x5",
     "virus:4x4,max-plies=30",
     "virus:6x6,start=c3/d4",
+    "breakthrough:8x8",
+    "breakthrough:3x4",
+    "breakthrough:columns=5,rows=6",
     "pig",
     "pig:target=10,horizon=4",
     "kuhn",
@@ -1362,6 +1366,144 @@ impl Rules for Virus {
             s.returns(0) == want,
             "pieces {b}-{w} but return {}",
             s.returns(0)
+        );
+        Ok(())
+    }
+}
+
+// --- Breakthrough ---------------------------------------------------------
+
+/// Breakthrough's action index: `((square × 6) + direction) × 2 + capture`
+/// (the module docs); the square reached, from the directions' offsets.
+fn breakthrough_reached(s: &BreakthroughState, a: Action) -> Option<(usize, usize)> {
+    const OFFSETS: [(i32, i32); 6] = [(1, -1), (1, 0), (1, 1), (-1, -1), (-1, 0), (-1, 1)];
+    let (c, a) = (s.columns(), a as usize);
+    let (from, (dr, dc)) = (a / 12, OFFSETS[a / 2 % 6]);
+    let (col, row) = ((from % c) as i32 + dc, (from / c) as i32 + dr);
+    inside(col, row, c, s.rows()).then_some((col as usize, row as usize))
+}
+
+impl Rules for Breakthrough {
+    const RESULTS: &'static [f64] = &[-1.0, 1.0];
+    const SCORE_DECIDES: bool = false;
+
+    fn key(&self, s: &BreakthroughState) -> Option<u64> {
+        Some(s.key())
+    }
+
+    /// A move occupies the square its pawn reaches.
+    fn cell(&self, s: &BreakthroughState, a: Action) -> Option<(usize, usize)> {
+        breakthrough_reached(s, a)
+    }
+
+    fn check_view(&self, line: &Line<BreakthroughState>, turn: usize) -> Res {
+        view_is_state(line, turn)
+    }
+
+    fn check_position(&self, line: &Line<BreakthroughState>, turn: usize) -> Res {
+        let s = &line.states[turn];
+        let [b, w] = s.pieces();
+        let n = self.columns() * self.rows();
+        ensure!(line, turn, b & w == 0, "a square holds both colours");
+        ensure!(
+            line,
+            turn,
+            n == 64 || (b | w) >> n == 0,
+            "pawns off the board"
+        );
+        let shown = (0..n).filter(|&i| s.at(i % self.columns(), i / self.columns()).is_some());
+        ensure!(
+            line,
+            turn,
+            shown.count() == (b | w).count_ones() as usize,
+            "at() and pieces() disagree"
+        );
+        // Black moves first; the players alternate.
+        ensure!(
+            line,
+            turn,
+            s.to_move() == turn % 2,
+            "seat {} to move at turn {turn}",
+            s.to_move()
+        );
+        Ok(())
+    }
+
+    /// One of the mover's pawns goes one row forward (Black down, White
+    /// up) to a square it did not hold; an opposing pawn there is taken,
+    /// exactly when the capture bit is set.
+    fn check_step(&self, line: &Line<BreakthroughState>, turn: usize) -> Res {
+        let (before, a, after) = step(line, turn);
+        let me = before.to_move();
+        let c = self.columns();
+        let (col, row) = breakthrough_reached(before, a).unwrap();
+        let from = a as usize / 12;
+        let forward = if me == 0 { 1 } else { -1 };
+        ensure!(
+            line,
+            turn,
+            row as i32 - (from / c) as i32 == forward,
+            "not one row forward"
+        );
+        ensure!(
+            line,
+            turn,
+            before.at(from % c, from / c) == Some(me),
+            "no own pawn moved"
+        );
+        ensure!(
+            line,
+            turn,
+            after.at(col, row) == Some(me) && after.at(from % c, from / c).is_none(),
+            "the pawn did not arrive"
+        );
+        let took = before.at(col, row) == Some(1 - me);
+        ensure!(
+            line,
+            turn,
+            took == (a & 1 == 1),
+            "capture bit {} but took {took}",
+            a & 1
+        );
+        ensure!(
+            line,
+            turn,
+            took || before.at(col, row).is_none(),
+            "moved onto a pawn"
+        );
+        ensure!(line, turn, !(took && from % c == col), "a straight capture");
+        let lost = before.pieces()[1 - me].count_ones() - after.pieces()[1 - me].count_ones();
+        ensure!(line, turn, lost == u32::from(took), "{lost} pawns lost");
+        ensure!(
+            line,
+            turn,
+            before.pieces()[me].count_ones() == after.pieces()[me].count_ones(),
+            "own pawns changed"
+        );
+        Ok(())
+    }
+
+    /// The winner has a pawn on the far row or the loser has none.
+    fn check_end(&self, line: &Line<BreakthroughState>) -> Res {
+        let s = line.final_state();
+        let t = line.turns.len();
+        if !s.is_terminal() {
+            return Ok(());
+        }
+        let w = s.winner().unwrap();
+        let goal = if w == 0 { self.rows() - 1 } else { 0 };
+        let reached = (0..self.columns()).any(|col| s.at(col, goal) == Some(w));
+        ensure!(
+            line,
+            t,
+            reached || s.pieces()[1 - w] == 0,
+            "{w} won without breaking through or capturing all"
+        );
+        ensure!(
+            line,
+            t,
+            s.returns(w) == 1.0 && s.returns(1 - w) == -1.0,
+            "returns"
         );
         Ok(())
     }

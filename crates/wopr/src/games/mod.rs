@@ -5,6 +5,7 @@
 //! (`players.rs`) and their exact solver (`solver.rs`).
 
 pub mod bitboard;
+pub mod breakthrough;
 pub mod connect4;
 pub mod dots_and_boxes;
 pub mod gdl;
