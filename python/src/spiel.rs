@@ -113,10 +113,11 @@ pub const OPENSPIEL_NAMES: &[&str] = &[
     "dots_and_boxes",
     "goofspiel",
     "pig",
+    "breakthrough",
 ];
 
 /// Names that are wopr's when bare and OpenSpiel's with parentheses.
-const SHARED_NAMES: &[&str] = &["goofspiel", "pig"];
+const SHARED_NAMES: &[&str] = &["goofspiel", "pig", "breakthrough"];
 
 /// Reads `text` as one of OpenSpiel's game strings: `None` when it is
 /// wopr's spec (a name OpenSpiel does not use, or a bare name both use),
@@ -181,6 +182,7 @@ fn openspiel_game(name: &str, given: &[(String, String)]) -> Result<OpenSpielNam
             ("points_order", Param::Str("random".into())),
             ("returns_type", Param::Str("win_loss".into())),
         ],
+        "breakthrough" => vec![("columns", Param::Int(8)), ("rows", Param::Int(8))],
         "pig" => vec![
             ("diceoutcomes", Param::Int(6)),
             ("horizon", Param::Int(1000)),
@@ -252,6 +254,10 @@ fn openspiel_game(name: &str, given: &[(String, String)]) -> Result<OpenSpielNam
             require("players", Param::Int(2))?;
             ("kuhn_poker", "kuhn".to_string())
         }
+        "breakthrough" => {
+            let spec = format!("breakthrough:{}x{}", int("columns"), int("rows"));
+            ("breakthrough", spec)
+        }
         "dots_and_boxes" => {
             require("utility_margin", Param::Bool(false))?;
             let spec = format!("dots-and-boxes:{}x{}", int("num_cols"), int("num_rows"));
@@ -289,6 +295,7 @@ fn openspiel_game(name: &str, given: &[(String, String)]) -> Result<OpenSpielNam
         "kuhn_poker" => ("Kuhn Poker", 10, true, true, true),
         "goofspiel" => ("Goofspiel", 10, true, true, true),
         "pig" => ("Pig", 10, false, false, false),
+        "breakthrough" => ("Breakthrough", 2, false, false, false),
         _ => unreachable!("every name above returned"),
     };
     let spiel_type = SpielType {

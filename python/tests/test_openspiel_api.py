@@ -68,6 +68,8 @@ GAMES = [
     ("goofspiel(num_cards=6,points_order=random)", 5),
     ("pig()", 10),
     ("pig(winscore=20,horizon=40)", 5),
+    ("breakthrough()", 5),
+    ("breakthrough(rows=6,columns=5)", 5),
 ]
 
 # The `GameType` fields compared, each by value (enums by name).

@@ -60,6 +60,8 @@ GAMES = [
     ("goofspiel()", 20),
     ("pig(winscore=20,horizon=40)", 20),
     ("pig(winscore=10)", 20),
+    ("breakthrough()", 10),
+    ("breakthrough(rows=6,columns=5)", 10),
 ]
 
 

@@ -14,6 +14,7 @@
 //! ([`Tensors`], OpenSpiel's `Allocator`). wopr's own specs (`tictactoe`,
 //! `kuhn`) never come here: they keep wopr's encodings and strings.
 
+mod breakthrough;
 mod connect_four;
 mod dots_and_boxes;
 mod goofspiel;
@@ -246,6 +247,7 @@ pub fn of(facts: &Facts) -> Option<&'static dyn OpenSpielView> {
         "kuhn_poker" => &kuhn_poker::View,
         "goofspiel" => &goofspiel::View,
         "pig" => &pig::View,
+        "breakthrough" => &breakthrough::View,
         _ => return None,
     })
 }
