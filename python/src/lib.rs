@@ -9,7 +9,7 @@
 //! poker's information states in OpenSpiel's layout), `game.rs` and
 //! `state/` (the `Game` and `State` classes), `player.rs` (`Player` and
 //! `Net`), `bots.rs` (Python objects as players in wopr's matches),
-//! `run.rs` (`run`), `errors.rs` (`SpielError`), `args.rs` (counts and
+//! `run.rs` (`run`, `resume`), `optimal.rs` (`optimal_moves_json`), `errors.rs` (`SpielError`), `args.rs` (counts and
 //! seeds checked), `views/` (OpenSpiel's
 //! strings, tensors and observers of its games, one module per game).
 
@@ -27,6 +27,7 @@ mod errors;
 mod game;
 mod handle;
 mod kuhn;
+mod optimal;
 mod player;
 mod run;
 mod spiel;
@@ -103,6 +104,8 @@ fn _wopr(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(registered_games, m)?)?;
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_function(wrap_pyfunction!(run::run, m)?)?;
+    m.add_function(wrap_pyfunction!(run::resume, m)?)?;
+    m.add_function(wrap_pyfunction!(optimal::optimal_moves_json, m)?)?;
     m.add_class::<PyGame>()?;
     m.add_class::<state::PyState>()?;
     m.add_class::<state::PyObserver>()?;

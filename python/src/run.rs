@@ -1,17 +1,11 @@
-//! `wopr.run`: a learner's config run into a run folder from Python, as
-//! `wopr run` runs it, with progress and Ctrl-C.
-
-use std::path::Path;
+//! `wopr.run` and `wopr.resume`: a learner's config run into a run folder
+//! from Python, as `wopr run` runs it ([`wopr::experiment::run`] and
+//! [`wopr::experiment::resume`]), with progress and Ctrl-C.
 
 use pyo3::prelude::*;
 
-use wopr::experiment::learn::pretrain::PretrainConfig;
-use wopr::experiment::learn::td::TdConfig;
-use wopr::experiment::learn::train::TrainConfig;
-use wopr::experiment::learn::{self, LearnProgress, Row};
-use wopr::experiment::{start, EvolveConfig};
-use wopr::registry::AnyGame;
-use wopr::with_board_game;
+use wopr::experiment::learn::{LearnProgress, Row};
+use wopr::experiment::{self, RunConfig, RunError, Summary};
 
 use crate::errors::value_error;
 
@@ -28,6 +22,17 @@ struct PyProgress {
 }
 
 impl PyProgress {
+    fn new(callback: Option<Py<PyAny>>) -> PyProgress {
+        PyProgress {
+            callback,
+            unit: String::new(),
+            stop: 0,
+            last: std::time::Instant::now(),
+            stopped: false,
+            error: None,
+        }
+    }
+
     fn poll(&mut self, done: u64, force: bool) {
         if !force && self.last.elapsed() < std::time::Duration::from_millis(200) {
             return;
@@ -65,64 +70,46 @@ impl LearnProgress for PyProgress {
     }
 }
 
-/// A learner's config from its JSON, with `seed` in place of its own.
-fn parse<T: serde::de::DeserializeOwned>(
-    value: serde_json::Value,
-    seed: Option<u64>,
-    seed_of: fn(&mut T) -> &mut u64,
-) -> Result<T, String> {
-    let mut config: T = serde_json::from_value(value).map_err(|e| format!("bad config: {e}"))?;
-    if let Some(s) = seed {
-        *seed_of(&mut config) = s;
+/// JSON's nulls dropped (a key set to `None` is a key left out), so the
+/// rest is a TOML table.
+fn without_nulls(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(m) => {
+            m.retain(|_, v| !v.is_null());
+            m.values_mut().for_each(without_nulls);
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(without_nulls),
+        _ => {}
     }
-    Ok(config)
 }
 
-/// Runs the learner of `config` (evolution, TD, training or
-/// pre-training) into `out`, as `wopr run`: the champion's path.
-fn run_config(
-    value: serde_json::Value,
-    out: &Path,
+/// The config `config` names: a TOML file's path, or the same as a dict;
+/// parsed once, with `seed` in place of its own.
+fn read_config(
+    py: Python<'_>,
+    config: &Bound<'_, PyAny>,
     seed: Option<u64>,
-    progress: &mut PyProgress,
-) -> Result<std::path::PathBuf, String> {
-    let kind = value
-        .get("learner")
-        .and_then(|l| l.get("kind"))
-        .and_then(|k| k.as_str())
-        .unwrap_or("evolve")
-        .to_string();
-    match kind.as_str() {
-        "evolve" => {
-            let config = parse(value, seed, |c: &mut EvolveConfig| &mut c.seed)?;
-            config.check().map_err(|e| format!("bad config: {e}"))?;
-            let game = AnyGame::parse(&config.game).map_err(|e| e.to_string())?;
-            with_board_game!(&game, g => {
-                let cp = start(g, config).map_err(|e| e.to_string())?;
-                learn::evolve::run(g, cp, out, progress).map(|s| s.champion).map_err(|e| e.to_string())
-            }, Err(format!("{} cannot be evolved: nets play the board games only", game.spec())))
-        }
-        "td" => {
-            let config = parse(value, seed, |c: &mut TdConfig| &mut c.seed)?;
-            learn::td::run(&config, out, progress)
-                .map(|s| s.champion)
-                .map_err(|e| e.to_string())
-        }
-        "train" => {
-            let config = parse(value, seed, |c: &mut TrainConfig| &mut c.seed)?;
-            learn::train::run(&config, out, progress)
-                .map(|s| s.champion)
-                .map_err(|e| e.to_string())
-        }
-        "pretrain" => {
-            let config = parse(value, seed, |c: &mut PretrainConfig| &mut c.seed)?;
-            learn::pretrain::run(&config, out, progress).map_err(|e| e.to_string())?;
-            Ok(out.join("champion.json"))
-        }
-        other => Err(format!(
-            "unknown [learner] kind '{other}' (accepted: evolve, td, train, pretrain)"
-        )),
-    }
+) -> PyResult<RunConfig> {
+    let parsed = if config.is_instance_of::<pyo3::types::PyDict>() {
+        let text: String = py
+            .import("json")?
+            .call_method1("dumps", (config,))?
+            .extract()?;
+        let mut value: serde_json::Value = serde_json::from_str(&text).map_err(value_error)?;
+        without_nulls(&mut value);
+        let table = match toml::Value::try_from(value) {
+            Ok(toml::Value::Table(t)) => t,
+            Ok(_) => return Err(value_error("bad config: not a table")),
+            Err(e) => return Err(value_error(format!("bad config: {e}"))),
+        };
+        RunConfig::from_table(table, "", seed)
+    } else {
+        let path: std::path::PathBuf = config.extract()?;
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| value_error(format!("cannot read {}: {e}", path.display())))?;
+        RunConfig::parse(&text, &path.display().to_string(), &[], seed)
+    };
+    parsed.map_err(value_error)
 }
 
 /// Runs a config (a TOML file's path, or the same as a dict) into the run
@@ -144,32 +131,37 @@ pub fn run(
         .filter(|s| !s.is_none())
         .map(|s| crate::args::seed(s, "seed"))
         .transpose()?;
-    let value: serde_json::Value = if config.is_instance_of::<pyo3::types::PyDict>() {
-        let text: String = py
-            .import("json")?
-            .call_method1("dumps", (config,))?
-            .extract()?;
-        serde_json::from_str(&text).map_err(value_error)?
-    } else {
-        let path: std::path::PathBuf = config.extract()?;
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| value_error(format!("cannot read {}: {e}", path.display())))?;
-        let table: toml::Table = toml::from_str(&text)
-            .map_err(|e| value_error(format!("bad config {}: {}", path.display(), e.message())))?;
-        serde_json::to_value(table).map_err(value_error)?
-    };
-    let mut progress = PyProgress {
-        callback: progress,
-        unit: String::new(),
-        stop: 0,
-        last: std::time::Instant::now(),
-        stopped: false,
-        error: None,
-    };
-    let result = py.detach(|| run_config(value, &out, seed, &mut progress));
+    let config = read_config(py, config, seed)?;
+    let mut progress = PyProgress::new(progress);
+    let result = py.detach(|| experiment::run(config, &out, &mut progress));
+    finish(result, progress)
+}
+
+/// Goes on with the run in the folder `out` from its last checkpoint,
+/// whichever learner made it, as `wopr run --resume OUT [--set KEY=N]`:
+/// `set`, a list of `"stop.KEY=N"`, may only raise the stop count
+/// (`stop.generations`, `stop.games`, `stop.epochs`), which extends a
+/// finished run. Progress and Ctrl-C as in `run`. Returns the champion's
+/// path.
+#[pyfunction]
+#[pyo3(signature = (out, set=None, progress=None))]
+pub fn resume(
+    py: Python<'_>,
+    out: std::path::PathBuf,
+    set: Option<Vec<String>>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    let sets = set.unwrap_or_default();
+    let mut progress = PyProgress::new(progress);
+    let result = py.detach(|| experiment::resume(&out, &sets, &mut progress));
+    finish(result, progress)
+}
+
+/// The champion's path, or the error (Ctrl-C's or the callback's first).
+fn finish(result: Result<Summary, RunError>, mut progress: PyProgress) -> PyResult<String> {
     if let Some(e) = progress.error.take() {
         return Err(e);
     }
-    let champion = result.map_err(value_error)?;
-    Ok(champion.display().to_string())
+    let summary = result.map_err(value_error)?;
+    Ok(summary.champion().display().to_string())
 }

@@ -24,7 +24,19 @@ A swap for ``pyspiel`` in a script that uses these names::
 
 import json
 
-from ._wopr import Game, Net, Observer, Player, SpielError, State, load_game, registered_games, run
+from ._wopr import (
+    Game,
+    Net,
+    Observer,
+    Player,
+    SpielError,
+    State,
+    load_game,
+    optimal_moves_json,
+    registered_games,
+    resume,
+    run,
+)
 from ._spiel import GameType, PlayerId
 
 __all__ = [
@@ -38,8 +50,10 @@ __all__ = [
     "State",
     "eval",
     "load_game",
+    "optimal_moves",
     "playouts",
     "registered_games",
+    "resume",
     "run",
     "tournament",
 ]
@@ -78,6 +92,20 @@ def eval(game, player, against, games=200, seed=1, openings=None):
         against = [against]
     rows = game.eval_json(player, list(against), games, seed, openings)
     return [json.loads(r) for r in rows]
+
+
+def optimal_moves(game, player, positions=1000, seed=1):
+    """``wopr eval --game GAME --player PLAYER --optimal-moves POSITIONS
+    --seed S --json`` as a dict: how often the player's move is among the
+    exact solver's best (``optimal`` of ``positions``, ``rate`` with its
+    95% interval ``rate_ci95``, a random legal move's ``random_rate``) and
+    how often it keeps the position's win/draw/loss value
+    (``value_kept``, ``value_rate``), on distinct positions from random
+    play drawn from ``seed``, with the counts ``by_value`` (won, drawn,
+    lost positions). ``game`` is a spec, an OpenSpiel game string or a
+    loaded game with an exact solver (Tic-Tac-Toe, Connect-4,
+    Dots-and-Boxes, Reversi endgames); ``player`` a player spec."""
+    return json.loads(optimal_moves_json(game, player, positions, seed))
 
 
 def _player_name(player):

@@ -219,7 +219,14 @@ fn generation(path: &Path, repeat: usize) -> anyhow::Result<()> {
     if !(1..=100).contains(&repeat) {
         anyhow::bail!("--repeat must be in 1..=100");
     }
-    let mut config = super::evolve::load_config(path, &[])?;
+    let mut config = match super::run::read_config(path, &[], None)? {
+        wopr::experiment::RunConfig::Evolve(c) => c,
+        other => anyhow::bail!(
+            "bad config {}: --generation times an evolution's generation, not a {} run",
+            path.display(),
+            other.kind()
+        ),
+    };
     config.yardsticks = None;
     config.stop.generations = 1;
     let game = super::parse_game(&config.game)?;

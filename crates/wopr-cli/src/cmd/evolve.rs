@@ -3,13 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-use wopr::experiment::learn as layer;
-use wopr::experiment::{load_checkpoint, start, Checkpoint, EvolveConfig, GenerationRow};
-use wopr::game::encode::Encodable;
-use wopr::{with_board_game, Roster, Searchable};
+use wopr::experiment::{load_checkpoint, Checkpoint, GenerationRow, RunConfig};
 
-use super::learn::Bar;
 use crate::plot::{self, Series};
 
 /// Arguments of `wopr evolve`.
@@ -31,7 +26,8 @@ pub struct Args {
     /// runs from one config file.
     #[arg(long = "set", value_name = "KEY=VALUE", conflicts_with = "resume")]
     pub(crate) set: Vec<String>,
-    /// Continue the run in this folder from its last checkpoint.
+    /// Continue the run in this folder from its last checkpoint (as `wopr
+    /// run --resume DIR`, with --generations as `stop.generations`).
     #[arg(long, conflicts_with_all = ["config", "out", "seed"])]
     pub(crate) resume: Option<PathBuf>,
     /// No progress bar.
@@ -46,107 +42,42 @@ pub struct Args {
 
 /// Starts or resumes a run.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let (config, dir) = match (&args.resume, &args.config) {
+    let path = match (&args.resume, &args.config) {
         (Some(dir), _) => {
-            layer::evolve::upgrade(dir)?;
-            let cp = load_checkpoint(dir)?;
-            if let Some((then, now)) = cp.simd_mismatch() {
-                eprintln!(
-                    "warning: this run started with {then} net kernels and goes on with {now}; \
-                     they round differently, so it will not match an uninterrupted run bit for bit"
-                );
-            }
-            let mut config = cp.config;
-            if let Some(g) = args.generations {
-                config.stop.generations = g;
-            }
-            (config, dir.clone())
+            let set: Vec<String> = args
+                .generations
+                .map(|g| format!("stop.generations={g}"))
+                .into_iter()
+                .collect();
+            return super::run::resume(dir, &set, args.quiet);
         }
-        (None, Some(path)) => {
-            let mut config = load_config(path, &args.set)?;
-            if let Some(s) = args.seed {
-                config.seed = s;
-            }
-            if let Some(g) = args.generations {
-                config.stop.generations = g;
-            }
-            if args.print_config {
-                config.learner = Some(wopr::experiment::EvolveLearner {
-                    kind: wopr::experiment::LearnerKind::Evolve,
-                });
-                return super::print_config(&config);
-            }
-            let dir = out_dir(args.out.as_deref(), path, config.seed);
-            if layer::is_run(&dir) || dir.join("checkpoint.json").exists() {
-                anyhow::bail!(
-                    "{} already holds a run; continue it with --resume {} or choose another --out",
-                    dir.display(),
-                    dir.display()
-                );
-            }
-            (config, dir)
-        }
+        (None, Some(path)) => path,
         (None, None) => anyhow::bail!("give a config file, or --resume DIR"),
     };
-    let game = super::parse_game(&config.game)?;
-    with_board_game!(&game, g => go(g, config, &dir, args.quiet),
-        anyhow::bail!("{} cannot be evolved: nets play the board games only", config.game))
+    let mut config = match super::run::read_config(path, &args.set, args.seed)? {
+        RunConfig::Evolve(c) => c,
+        other => anyhow::bail!(
+            "bad config {}: [learner] kind = \"{}\" is not an evolution; wopr run runs it",
+            path.display(),
+            other.kind()
+        ),
+    };
+    if let Some(g) = args.generations {
+        config.stop.generations = g;
+    }
+    let config = RunConfig::Evolve(config);
+    if args.print_config {
+        print!("{}", config.to_toml()?);
+        return Ok(());
+    }
+    let dir = super::run::out_dir(args.out.as_deref(), path, config.seed());
+    super::run::go(config, &dir, args.quiet)
 }
 
-/// The config text with each `SECTION.KEY=VALUE` of `settings` applied
-/// (the value in TOML syntax: `10`, `0.5`, `"raw"`, `[6]`, `true`).
-pub(crate) fn with_settings(text: &str, settings: &[String]) -> Result<String, String> {
-    if settings.is_empty() {
-        return Ok(text.to_string());
-    }
-    let mut doc: toml::Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| format!("the config is not TOML: {}", e.message()))?;
-    for s in settings {
-        let (path, value) = s
-            .split_once('=')
-            .ok_or_else(|| format!("'{s}' is not KEY=VALUE (e.g. net.hidden=[6])"))?;
-        let value: toml::Value = format!("v = {}", value.trim())
-            .parse::<toml::Table>()
-            .ok()
-            .and_then(|mut t| t.remove("v"))
-            .ok_or_else(|| {
-                format!(
-                    "'{s}': {} is not a TOML value (strings need quotes)",
-                    value.trim()
-                )
-            })?;
-        let keys: Vec<&str> = path.trim().split('.').collect();
-        if keys.iter().any(|k| k.is_empty()) {
-            return Err(format!("'{s}': the key must be SECTION.KEY or KEY"));
-        }
-        let (last, sections) = keys.split_last().expect("split gives one key at least");
-        let mut table = &mut doc;
-        for k in sections {
-            let entry = table
-                .entry(k.to_string())
-                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-            table = entry
-                .as_table_mut()
-                .ok_or_else(|| format!("'{s}': {k} is not a section"))?;
-        }
-        table.insert(last.to_string(), value);
-    }
-    toml::to_string(&doc).map_err(|e| e.to_string())
-}
-
-/// Runs (or resumes) the evolution of `config` in `dir` through the run
-/// layer, then draws its plots and says how it ended.
-fn go<G>(game: &G, config: EvolveConfig, dir: &Path, quiet: bool) -> anyhow::Result<()>
-where
-    G: Encodable + Roster,
-    G::State: Searchable,
-{
-    let fresh = start(game, config)?;
-    let leader = wopr::dist::is_leader();
-    layer::evolve::run(game, fresh, dir, &mut Bar::new(quiet || !leader))?;
-    if !leader {
-        // Rank 0 of an MPI job writes the folder and speaks for the run.
+/// Draws the plots of the evolution in `dir` and says how it ended (on
+/// the first rank of an MPI job only, which speaks for the run).
+pub(crate) fn show(dir: &Path) -> anyhow::Result<()> {
+    if !wopr::dist::is_leader() {
         return Ok(());
     }
     let cp = load_checkpoint(dir)?;
@@ -242,54 +173,4 @@ fn draw(cp: &Checkpoint, dir: &Path) -> anyhow::Result<()> {
         )?;
     }
     Ok(())
-}
-
-/// Reads, applies the `--set` settings to, parses and checks the config at
-/// `path`: a one-line error naming the file (and the line, without
-/// settings) for anything wrong.
-pub fn load_config(path: &std::path::Path, set: &[String]) -> anyhow::Result<EvolveConfig> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read config {}", path.display()))?;
-    let config: EvolveConfig = parse_config(&text, set, path)?;
-    config
-        .check()
-        .map_err(|e| anyhow::anyhow!("bad config {}: {e}", path.display()))?;
-    Ok(config)
-}
-
-/// Parses a config's `text` (read from `path`) with the `--set` settings
-/// applied, into any learner's config type: a one-line error naming the
-/// file, and the line when no `--set` rewrote it.
-pub(crate) fn parse_config<T: serde::de::DeserializeOwned>(
-    text: &str,
-    set: &[String],
-    path: &Path,
-) -> anyhow::Result<T> {
-    let text = with_settings(text, set).map_err(|e| anyhow::anyhow!("bad --set: {e}"))?;
-    toml::from_str(&text).map_err(|e| {
-        // Lines of the file mean nothing once --set rewrote it.
-        let line = match e.span() {
-            Some(s) if set.is_empty() => {
-                format!(" line {}:", text[..s.start].matches('\n').count() + 1)
-            }
-            _ if !set.is_empty() => " (with --set)".to_string(),
-            _ => String::new(),
-        };
-        anyhow::anyhow!(
-            "bad config {}:{line} {}",
-            path.display(),
-            e.message().replace("expected one of", "accepted:")
-        )
-    })
-}
-
-/// The run folder of `--out`, or by default `runs/<config name>-seed<S>`.
-pub(crate) fn out_dir(out: Option<&Path>, config: &Path, seed: u64) -> PathBuf {
-    let stem = config
-        .file_stem()
-        .map_or("run".into(), |s| s.to_string_lossy().to_string());
-    out.map_or_else(
-        || PathBuf::from(format!("runs/{stem}-seed{seed}")),
-        Path::to_path_buf,
-    )
 }

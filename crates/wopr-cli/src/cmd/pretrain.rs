@@ -3,12 +3,13 @@
 //! folder that `[init] population = "pretrained:DIR"` starts a run from.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use wopr::experiment::learn::pretrain::defaults::{
     hundred, linear, one, raw, sigmoid, sixteen, ten, two_thousand,
 };
-use wopr::experiment::learn::pretrain::{self, PretrainConfig, PretrainKind, PretrainLearner};
+use wopr::experiment::learn::pretrain::{PretrainConfig, PretrainKind, PretrainLearner};
+use wopr::experiment::pretrain::Pool;
+use wopr::experiment::RunConfig;
 
 /// Arguments of `wopr pretrain`.
 #[derive(clap::Args, Debug)]
@@ -95,23 +96,19 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         return super::print_config(&config);
     }
     let out = args.out.as_deref().expect("clap requires --out");
-    run_config(&config, out)
+    // A killed run in that folder goes on from the nets it finished.
+    super::run::run_in(RunConfig::Pretrain(config), out, false)
 }
 
-/// Runs a pre-training config into `out`, keeping the config there as
-/// `config.toml`; a run killed in that folder goes on from the nets it
-/// finished (its checkpoint, `state.json`, lists them).
-pub fn run_config(config: &PretrainConfig, out: &Path) -> anyhow::Result<()> {
-    let start = Instant::now();
-    let mut bar = super::learn::Bar::new(false);
-    let pool = pretrain::run(config, out, &mut bar)?;
+/// Says what a pre-training run made.
+pub(crate) fn show(pool: &Pool, out: &Path, seconds: f64) -> anyhow::Result<()> {
     println!(
         "pre-trained {} nets ({}, {} positions per teacher, {} epochs) in {:.1} s: {}/pool.json",
         pool.nets.len(),
         pool.architecture,
         pool.positions,
         pool.epochs,
-        start.elapsed().as_secs_f64(),
+        seconds,
         out.display()
     );
     println!(

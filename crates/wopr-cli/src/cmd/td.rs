@@ -7,10 +7,10 @@
 //! again resumes it, and a larger `--games` extends it.
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 use wopr::experiment::learn::td::{self, NetInit, TdConfig, TdKind, TdSettings, TdStop};
 use wopr::experiment::learn::{self as layer, YardsticksConfig};
+use wopr::experiment::RunConfig;
 
 use super::OpeningArgs;
 
@@ -198,12 +198,5 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             out.display()
         );
     }
-    run_config(&config, out, args.quiet)
-}
-
-/// Runs (or resumes) the TD run of `config` in `out`.
-pub fn run_config(config: &TdConfig, out: &std::path::Path, quiet: bool) -> anyhow::Result<()> {
-    let start = Instant::now();
-    let summary = td::run(config, out, &mut super::learn::Bar::new(quiet))?;
-    super::learn::finish(out, "games", &summary, start.elapsed().as_secs_f64())
+    super::run::run_in(RunConfig::Td(config), out, args.quiet)
 }

@@ -1,5 +1,6 @@
 //! Yardsticks: match statistics with confidence intervals, and the thesis's
-//! exhaustive loss count (§4.3), and the match runner ([`matches`](mod@matches)).
+//! exhaustive loss count (§4.3), the match runner ([`matches`](mod@matches)),
+//! and the optimal-move rate against an exact solver ([`optimal`]).
 //!
 //! **References.**
 //! - B. Horner, *WOPR in search of better strategies for board games*, M.S.
@@ -9,11 +10,13 @@ pub mod forfeits;
 pub mod lockstep;
 pub mod matches;
 pub mod openings;
+pub mod optimal;
 pub mod rating;
 pub mod sprt;
 pub mod tournament;
 
 pub use forfeits::{ForfeitCounts, MatchForfeits, SeatForfeits};
+pub use optimal::{optimal_moves, OptimalMoves};
 pub use rating::{elo_diff, EloDiff, FitOptions, Ratings, Results, ScoreCounts};
 pub use sprt::{Pentanomial, Sprt, SprtStatus};
 

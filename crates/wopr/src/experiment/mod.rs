@@ -15,13 +15,18 @@
 //! - [`run`](mod@run): the generation step and the yardsticks;
 //! - [`learn`]: the run layer every learner runs through (run folder,
 //!   checkpoints, logs, resume, yardsticks), with evolution, TD and
-//!   training as its learners.
+//!   training as its learners;
+//! - `run_config`: [`RunConfig`], a run's config parsed once into the
+//!   typed config of the learner it names;
+//! - `entry`: the one entry for runs, [`run()`] and [`resume`], which
+//!   choose the learner (of the config; of the folder).
 
 pub mod algorithm;
 mod atomic;
 pub mod config;
 mod csv;
 pub mod engine;
+mod entry;
 mod error;
 pub mod files;
 mod fitness;
@@ -30,13 +35,16 @@ mod learner;
 pub mod phenotype;
 pub mod pretrain;
 pub mod run;
+mod run_config;
 
 pub use atomic::write_atomic;
 pub use config::EvolveConfig;
 pub use engine::{new_engine, AnyEngine};
+pub use entry::{holds_run, resume, run, Summary};
 pub use error::RunError;
 pub use files::{champion_weights, Checkpoint, GenerationRow, YardstickRow};
 pub use learn::evolve::load_checkpoint;
 pub use learner::{EvolveLearner, LearnerKind};
 pub use phenotype::NetPhenotype;
 pub use run::{start, Evolution};
+pub use run_config::RunConfig;

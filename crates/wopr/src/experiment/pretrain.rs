@@ -28,7 +28,9 @@ use serde::{Deserialize, Serialize};
 
 use super::csv::csv_field;
 use super::error::{err, RunError};
-use super::learn::{drive, LearnProgress, Learner, Measured, NoYardsticks, RunPlan, Yardsticks};
+use super::learn::{
+    drive, LearnProgress, Learner, Measured, NoYardsticks, RunPlan, RunSummary, Yardsticks,
+};
 use crate::game::oracle::Oracle;
 use crate::game::rng::{stream, WoprRng};
 use crate::nn::{Activation, AnyNet, Architecture, NetFile};
@@ -137,6 +139,17 @@ pub fn pretrain<G: OracleGame>(
     config: &str,
     progress: &mut dyn LearnProgress,
 ) -> Result<Pool, RunError> {
+    pretrain_summary(game, options, dir, config, progress).map(|(_, pool)| pool)
+}
+
+/// [`pretrain`], with the run layer's summary of it.
+pub(crate) fn pretrain_summary<G: OracleGame>(
+    game: &G,
+    options: &PretrainOptions,
+    dir: &Path,
+    config: &str,
+    progress: &mut dyn LearnProgress,
+) -> Result<(RunSummary, Pool), RunError> {
     upgrade(dir)?;
     let mut run = Pretraining::new(game, options)?;
     let plan = RunPlan {
@@ -148,8 +161,8 @@ pub fn pretrain<G: OracleGame>(
         measure_every: 1,
         keep_nets: false,
     };
-    drive(&mut run, &plan, &NoYardsticks, progress)?;
-    Pool::load(dir)
+    let summary = drive(&mut run, &plan, &NoYardsticks, progress)?;
+    Ok((summary, Pool::load(dir)?))
 }
 
 /// A pool being trained, net after net: teacher by teacher, each

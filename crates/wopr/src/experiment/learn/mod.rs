@@ -139,6 +139,12 @@ pub trait LearnProgress {
     fn stopped(&self) -> bool {
         false
     }
+    /// A warning about the run that does not stop it (a resumed run whose
+    /// net kernels round otherwise than when it started); by default on
+    /// stderr.
+    fn warn(&mut self, message: &str) {
+        eprintln!("warning: {message}");
+    }
 }
 
 /// Where and how long a run goes.

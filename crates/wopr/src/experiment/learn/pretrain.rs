@@ -7,9 +7,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::LearnProgress;
+use super::{LearnProgress, RunSummary};
 use crate::experiment::error::{err, RunError};
-use crate::experiment::pretrain::{pretrain, Pool, PretrainOptions, PARTIAL_FILE};
+use crate::experiment::pretrain::{pretrain_summary, Pool, PretrainOptions, PARTIAL_FILE};
 use crate::nn::Activation;
 use crate::registry::AnyGame;
 use crate::with_board_game;
@@ -157,6 +157,15 @@ pub fn run(
     dir: &Path,
     progress: &mut dyn LearnProgress,
 ) -> Result<Pool, RunError> {
+    run_summary(config, dir, progress).map(|(_, pool)| pool)
+}
+
+/// [`run`], with the run layer's summary of it.
+pub fn run_summary(
+    config: &PretrainConfig,
+    dir: &Path,
+    progress: &mut dyn LearnProgress,
+) -> Result<(RunSummary, Pool), RunError> {
     let game = AnyGame::parse(&config.game).map_err(err)?;
     let options = config.options()?;
     let text = toml::to_string_pretty(config).map_err(err)?;
@@ -168,6 +177,6 @@ pub fn run(
             dir.display()
         )));
     }
-    with_board_game!(&game, g => pretrain(g, &options, dir, &text, progress),
+    with_board_game!(&game, g => pretrain_summary(g, &options, dir, &text, progress),
         Err(RunError(format!("pretraining needs a board game, not {}", game.spec()))))
 }
