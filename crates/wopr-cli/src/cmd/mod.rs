@@ -24,6 +24,7 @@ pub mod pretrain;
 pub mod report;
 pub mod run;
 pub mod solve;
+mod summary;
 pub mod td;
 pub mod tournament;
 pub mod train;

@@ -2,13 +2,12 @@
 //! Cowling's pre-training; [`wopr::experiment::pretrain`]) and write it to a
 //! folder that `[init] population = "pretrained:DIR"` starts a run from.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use wopr::experiment::learn::pretrain::defaults::{
     hundred, linear, one, raw, sigmoid, sixteen, ten, two_thousand,
 };
 use wopr::experiment::learn::pretrain::{PretrainConfig, PretrainKind, PretrainLearner};
-use wopr::experiment::pretrain::Pool;
 use wopr::experiment::RunConfig;
 
 /// Arguments of `wopr pretrain`.
@@ -98,22 +97,4 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let out = args.out.as_deref().expect("clap requires --out");
     // A killed run in that folder goes on from the nets it finished.
     super::run::run_in(RunConfig::Pretrain(config), out, false)
-}
-
-/// Says what a pre-training run made.
-pub(crate) fn show(pool: &Pool, out: &Path, seconds: f64) -> anyhow::Result<()> {
-    println!(
-        "pre-trained {} nets ({}, {} positions per teacher, {} epochs) in {:.1} s: {}/pool.json",
-        pool.nets.len(),
-        pool.architecture,
-        pool.positions,
-        pool.epochs,
-        seconds,
-        out.display()
-    );
-    println!(
-        "start a run from it with [init] population = \"pretrained:{}\"",
-        out.display()
-    );
-    Ok(())
 }

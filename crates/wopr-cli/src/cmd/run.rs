@@ -117,12 +117,12 @@ fn bar(quiet: bool) -> Bar {
 /// Says how a run ended, as its learner's command does.
 fn show(dir: &Path, summary: &Summary, seconds: f64) -> anyhow::Result<()> {
     match summary.learner {
-        LearnerKind::Evolve => super::evolve::show(dir),
+        LearnerKind::Evolve => super::summary::evolution(dir),
         LearnerKind::Td | LearnerKind::Train => {
             super::learn::finish(dir, summary.unit, &summary.run, seconds)
         }
         LearnerKind::Pretrain => match &summary.pool {
-            Some(pool) => super::pretrain::show(pool, dir, seconds),
+            Some(pool) => super::summary::pool(pool, dir, seconds),
             None => Ok(()),
         },
     }

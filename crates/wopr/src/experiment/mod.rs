@@ -30,12 +30,17 @@ mod entry;
 mod error;
 pub mod files;
 mod fitness;
+mod genome;
 pub mod learn;
+mod pool;
+/// Pre-trained seed populations (the pre-training learner's work; at
+/// home in [`learn::pretrain::pretraining`]).
+pub use learn::pretrain::pretraining as pretrain;
 mod learner;
 pub mod phenotype;
-pub mod pretrain;
 pub mod run;
 mod run_config;
+mod yardsticks;
 
 pub use atomic::write_atomic;
 pub use config::EvolveConfig;

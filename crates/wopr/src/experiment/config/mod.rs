@@ -83,13 +83,14 @@ mod init;
 mod net;
 
 pub use super::algorithm::{AlgorithmConfig, Parents, Preset};
+pub use super::genome::{GenomeConfig, GenomeKind, Layout};
 pub use fitness::{
     ChampionRule, FitnessConfig, PointsKind, ProgramScore, Scheme, Scoring, StopConfig,
     YardstickConfig,
 };
 pub use footprint::{Footprint, CHECKPOINT_BUDGET, MEMORY_BUDGET};
 pub use init::InitConfig;
-pub use net::{BiasSign, FinishedBy, GenomeConfig, GenomeKind, Layout, NetConfig, Outputs};
+pub use net::{BiasSign, FinishedBy, NetConfig, Outputs};
 
 /// A whole run's settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

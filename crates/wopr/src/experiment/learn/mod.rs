@@ -32,7 +32,6 @@ pub mod evolve;
 pub mod pretrain;
 pub mod td;
 pub mod train;
-mod yardsticks;
 
 use std::path::{Path, PathBuf};
 
@@ -40,8 +39,8 @@ use serde::{Deserialize, Serialize};
 
 use super::atomic::write_atomic;
 use super::error::RunError;
+pub use super::yardsticks::{read_rows, Measured, NoYardsticks, Row, Yardsticks, YardsticksConfig};
 use crate::nn::NetFile;
-pub use yardsticks::{read_rows, NoYardsticks, Row, Yardsticks, YardsticksConfig};
 
 /// One learner's step and state; [`drive`] does the rest.
 pub trait Learner {
@@ -114,15 +113,6 @@ pub trait Learner {
     fn restore(&mut self, state: serde_json::Value, net: &NetFile) -> Result<(), RunError>;
 }
 
-/// A measurement: the yardstick rows and the files kept with them.
-#[derive(Default)]
-pub struct Measured {
-    /// The rows of `yardsticks.csv`.
-    pub rows: Vec<Row>,
-    /// Files to write into the run folder (a relative path, its text).
-    pub files: Vec<(String, String)>,
-}
-
 /// What the caller sees while a run goes on.
 pub trait LearnProgress {
     /// Before learning: the unit, the count done and the count to reach.
@@ -130,7 +120,7 @@ pub trait LearnProgress {
     /// As units are done.
     fn tick(&mut self, done: u64);
     /// After each yardstick measurement.
-    fn yardsticks(&mut self, done: u64, rows: &[yardsticks::Row]);
+    fn yardsticks(&mut self, done: u64, rows: &[Row]);
     /// When the run has ended.
     fn finish(&mut self);
     /// Whether the caller asks the run to stop (Ctrl-C in Python): it
@@ -317,7 +307,7 @@ pub fn drive(
         write_atomic(&dir.join(log), &format!("{}\n", learner.log_header()))?;
         write_atomic(
             &dir.join("yardsticks.csv"),
-            &format!("{},{}\n", label_column(learner), yardsticks::Row::HEADER),
+            &format!("{},{}\n", label_column(learner), Row::HEADER),
         )?;
         let mut cp = Checkpoint {
             kind: plan.kind.to_string(),

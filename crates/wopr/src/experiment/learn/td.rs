@@ -49,10 +49,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::yardsticks::{GameYardsticks, YardsticksConfig};
 use super::{drive, LearnProgress, Learner, RunPlan, RunSummary};
 use crate::experiment::atomic::write_atomic;
 use crate::experiment::error::{err, RunError};
+use crate::experiment::yardsticks::{GameYardsticks, YardsticksConfig};
 use crate::game::encode::Encodable;
 use crate::game::Searchable;
 use crate::nn::{Activation, NetFile};

@@ -38,9 +38,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::td::NetInit;
-use super::yardsticks::{GameYardsticks, NoYardsticks, Yardsticks, YardsticksConfig};
 use super::{drive, LearnProgress, Learner, RunPlan, RunSummary};
 use crate::experiment::error::{err, RunError};
+use crate::experiment::yardsticks::{GameYardsticks, NoYardsticks, Yardsticks, YardsticksConfig};
 use crate::game::encode::Encodable;
 use crate::game::oracle::OracleKind;
 use crate::nn::{Activation, AnyNet, Architecture, NetFile, Network};

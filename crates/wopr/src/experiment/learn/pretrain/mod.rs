@@ -3,16 +3,18 @@
 //! [`run`], which trains the pool through the run layer
 //! ([`crate::experiment::pretrain::pretrain`]).
 
+pub mod pretraining;
+
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::{LearnProgress, RunSummary};
 use crate::experiment::error::{err, RunError};
-use crate::experiment::pretrain::{pretrain_summary, Pool, PretrainOptions, PARTIAL_FILE};
 use crate::nn::Activation;
 use crate::registry::AnyGame;
 use crate::with_board_game;
+use pretraining::{pretrain_summary, Pool, PretrainOptions, PARTIAL_FILE};
 
 /// A pre-training run's config, as `wopr run CONFIG.toml` reads it and
 /// `wopr pretrain --print-config` writes it: `game`, `seed`, and a
@@ -170,7 +172,7 @@ pub fn run_summary(
     let options = config.options()?;
     let text = toml::to_string_pretty(config).map_err(err)?;
     let saved = std::fs::read_to_string(dir.join("config.toml")).ok();
-    let started = super::is_run(dir) || dir.join(PARTIAL_FILE).is_file();
+    let started = crate::experiment::learn::is_run(dir) || dir.join(PARTIAL_FILE).is_file();
     if started && saved.as_deref() != Some(text.as_str()) {
         return Err(RunError(format!(
             "{} holds part of a pool made with other settings (see its config.toml); give another --out",

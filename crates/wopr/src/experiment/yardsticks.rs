@@ -264,6 +264,15 @@ where
     }
 }
 
+/// A measurement: the yardstick rows and the files kept with them.
+#[derive(Default)]
+pub struct Measured {
+    /// The rows of `yardsticks.csv`.
+    pub rows: Vec<Row>,
+    /// Files to write into the run folder (a relative path, its text).
+    pub files: Vec<(String, String)>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
