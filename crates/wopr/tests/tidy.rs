@@ -175,3 +175,24 @@ fn only_the_games_and_the_registry_name_concrete_games() {
         offenders.join("; ")
     );
 }
+
+/// The README is the front door (issue 68): what wopr is, set-up, a short
+/// tour and where to read on, in at most 250 lines; results live in
+/// `docs/results/` and `champions/README.md`.
+#[test]
+fn the_readme_is_at_most_250_lines() {
+    let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md");
+    let lines = std::fs::read_to_string(readme).unwrap().lines().count();
+    assert!(lines <= 250, "README.md has {lines} lines (at most 250)");
+}
+
+/// The guide pages that ARCHITECTURE.md sends a contributor to exist.
+#[test]
+fn the_architecture_guide_pages_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let map = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    for page in ["docs/guide/adding-a-game.md", "docs/guide/adding-a-player.md"] {
+        assert!(map.contains(page), "ARCHITECTURE.md does not link {page}");
+        assert!(root.join(page).is_file(), "{page} is missing");
+    }
+}
