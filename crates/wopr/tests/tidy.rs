@@ -191,7 +191,10 @@ fn the_readme_is_at_most_250_lines() {
 fn the_architecture_guide_pages_exist() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let map = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
-    for page in ["docs/guide/adding-a-game.md", "docs/guide/adding-a-player.md"] {
+    for page in [
+        "docs/guide/adding-a-game.md",
+        "docs/guide/adding-a-player.md",
+    ] {
         assert!(map.contains(page), "ARCHITECTURE.md does not link {page}");
         assert!(root.join(page).is_file(), "{page} is missing");
     }
