@@ -14,7 +14,6 @@ use wopr::games::gdl::{
     prolog::to_prolog,
     steps::{roles_without_moves, STUCK_GAMES, STUCK_STEPS, STUCK_STEPS_NON_GROUND},
 };
-use wopr::players::Roster;
 
 /// Arguments of `wopr gdl`.
 #[derive(clap::Args, Debug)]
@@ -228,10 +227,10 @@ fn report(g: &Gdl, hidden: bool, budget: Budget) {
         "encodings:  {}",
         if g.is_alternating() { "facts" } else { "none" }
     );
-    let mut players = vec!["random", "first"];
-    if !hidden {
-        players.extend(g.bot_names());
-    }
+    let players = match hidden {
+        false => wopr::players::player_names(g),
+        true => vec!["random", "first"],
+    };
     println!("players:    {}", players.join(", "));
     legal_moves(g);
 }

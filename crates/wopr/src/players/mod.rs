@@ -19,6 +19,7 @@
 
 pub mod alphabeta;
 pub mod gtp;
+pub mod kinds;
 pub mod mcts;
 pub mod net;
 pub mod perfect;
@@ -33,11 +34,10 @@ use crate::game::{Action, Game, GameSpec, SpecError};
 
 pub use crate::game::{Player, ViewOf};
 pub use alphabeta::AlphaBetaPlayer;
+pub use kinds::{Kind, Plays, KINDS};
 pub use mcts::{MctsConfig, MctsPlayer};
 pub use perfect::{perfect_player, perfect_player_with, PerfectPlayer};
-pub use roster::{
-    board_build, board_parse, parse_player, player_names, resolve_player, GENERIC_PLAYERS,
-};
+pub use roster::{board_build, board_parse, parse_player, player_names, resolve_player};
 pub use spec::{BookFiles, Caps, Cost, OwnSpec, PlayerSpec};
 
 /// Picks uniformly among the legal actions.

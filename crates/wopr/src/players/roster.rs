@@ -9,6 +9,7 @@
 //! into a typed [`PlayerSpec`] (nothing opened), then built.
 
 use super::gtp::GtpSpec;
+use super::kinds::{kind_name, KINDS};
 use super::spec::PlayerSpec;
 use super::{alphabeta, gtp, mcts, net, perfect};
 use super::{ms_arg, FirstPlayer, RandomPlayer, Roster};
@@ -62,9 +63,6 @@ impl PlayerSpec {
     }
 }
 
-/// The player specs every game accepts, for help texts and error messages.
-pub const GENERIC_PLAYERS: &[&str] = &["random", "first"];
-
 /// Builds a player for `game` from its spec: [`PlayerSpec::parse`], then
 /// [`PlayerSpec::build`].
 pub fn parse_player<G: Roster>(game: &G, spec: &str) -> Result<Box<dyn Player<G>>, SpecError> {
@@ -86,14 +84,19 @@ pub fn resolve_player<G: Roster>(game: &G, spec: &str) -> Result<String, SpecErr
     })
 }
 
-/// Every player spec syntax `game` accepts (without `human`, which the command
-/// line adds).
+/// Every player spec syntax `game` accepts (without `human`, which the
+/// command line adds): the generic kinds it plays ([`KINDS`], each asked of
+/// the game), then its own players ([`Roster::bot_names`]), whose syntax
+/// for a generic kind (Pig's `mcts`) replaces the kind's row.
 pub fn player_names<G: Roster>(game: &G) -> Vec<&'static str> {
-    let mut names = GENERIC_PLAYERS.to_vec();
-    names.extend_from_slice(game.bot_names());
-    if game.gtp_board().is_some() {
-        names.push(gtp::GTP_PLAYER);
-    }
+    let own = game.bot_names();
+    let mut names: Vec<&'static str> = KINDS
+        .iter()
+        .filter(|k| !own.iter().any(|o| kind_name(o) == k.name))
+        .filter(|k| k.plays_in(game))
+        .map(|k| k.syntax)
+        .collect();
+    names.extend_from_slice(own);
     names
 }
 

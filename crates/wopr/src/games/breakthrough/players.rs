@@ -109,12 +109,7 @@ impl Roster for Breakthrough {
         }
     }
     fn bot_names(&self) -> &'static [&'static str] {
-        &[
-            "alphabeta[:depth=D][,ms=T]",
-            crate::players::mcts::MCTS_SYNTAX,
-            "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
-            "heuristic",
-        ]
+        &["heuristic"]
     }
 }
 

@@ -48,12 +48,7 @@ impl Roster for Connect4 {
         }
     }
     fn bot_names(&self) -> &'static [&'static str] {
-        &[
-            "alphabeta[:depth=D][,ms=T]",
-            crate::players::mcts::MCTS_SYNTAX,
-            "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
-            "perfect[:book=FILE][,learn=OUT][,ms=T]",
-        ]
+        &["perfect[:book=FILE][,learn=OUT][,ms=T]"]
     }
     /// 0.5 (rewards in [0, 1]), chosen on Connect-4 7x6 by a tournament
     /// at 1,000 simulations on selection seed 11 (`docs/results/mcts.md`);

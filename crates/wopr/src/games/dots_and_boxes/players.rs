@@ -127,15 +127,7 @@ impl Roster for DotsAndBoxes {
         }
     }
     fn bot_names(&self) -> &'static [&'static str] {
-        &[
-            "alphabeta[:depth=D][,ms=T]",
-            crate::players::mcts::MCTS_SYNTAX,
-            "net:PATH[,mode=M][,ply=N][,temp=T]",
-            "level0",
-            "level1",
-            "level2",
-            "perfect",
-        ]
+        &["level0", "level1", "level2", "perfect"]
     }
     fn solver(&self) -> Option<Box<dyn Solver<Self>>> {
         Some(Box::new(DotsAndBoxesSolver::new()))

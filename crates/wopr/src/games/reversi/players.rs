@@ -309,9 +309,6 @@ impl Roster for Reversi {
 
     fn bot_names(&self) -> &'static [&'static str] {
         &[
-            "alphabeta[:depth=D][,ms=T]",
-            crate::players::mcts::MCTS_SYNTAX,
-            "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
             "standard[:depth=D][,ms=T]",
             "perfect[:empties=E][,ms=T]",
             "engine:net=PATH[,ms=T][,depth=D][,empties=E]",

@@ -20,12 +20,7 @@ impl Roster for TicTacToe {
         board_build(self, spec)
     }
     fn bot_names(&self) -> &'static [&'static str] {
-        &[
-            "alphabeta[:depth=D][,ms=T]",
-            crate::players::mcts::MCTS_SYNTAX,
-            "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
-            "perfect[:ms=T]",
-        ]
+        &["perfect[:ms=T]"]
     }
     fn solver(&self) -> Option<Box<dyn Solver<Self>>> {
         Some(Box::new(TicTacToeSolver))

@@ -566,12 +566,7 @@ impl Player<Virus> for AiPlayer {
 /// players. Virus has no exact solver.
 impl Roster for Virus {
     fn bot_names(&self) -> &'static [&'static str] {
-        &[
-            "alphabeta[:depth=D][,ms=T]",
-            crate::players::mcts::MCTS_SYNTAX,
-            "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
-            "ai:K[,depth=D][,ties=random|first][,ms=T] (K = 1..20)",
-        ]
+        &["ai:K[,depth=D][,ties=random|first][,ms=T] (K = 1..20)"]
     }
 
     fn parse_bot(&self, spec: &GameSpec) -> Result<Option<PlayerSpec>, SpecError> {

@@ -116,13 +116,11 @@ impl Roster for Gdl {
     }
 
     fn bot_names(&self) -> &'static [&'static str] {
-        if self.is_alternating() {
-            &[
-                "alphabeta[:depth=D][,ms=T]",
-                crate::players::mcts::MCTS_SYNTAX,
-                "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
-            ]
-        } else if self.has_simultaneous_turns() {
+        // The generic kinds a sheet plays (`alphabeta`, `mcts`, `net:` on
+        // two-player sheets in turns) are asked of `parse_bot`
+        // (`players::KINDS`); a sheet with chance reads `mcts` without net
+        // rollouts, which is its own syntax here.
+        if self.is_alternating() || self.has_simultaneous_turns() {
             &[]
         } else {
             &["mcts[:sims=N][,c=C][,ms=T][,solve=on|off][,reuse=on|off]"]
