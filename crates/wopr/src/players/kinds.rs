@@ -95,10 +95,7 @@ pub const KINDS: &[Kind] = &[
 
 /// The kind a syntax line names (`mcts[:sims=N]…` is `mcts`).
 pub fn kind_name(syntax: &str) -> &str {
-    syntax
-        .split([':', '[', ' '])
-        .next()
-        .unwrap_or(syntax)
+    syntax.split([':', '[', ' ']).next().unwrap_or(syntax)
 }
 
 #[cfg(test)]
