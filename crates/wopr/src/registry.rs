@@ -128,10 +128,10 @@ macro_rules! with_game {
 }
 
 /// Like [`with_game!`] but only for the perfect-information board games
-/// (those whose states are [`Searchable`](crate::game::Searchable)); for
-/// the rest, `$other` is evaluated, or with `else o => ...` evaluated with
-/// `o` bound to the game as a [`NonBoard`] (`$any` a `&AnyGame`), so that
-/// a front end handles each of them by name with no wildcard:
+/// (those whose states are [`Searchable`](crate::game::Searchable)), over a
+/// `&AnyGame`; for the rest, `$other` is evaluated, or with `else o => ...`
+/// evaluated with `o` bound to the game as a [`NonBoard`], so that a front
+/// end handles each of them by name with no wildcard:
 /// `with_board_game!(any, g => board(g), else o => match o { NonBoard::Pig(p) => ..., ... })`.
 #[macro_export]
 macro_rules! with_board_game {
@@ -165,19 +165,7 @@ macro_rules! with_board_game {
         }
     };
     ($any:expr, $g:ident => $body:expr, $other:expr) => {
-        match $any {
-            $crate::registry::AnyGame::TicTacToe($g) => $body,
-            $crate::registry::AnyGame::Connect4($g) => $body,
-            $crate::registry::AnyGame::DotsAndBoxes($g) => $body,
-            $crate::registry::AnyGame::Reversi($g) => $body,
-            $crate::registry::AnyGame::Virus($g) => $body,
-            $crate::registry::AnyGame::Breakthrough($g) => $body,
-            $crate::registry::AnyGame::Gdl($g) => $body,
-            $crate::registry::AnyGame::Pig(_)
-            | $crate::registry::AnyGame::Kuhn(_)
-            | $crate::registry::AnyGame::Goofspiel(_)
-            | $crate::registry::AnyGame::GdlHidden(_) => $other,
-        }
+        $crate::with_board_game!($any, $g => $body, else _game => $other)
     };
 }
 

@@ -32,7 +32,7 @@ pub struct GtpArgs {
 /// Runs `wopr gtp`.
 pub fn run(args: &GtpArgs) -> anyhow::Result<()> {
     let game = AnyGame::parse(&args.game)?;
-    with_board_game!(game, g => engine(&g, args), bail!(
+    with_board_game!(&game, g => engine(g, args), bail!(
         "gtp: plays games whose moves are GTP vertices (reversi, tictactoe); {} has none",
         game.spec()
     ))

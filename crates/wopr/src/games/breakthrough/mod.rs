@@ -81,6 +81,7 @@ use crate::game::{
     mix64, parse_index, Action, ActionList, Game, GameInfo, GameSpec, Nature, ParamInfo,
     Searchable, SpecError, State, Turn,
 };
+use crate::games::bitboard;
 
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -335,20 +336,17 @@ fn step(square: usize, direction: usize, columns: usize) -> usize {
 }
 
 /// The name of the square `square` on a board of `columns × rows`: its file
-/// letter and rank number (rank 1 the bottom row).
+/// letter and rank number (rank 1 the bottom row: the shared grid names,
+/// rows counted from the other side).
 fn square_name(square: usize, columns: usize, rows: usize) -> String {
     let (row, col) = (square / columns, square % columns);
-    format!("{}{}", (b'a' + col as u8) as char, rows - row)
+    bitboard::square_name(col, rows - 1 - row)
 }
 
-/// Reads a square name (`a1`…) on a board of `columns × rows` into its
-/// square index.
+/// Reads a square name (`a1`…, case-insensitive) on a board of `columns ×
+/// rows` into its square index.
 fn parse_square(text: &str, columns: usize, rows: usize) -> Option<usize> {
-    let mut chars = text.chars();
-    let file = chars.next()?;
-    let rank: usize = chars.as_str().parse().ok()?;
-    let col = (file as usize).checked_sub('a' as usize)?;
-    (col < columns && (1..=rows).contains(&rank)).then(|| (rows - rank) * columns + col)
+    bitboard::parse_square(text, columns, rows).map(|(col, rank)| (rows - 1 - rank) * columns + col)
 }
 
 impl State for BreakthroughState {
