@@ -7,7 +7,7 @@
 PREFIX, the longest prefix winning; a bare HEX for every sheet.)
 
 One line per sheet (the format `wopr gdl suite` reads, described in
-crates/wopr/src/games/gdl/conformance.rs): a depth's count is recorded only
+crates/wopr-gdl/src/conformance.rs): a depth's count is recorded only
 where both references reached it and agree, and so at every depth before
 it. The kind is `invalid` when gdl_perft.py refuses the sheet (SWI-Prolog
 does not check validity), `disagreed` when the two counts differ at some

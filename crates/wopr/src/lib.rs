@@ -2,7 +2,9 @@
 //!
 //! The library holds every algorithm; the `wopr` command only parses, prints
 //! and draws. The modules are layered, each using only those below it (see
-//! `ARCHITECTURE.md` at the repository root):
+//! `ARCHITECTURE.md` at the repository root); the first three floors are the
+//! crate `wopr-core`, re-exported here under the same names, and
+//! [`games::gdl`] is the crate `wopr-gdl`:
 //!
 //! 1. [`game`]: the framework ([`Game`], [`State`], [`Player`], the driver,
 //!    specs, random streams), knowing no concrete game;
@@ -18,19 +20,17 @@
 
 #![warn(missing_docs)]
 
-pub mod dist;
 pub mod eval;
 pub mod evolve;
 pub mod experiment;
-pub mod game;
 pub mod games;
 #[cfg(feature = "music")]
 pub mod music;
-pub mod nn;
-pub mod players;
 pub mod registry;
-pub mod search;
 pub mod train;
+
+// The framework, from `wopr-core`, under the names it has always had here.
+pub use wopr_core::{dist, game, nn, players, search};
 
 pub use game::encode::Encodable;
 pub use game::{Action, ActionList, Game, GameSpec, Player, Searchable, State, Turn, WIN_SCORE};

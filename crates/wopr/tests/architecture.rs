@@ -396,7 +396,7 @@ fn crate_src(name: &str) -> PathBuf {
 #[test]
 fn no_module_imports_another_in_a_circle_reexports_included() {
     let mut found = Vec::new();
-    for krate in ["wopr", "wopr-cli"] {
+    for krate in ["wopr-core", "wopr-gdl", "wopr", "wopr-cli"] {
         found.extend(
             circles(&crate_src(krate))
                 .into_iter()
@@ -442,6 +442,8 @@ fn a_circle_through_a_reexport_is_found() {
 
 /// The library's floors, from the bottom, as ARCHITECTURE.md's "Layers"
 /// section draws them: a module uses only modules on floors below its own.
+/// The first three are the crate `wopr-core`, which the library re-exports
+/// under the same names; the rest are the library's own.
 const FLOORS: &[&[&str]] = &[
     &["game"],
     &["search", "nn", "dist"],
@@ -453,12 +455,21 @@ const FLOORS: &[&[&str]] = &[
     &["experiment"],
 ];
 
+/// The floors of `wopr-core`, where cargo already keeps out every module
+/// above `players`.
+const CORE_FLOORS: usize = 3;
+
 #[test]
 fn the_library_imports_downward_only() {
-    let krate = Crate::read(&crate_src("wopr"));
+    downward_only("wopr-core", &FLOORS[..CORE_FLOORS]);
+    downward_only("wopr", FLOORS);
+}
+
+fn downward_only(name: &str, floors: &[&[&str]]) {
+    let krate = Crate::read(&crate_src(name));
     let floor_of = |m: &ModPath| -> Option<usize> {
         let top = m.first()?;
-        FLOORS.iter().position(|f| f.contains(&top.as_str()))
+        floors.iter().position(|f| f.contains(&top.as_str()))
     };
     let mut upward = BTreeSet::new();
     for (from, to) in krate.edges() {
@@ -473,14 +484,55 @@ fn the_library_imports_downward_only() {
         .modules
         .keys()
         .filter_map(|m| m.first())
-        .filter(|top| !FLOORS.iter().any(|f| f.contains(&top.as_str())))
+        .filter(|top| !floors.iter().any(|f| f.contains(&top.as_str())))
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    assert!(unplaced.is_empty(), "modules on no floor: {unplaced:?}");
+    assert!(
+        unplaced.is_empty(),
+        "{name}: modules on no floor: {unplaced:?}"
+    );
     assert!(
         upward.is_empty(),
-        "imports that do not run downward:\n{}",
+        "{name}: imports that do not run downward:\n{}",
         upward.into_iter().collect::<Vec<_>>().join("\n")
     );
+}
+
+/// The names a crate's `Cargo.toml` lists under `[dependencies]`.
+fn dependencies(name: &str) -> BTreeSet<String> {
+    let path = crate_src(name).join("../Cargo.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut out = BTreeSet::new();
+    let mut inside = false;
+    for line in text.lines() {
+        if line.starts_with('[') {
+            inside = line.trim() == "[dependencies]" || line.ends_with(".dependencies]");
+            inside &= !line.contains("dev-dependencies");
+        } else if inside {
+            if let Some((key, _)) = line.split_once('=') {
+                out.insert(key.trim().split('.').next().unwrap().to_string());
+            }
+        }
+    }
+    out
+}
+
+/// **The framework knows no game, and GDL only the framework.** The crates
+/// stack `wopr-core` < `wopr-gdl` < `wopr` < `wopr-cli`, and each names
+/// only crates below it.
+#[test]
+fn the_crates_stack_framework_gdl_library_command() {
+    let stack = ["wopr-core", "wopr-gdl", "wopr", "wopr-cli"];
+    for (i, name) in stack.iter().enumerate() {
+        let deps = dependencies(name);
+        for above in &stack[i..] {
+            assert!(
+                !deps.contains(*above),
+                "{name} depends on {above}: {deps:?}"
+            );
+        }
+    }
+    assert!(dependencies("wopr-gdl").contains("wopr-core"));
+    assert!(!dependencies("wopr-gdl").contains("wopr"));
 }

@@ -8,7 +8,7 @@ pub mod bitboard;
 pub mod breakthrough;
 pub mod connect4;
 pub mod dots_and_boxes;
-pub mod gdl;
+pub use wopr_gdl as gdl;
 pub mod goofspiel;
 pub mod kuhn;
 pub mod pig;

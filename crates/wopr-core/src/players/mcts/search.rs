@@ -1,0 +1,699 @@
+//! The search itself: the arena of nodes, one iteration (selection,
+//! expansion, evaluation, backup), the solver's proofs and the choice of
+//! the move (the re-rooting of a kept tree is in `reuse.rs`). The module docs of
+//! [`super`] describe the algorithm.
+
+use std::time::Instant;
+
+use rand::RngExt;
+
+use super::{Leaf, MctsConfig, Select};
+use crate::game::player::BestSoFar;
+use crate::game::rng::WoprRng;
+use crate::game::{Action, ActionList, Game, SpecError, State, Turn};
+
+/// The seat stored in a node reached by a chance outcome (or a fresh root).
+pub(super) const NO_PLAYER: u8 = u8::MAX;
+
+/// How far below the last root a kept tree is searched for the new
+/// position (plies, chance outcomes included).
+pub(super) const MAX_REUSE_DEPTH: usize = 4;
+
+/// A node's proven value, for the seat that moved into it (`player`).
+pub(super) const UNPROVEN: u8 = 0;
+/// Proven: the move into the node wins for its mover.
+pub(super) const WIN: u8 = 1;
+/// Proven: the move into the node loses for its mover.
+pub(super) const LOSS: u8 = 2;
+/// Proven: the move into the node draws.
+pub(super) const DRAW: u8 = 3;
+
+/// A proven value seen from the other seat.
+fn negate(proof: u8) -> u8 {
+    match proof {
+        WIN => LOSS,
+        LOSS => WIN,
+        p => p,
+    }
+}
+
+/// Orders proven values for the seat they belong to: loss < draw < win.
+fn rank(proof: u8) -> u8 {
+    match proof {
+        LOSS => 0,
+        DRAW => 1,
+        WIN => 2,
+        _ => 0,
+    }
+}
+
+/// The exact reward (0..=1) of a proven value.
+fn proven_reward(proof: u8) -> f64 {
+    match proof {
+        WIN => 1.0,
+        DRAW => 0.5,
+        _ => 0.0,
+    }
+}
+
+// A node stays 24 bytes (the arena's memory per iteration).
+const _: () = assert!(std::mem::size_of::<Node>() == 24);
+
+/// One node of the tree: 24 bytes. Read from outside through
+/// [`MctsPlayer::tree`] and the accessors below.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    /// Sum of the rewards of `player` over the visits.
+    pub(super) total: f64,
+    /// Iterations through this node.
+    pub(super) visits: u32,
+    /// Index of the first child in the arena; 0 until the node is expanded
+    /// (the root, at 0, is nobody's child).
+    pub(super) first: u32,
+    /// Number of children.
+    pub(super) count: u16,
+    /// Children tried so far (UCT): they are the first `tried` of the
+    /// block; the untried ones follow (a node's children are reordered as
+    /// they are tried, which is safe because untried children have no
+    /// subtree).
+    pub(super) tried: u16,
+    /// The action from the parent into this node.
+    pub(super) action: Action,
+    /// The seat that chose `action`, or [`NO_PLAYER`].
+    pub(super) player: u8,
+    /// [`UNPROVEN`], or the proven value for `player`.
+    pub(super) proof: u8,
+}
+
+impl Node {
+    fn new(action: Action, player: u8) -> Node {
+        Node {
+            total: 0.0,
+            visits: 0,
+            first: 0,
+            count: 0,
+            tried: 0,
+            action,
+            player,
+            proof: UNPROVEN,
+        }
+    }
+
+    pub(super) fn expanded(&self) -> bool {
+        self.first != 0
+    }
+
+    /// Where the node's children lie in the tree (empty until expanded).
+    pub fn children(&self) -> std::ops::Range<usize> {
+        self.first as usize..self.first as usize + self.count as usize
+    }
+}
+
+/// What PUCT keeps beside each node (same index): the prior of the move
+/// into it and the net's value of it for its mover, as a reward (NaN where
+/// none: below a chance node).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Prior {
+    pub(super) prior: f32,
+    pub(super) value: f32,
+}
+
+/// A Monte-Carlo tree search player (UCT or PUCT, with the MCTS-Solver's
+/// proofs and a tree kept between moves); see the module docs of
+/// [`super`].
+pub struct MctsPlayer<G: Game> {
+    pub(super) config: MctsConfig,
+    pub(super) leaf: Leaf<G::State>,
+    /// The tree: the root at 0, each node's children contiguous.
+    pub(super) nodes: Vec<Node>,
+    /// PUCT only: priors and values beside `nodes`.
+    pub(super) priors: Vec<Prior>,
+    /// The old tree while a kept subtree is copied out (reused buffers).
+    pub(super) spare: Vec<Node>,
+    pub(super) spare_priors: Vec<Prior>,
+    /// The position at the root of `nodes` (`None`: no tree to keep).
+    pub(super) root_state: Option<G::State>,
+    /// Arena indices from the root to the current leaf.
+    path: Vec<u32>,
+    /// Chance outcomes (reused buffer).
+    outcomes: Vec<(Action, f64)>,
+    /// A root child was proven in the last iteration: look whether the
+    /// move is decided.
+    root_dirty: bool,
+    /// Where the move the search would play now is posted, every
+    /// [`POST_EVERY`] iterations (see `Player::share_best`).
+    pub(super) best_so_far: Option<BestSoFar>,
+}
+
+/// Iterations between two posts of the best move so far.
+const POST_EVERY: u32 = 256;
+
+impl<G: Game> MctsPlayer<G>
+where
+    G::State: State<View = G::State> + PartialEq,
+{
+    /// A player for `game` (which must have two players) with `config` and
+    /// leaf evaluation `leaf`.
+    pub fn new(game: &G, config: MctsConfig, leaf: Leaf<G::State>) -> Result<Self, SpecError> {
+        config.check()?;
+        if game.num_players() != 2 {
+            return Err(SpecError(format!(
+                "mcts plays two-player games; {} has {} players",
+                game.spec(),
+                game.num_players()
+            )));
+        }
+        if config.select == Select::Puct && matches!(leaf, Leaf::Random) {
+            return Err(SpecError(
+                "'mcts': select=puct needs rollout=net:FILE (its priors are the net's values)"
+                    .into(),
+            ));
+        }
+        Ok(MctsPlayer {
+            config,
+            leaf,
+            nodes: Vec::new(),
+            priors: Vec::new(),
+            spare: Vec::new(),
+            spare_priors: Vec::new(),
+            root_state: None,
+            path: Vec::new(),
+            outcomes: Vec::new(),
+            root_dirty: false,
+            best_so_far: None,
+        })
+    }
+
+    /// Runs a search from a fresh tree rooted at `state` (a position with
+    /// one player to move) and returns the action chosen: a proven win if
+    /// there is one; else the most visited child not proven lost (more
+    /// total reward, then the lowest action, among equals). All randomness
+    /// comes from `rng`.
+    pub fn search(&mut self, state: &G::State, rng: &mut WoprRng) -> Action {
+        self.clear();
+        self.run(state, rng)
+    }
+
+    /// Forgets the tree.
+    pub(super) fn clear(&mut self) {
+        self.nodes.clear();
+        self.priors.clear();
+        self.root_state = None;
+    }
+
+    /// Searches from `state`, keeping whatever tree is rooted there.
+    pub(super) fn run(&mut self, state: &G::State, rng: &mut WoprRng) -> Action {
+        let mover = match state.turn() {
+            Turn::Player(p) => p as u8,
+            _ => panic!("mcts searches positions with one player to move"),
+        };
+        if self.nodes.len() > (u32::MAX / 2) as usize {
+            // A kept tree that big leaves too little room to grow: start
+            // afresh.
+            self.clear();
+        }
+        if self.nodes.is_empty() {
+            self.nodes.push(Node::new(0, NO_PLAYER));
+            if self.config.select == Select::Puct {
+                self.priors.push(Prior {
+                    prior: 0.0,
+                    value: f32::NAN,
+                });
+            }
+        }
+        self.root_state = Some(state.clone());
+        // The path of an expansion's proofs (see `prove_children`) starts
+        // at the root, whatever the last search left in it.
+        self.path.clear();
+        self.path.push(0);
+        if !self.nodes[0].expanded() && !self.expand(0, state, Turn::Player(mover as usize)) {
+            panic!("mcts: the arena cannot hold the root's children");
+        }
+        let deadline = self.config.time.map(|t| Instant::now() + t);
+        let mut decided = self.root_decided();
+        for i in 0..self.config.sims {
+            // The clock is read every 64 iterations; the first always runs.
+            if decided || (i & 63 == 63 && deadline.is_some_and(|d| Instant::now() >= d)) {
+                break;
+            }
+            if !self.iterate(state, rng) {
+                break;
+            }
+            if self.root_dirty {
+                self.root_dirty = false;
+                decided = self.root_decided();
+            }
+            if i % POST_EVERY == 0 {
+                if let Some(cell) = &self.best_so_far {
+                    cell.set(self.best_child());
+                }
+            }
+        }
+        let best = self.best_child();
+        if let Some(cell) = &self.best_so_far {
+            cell.set(best);
+        }
+        best
+    }
+
+    /// Whether the move is decided without more search: a root child is a
+    /// proven win, every child is proven, or all but one are proven losses.
+    fn root_decided(&self) -> bool {
+        let root = self.nodes[0];
+        let kids = &self.nodes[root.children()];
+        if kids.iter().any(|k| k.proof == WIN) {
+            return true;
+        }
+        let open = kids.iter().filter(|k| k.proof != LOSS).count();
+        open <= 1 && kids.len() > 1 || kids.iter().all(|k| k.proof != UNPROVEN)
+    }
+
+    /// The root action to play (see [`MctsPlayer::search`]).
+    fn best_child(&self) -> Action {
+        let root = self.nodes[0];
+        let kids = &self.nodes[root.children()];
+        let all_proven = kids.iter().all(|k| k.proof != UNPROVEN);
+        // Keys compared in order; the lowest action wins among equals.
+        let key = |k: &Node| {
+            let proven = match k.proof {
+                WIN => 2,
+                LOSS => 0,
+                _ => 1,
+            };
+            let exact = if all_proven { rank(k.proof) } else { 0 };
+            (proven, exact, k.visits, k.total)
+        };
+        kids.iter()
+            .max_by(|a, b| {
+                let (ka, kb) = (key(a), key(b));
+                (ka.0, ka.1, ka.2)
+                    .cmp(&(kb.0, kb.1, kb.2))
+                    .then(ka.3.total_cmp(&kb.3))
+                    .then(b.action.cmp(&a.action))
+            })
+            .expect("the root has children")
+            .action
+    }
+
+    /// One iteration: selection, expansion, evaluation, backup (and the
+    /// solver's proofs). `false` when the arena is full (the search then
+    /// stops early).
+    fn iterate(&mut self, root: &G::State, rng: &mut WoprRng) -> bool {
+        let mut state = root.clone();
+        self.path.clear();
+        self.path.push(0);
+        let mut at = 0usize;
+        loop {
+            let turn = state.turn();
+            if turn == Turn::Terminal
+                || (at != 0 && (self.nodes[at].visits == 0 || self.nodes[at].proof != UNPROVEN))
+            {
+                break;
+            }
+            if !self.nodes[at].expanded() {
+                if !self.expand(at, &state, turn) {
+                    return false;
+                }
+                if at != 0 && self.nodes[at].proof != UNPROVEN {
+                    // Proven by its children's ends: it is the leaf.
+                    break;
+                }
+            }
+            let child = match turn {
+                Turn::Player(_) => match self.config.select {
+                    Select::Uct => self.select_uct(at, rng),
+                    Select::Puct => self.select_puct(at),
+                },
+                Turn::Chance => self.sample_child(at, &state, rng),
+                Turn::Simultaneous => panic!("mcts does not play simultaneous moves"),
+                Turn::Terminal => unreachable!(),
+            };
+            state.apply(self.nodes[child].action);
+            self.path.push(child as u32);
+            at = child;
+        }
+        let leaf = self.nodes[at];
+        let mut newly_proven = false;
+        let rewards = if leaf.proof != UNPROVEN {
+            let r = proven_reward(leaf.proof);
+            let mut out = [1.0 - r; 2];
+            out[leaf.player as usize] = r;
+            out
+        } else if state.turn() == Turn::Terminal {
+            if self.config.solve && leaf.player != NO_PLAYER && at != 0 {
+                let r = state.returns(leaf.player as usize);
+                self.nodes[at].proof = if r > 0.0 {
+                    WIN
+                } else if r < 0.0 {
+                    LOSS
+                } else {
+                    DRAW
+                };
+                newly_proven = true;
+            }
+            [reward(state.returns(0)), reward(state.returns(1))]
+        } else {
+            self.evaluate(at, &mut state, rng)
+        };
+        for &i in &self.path {
+            let n = &mut self.nodes[i as usize];
+            n.visits += 1;
+            if let Some(r) = rewards.get(n.player as usize) {
+                n.total += r;
+            }
+        }
+        if newly_proven {
+            self.propagate();
+        }
+        true
+    }
+
+    /// Backs a new proof at the end of `path` up the tree: a node is a
+    /// proven win for the seat to move at it when one child is, and takes
+    /// its best child's value when all are proven. Values are turned to the
+    /// node's own mover by seat, never by alternation; chance nodes (and
+    /// positions reached from them, whose mover is not stored) stay
+    /// unproven.
+    fn propagate(&mut self) {
+        let mut k = self.path.len() - 1;
+        while k >= 1 {
+            let child = self.nodes[self.path[k] as usize];
+            let parent_at = self.path[k - 1] as usize;
+            let mover = child.player;
+            if mover == NO_PLAYER {
+                return;
+            }
+            let value = if child.proof == WIN {
+                WIN
+            } else {
+                let parent = self.nodes[parent_at];
+                let mut best = LOSS;
+                for kid in &self.nodes[parent.children()] {
+                    if kid.proof == UNPROVEN {
+                        if parent_at == 0 {
+                            self.root_dirty = true;
+                        }
+                        return;
+                    }
+                    if rank(kid.proof) > rank(best) {
+                        best = kid.proof;
+                    }
+                }
+                best
+            };
+            if parent_at == 0 {
+                self.root_dirty = true;
+                return;
+            }
+            let owner = self.nodes[parent_at].player;
+            if owner == NO_PLAYER {
+                return;
+            }
+            self.nodes[parent_at].proof = if owner == mover { value } else { negate(value) };
+            k -= 1;
+        }
+    }
+
+    /// Creates the children of node `at` (position `state`, turn `turn`);
+    /// for PUCT, values each child with the net and sets the priors.
+    fn expand(&mut self, at: usize, state: &G::State, turn: Turn) -> bool {
+        let mut legal = ActionList::new();
+        state.legal_actions(&mut legal);
+        let first = self.nodes.len();
+        if first + legal.len() > u32::MAX as usize || legal.is_empty() {
+            return false;
+        }
+        let player = match turn {
+            Turn::Player(p) => p as u8,
+            _ => NO_PLAYER,
+        };
+        self.nodes
+            .extend(legal.iter().map(|&a| Node::new(a, player)));
+        let node = &mut self.nodes[at];
+        node.first = first as u32;
+        node.count = legal.len() as u16;
+        if self.config.select == Select::Puct {
+            self.value_children(state, &legal, player);
+        }
+        if self.config.solve && player != NO_PLAYER {
+            self.prove_children(first, state, &legal, player);
+        }
+        true
+    }
+
+    /// The solver at expansion: each child whose move ends the game is
+    /// proven at once (a win, loss or draw for `player`, who moves at the
+    /// node), so a win in one is taken and a losing move avoided without
+    /// a rollout to find them; where a child is a proven win, or every
+    /// child is proven, the node's own value follows and is backed up the
+    /// path (which ends at the node).
+    fn prove_children(&mut self, first: usize, state: &G::State, legal: &ActionList, player: u8) {
+        let mut decided = None;
+        let mut all = true;
+        for (k, &a) in legal.iter().enumerate() {
+            let mut t = state.clone();
+            t.apply(a);
+            if t.turn() != Turn::Terminal {
+                all = false;
+                continue;
+            }
+            let r = t.returns(player as usize);
+            let proof = if r > 0.0 {
+                WIN
+            } else if r < 0.0 {
+                LOSS
+            } else {
+                DRAW
+            };
+            self.nodes[first + k].proof = proof;
+            if proof == WIN && decided.is_none() {
+                decided = Some(first + k);
+            }
+        }
+        if let Some(kid) = decided.or(all.then_some(first)) {
+            self.path.push(kid as u32);
+            self.propagate();
+            self.path.pop();
+        }
+    }
+
+    /// PUCT: each child's value for `player` (the net's, or the returns of
+    /// a finished game) and the priors, a softmax of those values on the
+    /// [−1, 1] scale.
+    fn value_children(&mut self, state: &G::State, legal: &ActionList, player: u8) {
+        let Leaf::Value { value, .. } = &mut self.leaf else {
+            unreachable!("PUCT is built with a value net")
+        };
+        let start = self.priors.len();
+        for &a in legal {
+            let v = if player == NO_PLAYER {
+                f32::NAN
+            } else {
+                let mut t = state.clone();
+                t.apply(a);
+                match t.turn() {
+                    Turn::Terminal => reward(t.returns(player as usize)) as f32,
+                    Turn::Player(p) => {
+                        let r = reward(value(&t) as f64) as f32;
+                        if p as u8 == player {
+                            r
+                        } else {
+                            1.0 - r
+                        }
+                    }
+                    _ => f32::NAN,
+                }
+            };
+            self.priors.push(Prior {
+                prior: 0.0,
+                value: v,
+            });
+        }
+        let block = &mut self.priors[start..];
+        let logit = |p: &Prior| {
+            if p.value.is_nan() {
+                0.0
+            } else {
+                2.0 * p.value - 1.0
+            }
+        };
+        let top = block.iter().map(logit).fold(f32::NEG_INFINITY, f32::max);
+        let mut sum = 0.0;
+        for p in block.iter_mut() {
+            p.prior = (logit(p) - top).exp();
+            sum += p.prior;
+        }
+        for p in block.iter_mut() {
+            p.prior /= sum;
+        }
+    }
+
+    /// The selection score of a proven child, if it is proven: a win is
+    /// taken at once, a loss never while anything else is left.
+    #[inline]
+    fn proven_score(kid: &Node) -> Option<f64> {
+        match kid.proof {
+            WIN => Some(f64::MAX),
+            LOSS => Some(f64::MIN),
+            _ => None,
+        }
+    }
+
+    /// The child of player node `at` to descend to (UCT): an untried one at
+    /// random while any is left, else the best by UCB1 (lowest action among
+    /// equals), proven children scored by their values.
+    fn select_uct(&mut self, at: usize, rng: &mut WoprRng) -> usize {
+        let node = self.nodes[at];
+        let first = node.first as usize;
+        let count = node.count as usize;
+        let tried = node.tried as usize;
+        if tried < count {
+            // Move a random untried child to the front of the untried part.
+            let pick = if count - tried > 1 {
+                rng.random_range(tried..count)
+            } else {
+                tried
+            };
+            self.nodes.swap(first + tried, first + pick);
+            self.nodes[at].tried += 1;
+            return first + tried;
+        }
+        let log_n = (node.visits as f64).ln();
+        let c = self.config.c;
+        let mut best = first;
+        let mut best_score = f64::NEG_INFINITY;
+        let mut best_action = Action::MAX;
+        for (i, kid) in self.nodes[first..first + count].iter().enumerate() {
+            let n = kid.visits as f64;
+            let score = Self::proven_score(kid).unwrap_or_else(|| {
+                let mean = if kid.proof == DRAW {
+                    0.5
+                } else {
+                    kid.total / n
+                };
+                mean + c * (log_n / n).sqrt()
+            });
+            if score > best_score || (score == best_score && kid.action < best_action) {
+                best = first + i;
+                best_score = score;
+                best_action = kid.action;
+            }
+        }
+        best
+    }
+
+    /// The child of player node `at` to descend to (PUCT):
+    /// `Q + c·P·sqrt(N)/(1 + n)`, where an unvisited child's `Q` is the
+    /// net's value of it (lowest action among equals).
+    fn select_puct(&mut self, at: usize) -> usize {
+        let node = self.nodes[at];
+        let first = node.first as usize;
+        let sqrt_n = (node.visits.max(1) as f64).sqrt();
+        let c = self.config.c;
+        let mut best = first;
+        let mut best_score = f64::NEG_INFINITY;
+        let mut best_action = Action::MAX;
+        for i in node.children() {
+            let kid = &self.nodes[i];
+            let p = self.priors[i];
+            let n = kid.visits as f64;
+            let score = Self::proven_score(kid).unwrap_or_else(|| {
+                let q = if kid.proof == DRAW {
+                    0.5
+                } else if kid.visits > 0 {
+                    kid.total / n
+                } else if p.value.is_nan() {
+                    0.5
+                } else {
+                    p.value as f64
+                };
+                q + c * p.prior as f64 * sqrt_n / (1.0 + n)
+            });
+            if score > best_score || (score == best_score && kid.action < best_action) {
+                best = i;
+                best_score = score;
+                best_action = kid.action;
+            }
+        }
+        best
+    }
+
+    /// The child of chance node `at` for an outcome sampled by probability.
+    fn sample_child(&mut self, at: usize, state: &G::State, rng: &mut WoprRng) -> usize {
+        let outcome = sample_outcome(state, rng, &mut self.outcomes);
+        let node = self.nodes[at];
+        let first = node.first as usize;
+        first
+            + self.nodes[node.children()]
+                .iter()
+                .position(|k| k.action == outcome)
+                .expect("a chance outcome is a child")
+    }
+
+    /// The rewards (0..=1) of both seats for leaf `at` at `state` (not
+    /// finished), which may be changed (a rollout plays on it).
+    fn evaluate(&mut self, at: usize, state: &mut G::State, rng: &mut WoprRng) -> [f64; 2] {
+        // PUCT valued this position when its parent was expanded.
+        if let (Some(p), Turn::Player(_)) = (self.priors.get(at), state.turn()) {
+            let player = self.nodes[at].player;
+            if !p.value.is_nan() && player != NO_PLAYER {
+                let r = p.value as f64;
+                let mut out = [1.0 - r; 2];
+                out[player as usize] = r;
+                return out;
+            }
+        }
+        match &mut self.leaf {
+            Leaf::Random => {
+                loop {
+                    match state.turn() {
+                        Turn::Player(_) => {
+                            // The same draw as picking from the legal list.
+                            state.apply(state.random_action(rng));
+                        }
+                        Turn::Chance => {
+                            state.apply(sample_outcome(state, rng, &mut self.outcomes));
+                        }
+                        Turn::Terminal => break,
+                        Turn::Simultaneous => panic!("mcts does not play simultaneous moves"),
+                    }
+                }
+                [reward(state.returns(0)), reward(state.returns(1))]
+            }
+            Leaf::Value { value, .. } => {
+                while state.turn() == Turn::Chance {
+                    state.apply(sample_outcome(state, rng, &mut self.outcomes));
+                }
+                match state.turn() {
+                    Turn::Player(p) => {
+                        let r = reward(value(state) as f64);
+                        let mut out = [1.0 - r; 2];
+                        out[p] = r;
+                        out
+                    }
+                    _ => [reward(state.returns(0)), reward(state.returns(1))],
+                }
+            }
+        }
+    }
+}
+
+/// A return or value in [−1, 1] as a reward in [0, 1].
+#[inline]
+pub(super) fn reward(r: f64) -> f64 {
+    ((r + 1.0) * 0.5).clamp(0.0, 1.0)
+}
+
+/// Samples a chance outcome of `state` by its probability (`buf` is reused).
+fn sample_outcome<S: State>(state: &S, rng: &mut WoprRng, buf: &mut Vec<(Action, f64)>) -> Action {
+    buf.clear();
+    state.chance_outcomes(buf);
+    let mut x: f64 = rng.random();
+    for &(a, p) in buf.iter() {
+        if x < p {
+            return a;
+        }
+        x -= p;
+    }
+    buf.last().expect("a chance node has outcomes").0
+}
