@@ -89,13 +89,8 @@ fn serve_check<G: Roster>(game: &G, text: &str) {
         "{spec}"
     );
     assert!(cost.time.is_none_or(|t| t <= SERVE_CAPS.time), "{spec}");
-    let timed = matches!(
-        spec,
-        PlayerSpec::AlphaBeta(_)
-            | PlayerSpec::Mcts { .. }
-            | PlayerSpec::Net(_)
-            | PlayerSpec::Perfect { .. }
-    ) || matches!(&spec, PlayerSpec::Own(o) if o.timed);
+    let timed = matches!(spec, PlayerSpec::Kind(_) | PlayerSpec::Perfect { .. })
+        || matches!(&spec, PlayerSpec::Own(o) if o.timed);
     assert_eq!(cost.time.is_some(), timed, "{spec}: no move deadline");
 }
 

@@ -17,7 +17,7 @@ use wopr::eval::{exhaustive_limited, match_stats, MatchStats};
 use wopr::eval::{Pentanomial, Sprt, SprtStatus};
 use wopr::game::driver::seats_swapped;
 use wopr::game::rng::stream;
-use wopr::players::parse_player;
+use wopr::players::PlayerSpec;
 use wopr::{with_board_game, with_game, Roster};
 
 /// Arguments of `wopr eval`.
@@ -157,14 +157,19 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
     let players: Vec<&String> = std::iter::once(&args.player)
         .chain(args.reference.as_ref())
         .collect();
-    let mut played = vec![super::resolve(game, &args.player, "--player")?];
+    // Every spec is read once; its typed form is what the matches build
+    // their players from.
+    let mut typed = vec![super::read(game, &args.player, "--player")?];
     if let Some(r) = &args.reference {
-        played.push(super::resolve(game, r, "--reference")?);
+        typed.push(super::read(game, r, "--reference")?);
     }
-    let opponents_played = opponents
+    let (players_typed, played): (Vec<PlayerSpec>, Vec<String>) = typed.into_iter().unzip();
+    let (opponents_typed, opponents_played): (Vec<PlayerSpec>, Vec<String>) = opponents
         .iter()
-        .map(|o| super::resolve(game, o, &format!("--against '{o}'")))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        .map(|o| super::read(game, o, &format!("--against '{o}'")))
+        .collect::<anyhow::Result<Vec<_>>>()?
+        .into_iter()
+        .unzip();
     let total = args.games * opponents.len() * players.len();
     let bar = if total >= 20 {
         let b = ProgressBar::new(total as u64);
@@ -188,15 +193,15 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
     // Per opponent, with a reference: games where the player scored at
     // least the reference's return in the same game.
     let mut matched: Vec<(u64, u64)> = Vec::new();
-    for (j, opp) in opponents.iter().enumerate() {
+    for (j, (opp, opp_typed)) in opponents.iter().zip(&opponents_typed).enumerate() {
         use rand::Rng;
         let seed = stream(args.seed, &[j as u64]).next_u64();
         let mut returns: Vec<Vec<Option<f64>>> = Vec::new();
-        for &player in &players {
+        for (&player, player_typed) in players.iter().zip(&players_typed) {
             let records = play_match_seated(
                 game,
-                player,
-                opp,
+                player_typed,
+                opp_typed,
                 args.games,
                 seed,
                 &openings,
@@ -343,11 +348,12 @@ fn run_sprt<G: Roster>(
     opponent: &str,
     sprt: &Sprt,
 ) -> anyhow::Result<()> {
-    let player_played = super::resolve(game, &args.player, "--player")?;
-    let opponent_played = super::resolve(game, opponent, &format!("--against '{opponent}'"))?;
+    let (player_typed, player_played) = super::read(game, &args.player, "--player")?;
+    let (opponent_typed, opponent_played) =
+        super::read(game, opponent, &format!("--against '{opponent}'"))?;
     let openings = args.openings.resolve(game)?;
-    let mine = || parse_player(game, &args.player).map_err(|e| e.to_string());
-    let theirs = || parse_player(game, opponent).map_err(|e| e.to_string());
+    let mine = || player_typed.build(game).map_err(|e| e.to_string());
+    let theirs = || opponent_typed.build(game).map_err(|e| e.to_string());
     let bar = ProgressBar::new(args.games as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games (at most), {msg}")
@@ -467,11 +473,12 @@ where
     G: Roster,
     G::State: wopr::State<View = G::State>,
 {
-    let played = super::resolve(game, &args.player, "--player")?;
+    let (typed, played) = super::read(game, &args.player, "--player")?;
     let mut results = Vec::new();
     for seat in 0..2 {
-        let mut p =
-            parse_player(game, &args.player).map_err(|e| anyhow::anyhow!("bad --player: {e}"))?;
+        let mut p = typed
+            .build(game)
+            .map_err(|e| anyhow::anyhow!("bad --player: {e}"))?;
         let mut rng = stream(args.seed, &[seat as u64]);
         let r = exhaustive_limited(game, p.as_mut(), seat, &mut rng, EXHAUSTIVE_LIMIT).ok_or_else(
             || {

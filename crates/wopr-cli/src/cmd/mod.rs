@@ -139,7 +139,20 @@ fn parse_on_forfeit(text: &str) -> Result<wopr::eval::matches::OnForfeit, String
 /// `perfect`'s book). The player is built, so an error (one line, naming
 /// `what`: `--player`, `--against 'X'`) comes before any game.
 pub fn resolve<G: wopr::Roster>(game: &G, spec: &str, what: &str) -> anyhow::Result<String> {
-    wopr::players::resolve_player(game, spec).map_err(|e| anyhow::anyhow!("bad {what}: {e}"))
+    Ok(read(game, spec, what)?.1)
+}
+
+/// `spec` read once into its typed form, which travels down to the match,
+/// and the spec it is played as ([`resolve`]).
+pub fn read<G: wopr::Roster>(
+    game: &G,
+    spec: &str,
+    what: &str,
+) -> anyhow::Result<(wopr::players::PlayerSpec, String)> {
+    let bad = |e: wopr::game::SpecError| anyhow::anyhow!("bad {what}: {e}");
+    let typed = wopr::players::PlayerSpec::parse(game, spec).map_err(bad)?;
+    let played = wopr::players::resolve_spec(game, &typed).map_err(bad)?;
+    Ok((typed, played))
 }
 
 /// Prints `ROLE RESOLVED`, with `(given as SPEC)` where the spec given

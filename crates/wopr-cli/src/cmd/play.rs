@@ -14,12 +14,12 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use wopr::eval::matches::play_match_from;
+use wopr::eval::matches::{play_match_seated, OnForfeit, Seating};
 use wopr::eval::openings::Openings;
 use wopr::game::driver::{play_game_from, seats_swapped};
 use wopr::game::rng::stream;
 use wopr::game::GameRecord;
-use wopr::players::{parse_player, Player};
+use wopr::players::{Player, PlayerSpec};
 use wopr::{with_game, Game, Roster, State, Turn};
 
 use super::music::LiveComposer;
@@ -78,42 +78,62 @@ fn is_human(spec: &str) -> bool {
     spec.trim().eq_ignore_ascii_case("human")
 }
 
+/// A seat's player as read from its spec: `human`, or a typed spec, read
+/// once and built where the games are played.
+enum Seat {
+    Human,
+    Spec(PlayerSpec),
+}
+
+fn read<G: Roster>(game: &G, spec: &str) -> anyhow::Result<Seat> {
+    if is_human(spec) {
+        return Ok(Seat::Human);
+    }
+    PlayerSpec::parse(game, spec)
+        .map(Seat::Spec)
+        .map_err(|e| anyhow::anyhow!("bad player spec '{spec}': {e} (or human)"))
+}
+
 fn build<G: Roster>(
     game: &G,
-    spec: &str,
+    seat: &Seat,
     quit: &Arc<AtomicBool>,
 ) -> anyhow::Result<Box<dyn Player<G>>> {
-    if is_human(spec) {
-        return Ok(Box::new(HumanPlayer::new(game, quit.clone())));
+    match seat {
+        Seat::Human => Ok(Box::new(HumanPlayer::new(game, quit.clone()))),
+        Seat::Spec(spec) => spec
+            .build(game)
+            .map_err(|e| anyhow::anyhow!("bad player spec '{spec}': {e}")),
     }
-    parse_player(game, spec)
-        .map_err(|e| anyhow::anyhow!("bad player spec '{spec}': {e} (or human)"))
 }
 
 fn play<G: Roster>(game: &G, args: &PlayArgs) -> anyhow::Result<()> {
     let quit = Arc::new(AtomicBool::new(false));
-    // Validate both specs before anything is played.
-    build(game, &args.first, &quit)?;
-    build(game, &args.second, &quit)?;
+    // Both specs are read once, before anything is played; the players
+    // are built from the typed specs, once a worker (or once for games
+    // played one by one).
+    let seats = [read(game, &args.first)?, read(game, &args.second)?];
     let openings = args.openings.resolve(game)?;
     let interactive = is_human(&args.first) || is_human(&args.second) || args.music.is_some();
-    let records = if interactive {
-        play_sequential(game, args, &openings, &quit)?
-    } else {
+    let records = if let (false, [Seat::Spec(first), Seat::Spec(second)]) = (interactive, &seats) {
         let bar = progress(args.games);
         let done = || bar.inc(1);
-        let records = play_match_from(
+        let records = play_match_seated(
             game,
-            &args.first,
-            &args.second,
+            first,
+            second,
             args.games,
             args.seed,
             &openings,
+            Seating::Alternate,
+            OnForfeit::Count,
             &done,
         )
         .map_err(|e| anyhow::anyhow!(e))?;
         bar.finish_and_clear();
         records
+    } else {
+        play_sequential(game, args, &seats, &openings, &quit)?
     };
     super::report_forfeits(&records);
     report(game, args, &records)?;
@@ -135,6 +155,7 @@ fn progress(n: usize) -> ProgressBar {
 fn play_sequential<G: Roster>(
     game: &G,
     args: &PlayArgs,
+    seats: &[Seat; 2],
     openings: &Openings,
     quit: &Arc<AtomicBool>,
 ) -> anyhow::Result<Vec<GameRecord>> {
@@ -145,9 +166,10 @@ fn play_sequential<G: Roster>(
         None => None,
     };
     let watching = is_human(&args.first) || is_human(&args.second);
+    // Built once; the driver starts each game with `Player::new_game`.
+    let mut a = build(game, &seats[0], quit)?;
+    let mut b = build(game, &seats[1], quit)?;
     for i in 0..args.games {
-        let mut a = build(game, &args.first, quit)?;
-        let mut b = build(game, &args.second, quit)?;
         let mut seats: [&mut dyn Player<G>; 2] = if seats_swapped(i) {
             [b.as_mut(), a.as_mut()]
         } else {

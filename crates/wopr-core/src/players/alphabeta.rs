@@ -7,11 +7,56 @@
 
 use std::marker::PhantomData;
 
+use std::time::Duration;
+
 use crate::game::rng::WoprRng;
 use crate::game::{Action, Game, GameSpec, Searchable, SpecError};
 use crate::search::{AlphaBeta, Limits};
 
-use super::{Player, ViewOf};
+use super::cost::Cost;
+use super::kinds::{clamp_time, ms_text, spec_text, BoardGame, GenericKind, Kind, Plays, Settings};
+use super::{Player, Roster, ViewOf};
+
+/// The `alphabeta` kind: its row, its settings (the search [`Limits`]).
+pub struct AlphaBetaKind;
+
+impl GenericKind for AlphaBetaKind {
+    const ROW: Kind = Kind {
+        name: "alphabeta",
+        syntax: "alphabeta[:depth=D][,ms=T]",
+        about: "negamax alpha-beta over the game's heuristic",
+        plays: Plays::Reads("alphabeta"),
+    };
+    type Settings = Limits;
+
+    fn parse<G: Roster>(_: &G, spec: &GameSpec) -> Result<Limits, SpecError> {
+        parse_limits(spec)
+    }
+
+    fn build<G: BoardGame>(_: &G, limits: &Limits) -> Result<Box<dyn Player<G>>, SpecError> {
+        Ok(Box::new(AlphaBetaPlayer::<G>::new(*limits)))
+    }
+}
+
+impl Settings for Limits {
+    fn cost(&self) -> Cost {
+        Cost {
+            depth: self.depth,
+            time: self.time,
+            ..Cost::default()
+        }
+    }
+
+    fn limit_time(&mut self, limit: Duration) {
+        clamp_time(&mut self.time, limit);
+    }
+
+    fn text(&self) -> String {
+        let depth = self.depth.map(|d| format!("depth={d}"));
+        let parts: Vec<String> = depth.into_iter().chain(ms_text(self.time)).collect();
+        spec_text("alphabeta", &parts)
+    }
+}
 
 /// The depth used when a spec gives no limit.
 pub const DEFAULT_DEPTH: u32 = 4;

@@ -8,11 +8,29 @@
 //! A game that reads a kind with a syntax of its own (Pig's `mcts`, with no
 //! net rollouts; Reversi's `perfect:empties=E`) lists that syntax among
 //! its own players, and the row is then left out for it.
+//!
+//! # Adding a kind
+//!
+//! A searching kind is one file and one line in `table.rs`. The file
+//! defines a type implementing [`GenericKind`]: its row, its typed settings
+//! (which say what a move may cost, take a time limit and print as
+//! canonical text: [`Settings`]), how a spec is read into them and how a
+//! player is built from them for any [`BoardGame`]. The line adds the type
+//! to the table's list, which makes its row of [`super::KINDS`], the
+//! reading ([`super::table::parse_kind`], [`super::table::parse_text`]) and
+//! the building ([`super::table::build_kind`]); a spec of the kind travels
+//! as [`super::PlayerSpec::Kind`]. Nothing else changes: help, errors,
+//! `wopr games`, the server's limits and the web page read the row and the
+//! settings.
 
-use super::gtp::GTP_PLAYER;
-use super::mcts::MCTS_SYNTAX;
+use std::any::Any;
+use std::fmt;
+use std::time::Duration;
+
+use super::cost::Cost;
 use super::Roster;
-use crate::game::GameSpec;
+use crate::game::encode::Encodable;
+use crate::game::{Game, GameSpec, Player, Searchable, SpecError};
 
 /// Which games a generic kind plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,8 +71,131 @@ impl Kind {
     }
 }
 
-/// The generic player kinds, in the order help lists them.
-pub const KINDS: &[Kind] = &[
+/// The games the searching kinds build players for: a [`Roster`] with
+/// net encodings whose positions alpha-beta can search (every board game;
+/// not Pig, Kuhn poker, Goofspiel or GDL sheets).
+pub trait BoardGame: Roster + Encodable + Game<State: Searchable> {}
+
+impl<G> BoardGame for G
+where
+    G: Roster + Encodable,
+    G::State: Searchable,
+{
+}
+
+/// A generic kind's typed settings, read from a spec by its
+/// [`GenericKind`]: what [`super::PlayerSpec`] asks of every kind.
+pub trait Settings: fmt::Debug + Send + Sync + AnySettings {
+    /// What the player may cost per move.
+    fn cost(&self) -> Cost;
+
+    /// Gives the player at most `limit` per move (a larger budget is
+    /// lowered to it; none becomes it).
+    fn limit_time(&mut self, limit: Duration);
+
+    /// The net files it would read, to be checked or rewritten.
+    fn nets_mut(&mut self) -> Vec<&mut String> {
+        Vec::new()
+    }
+
+    /// The canonical spec text, which reads back to the same settings.
+    fn text(&self) -> String;
+}
+
+/// What every [`Settings`] type has for being `Clone + PartialEq`: copying
+/// and comparing behind a `Box<dyn Settings>`, and downcasting to the
+/// kind's own type. Implemented for every such type; never by hand.
+pub trait AnySettings: Any {
+    /// A boxed copy.
+    fn clone_box(&self) -> Box<dyn Settings>;
+    /// Whether `other` is the same type with equal settings.
+    fn same(&self, other: &dyn Settings) -> bool;
+    /// The settings as [`Any`], to downcast.
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: Settings + Clone + PartialEq> AnySettings for T {
+    fn clone_box(&self) -> Box<dyn Settings> {
+        Box::new(self.clone())
+    }
+
+    fn same(&self, other: &dyn Settings) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// A spec of a generic kind: the kind's row and its settings.
+#[derive(Debug)]
+pub struct KindSpec {
+    /// The kind's row in [`super::KINDS`].
+    pub kind: Kind,
+    /// The settings, of the kind's [`GenericKind::Settings`] type.
+    pub settings: Box<dyn Settings>,
+}
+
+impl KindSpec {
+    /// The spec of kind `K` with `settings`.
+    pub fn new<K: GenericKind>(settings: K::Settings) -> KindSpec {
+        KindSpec {
+            kind: K::ROW,
+            settings: Box::new(settings),
+        }
+    }
+
+    /// The settings, if this is a spec of kind `K`.
+    pub fn of<K: GenericKind>(&self) -> Option<&K::Settings> {
+        self.settings.as_any().downcast_ref()
+    }
+}
+
+impl Clone for KindSpec {
+    fn clone(&self) -> KindSpec {
+        KindSpec {
+            kind: self.kind,
+            settings: self.settings.clone_box(),
+        }
+    }
+}
+
+impl PartialEq for KindSpec {
+    fn eq(&self, other: &KindSpec) -> bool {
+        self.kind.name == other.kind.name && self.settings.same(other.settings.as_ref())
+    }
+}
+
+/// One searching kind, implemented in its own file.
+pub trait GenericKind: 'static {
+    /// Its row in [`super::KINDS`].
+    const ROW: Kind;
+
+    /// Its settings, read from a spec; nothing opened.
+    type Settings: Settings + Clone + PartialEq;
+
+    /// Reads a spec named [`Kind::name`] for `game`, checking every key and
+    /// value (with the game's defaults, such as its UCT constant).
+    fn parse<G: Roster>(game: &G, spec: &GameSpec) -> Result<Self::Settings, SpecError>;
+
+    /// Reads a spec whose text does not follow the `name:key=value`
+    /// grammar (`gtp:COMMAND ARGS…`), before that grammar is tried:
+    /// `None` when `text` is not of this kind. Most kinds read none.
+    fn parse_text<G: Roster>(game: &G, text: &str) -> Option<Result<Self::Settings, SpecError>> {
+        let _ = (game, text);
+        None
+    }
+
+    /// Builds the player (this may read a net file or start a process).
+    fn build<G: BoardGame>(
+        game: &G,
+        settings: &Self::Settings,
+    ) -> Result<Box<dyn Player<G>>, SpecError>;
+}
+
+/// The rows of `random` and `first`, which every game plays.
+pub const EVERY: [Kind; 2] = [
     Kind {
         name: "random",
         syntax: "random",
@@ -67,31 +208,26 @@ pub const KINDS: &[Kind] = &[
         about: "the legal move of lowest index (deterministic, for tests)",
         plays: Plays::Every,
     },
-    Kind {
-        name: "alphabeta",
-        syntax: "alphabeta[:depth=D][,ms=T]",
-        about: "negamax alpha-beta over the game's heuristic",
-        plays: Plays::Reads("alphabeta"),
-    },
-    Kind {
-        name: "mcts",
-        syntax: MCTS_SYNTAX,
-        about: "Monte-Carlo tree search: UCT, the MCTS-Solver, PUCT over a value net",
-        plays: Plays::Reads("mcts"),
-    },
-    Kind {
-        name: "net",
-        syntax: "net:PATH[,mode=M][,ply=N][,temp=T][,ms=T]",
-        about: "a net file, greedy, in a search, or as a distribution",
-        plays: Plays::Reads("net:PATH"),
-    },
-    Kind {
-        name: "gtp",
-        syntax: GTP_PLAYER,
-        about: "an outside engine spoken to in GTP",
-        plays: Plays::GtpBoard,
-    },
 ];
+
+/// `name` with `parts` as its arguments: `name:a,b`, or `name` alone.
+pub fn spec_text(name: &str, parts: &[String]) -> String {
+    if parts.is_empty() {
+        name.to_string()
+    } else {
+        format!("{name}:{}", parts.join(","))
+    }
+}
+
+/// `ms=T` for a time budget, where there is one.
+pub fn ms_text(time: Option<Duration>) -> Option<String> {
+    time.map(|t| format!("ms={}", t.as_millis()))
+}
+
+/// Lowers a time budget to `limit` (none becomes `limit`).
+pub fn clamp_time(time: &mut Option<Duration>, limit: Duration) {
+    *time = Some(time.map_or(limit, |t| t.min(limit)));
+}
 
 /// The kind a syntax line names (`mcts[:sims=N]…` is `mcts`).
 pub fn kind_name(syntax: &str) -> &str {

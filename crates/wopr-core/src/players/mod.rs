@@ -18,13 +18,16 @@
 //! Terminal play (`human`) belongs to the command line, not to this library.
 
 pub mod alphabeta;
+pub mod cost;
 pub mod gtp;
 pub mod kinds;
 pub mod mcts;
 pub mod net;
+pub mod net_kind;
 pub mod perfect;
 mod roster;
 pub mod spec;
+pub mod table;
 
 use rand::RngExt;
 
@@ -34,11 +37,15 @@ use crate::game::{Action, Game, GameSpec, SpecError};
 
 pub use crate::game::{Player, ViewOf};
 pub use alphabeta::AlphaBetaPlayer;
-pub use kinds::{Kind, Plays, KINDS};
+pub use cost::{BookFiles, Cost};
+pub use kinds::{BoardGame, GenericKind, Kind, KindSpec, Plays, Settings};
 pub use mcts::{MctsConfig, MctsPlayer};
 pub use perfect::{perfect_player, perfect_player_with, PerfectPlayer};
-pub use roster::{board_build, board_parse, parse_player, player_names, resolve_player};
-pub use spec::{BookFiles, Caps, Cost, OwnSpec, PlayerSpec};
+pub use roster::{
+    board_build, board_parse, parse_player, player_names, resolve_player, resolve_spec,
+};
+pub use spec::{Caps, OwnSpec, PlayerSpec};
+pub use table::KINDS;
 
 /// Picks uniformly among the legal actions.
 #[derive(Clone, Debug, Default)]

@@ -106,10 +106,11 @@ where
         return Ok(Box::new(PerfectPlayer::new(solver)));
     };
     let player = PerfectPlayer::new(solver).with_time_limit(Some(t * 3 / 4));
-    let search = super::PlayerSpec::AlphaBeta(crate::search::Limits {
-        depth: None,
-        time: Some(t / 4),
-    });
+    let search =
+        super::PlayerSpec::kind::<super::alphabeta::AlphaBetaKind>(crate::search::Limits {
+            depth: None,
+            time: Some(t / 4),
+        });
     Ok(match search.build(game) {
         Ok(f) => Box::new(player.with_fallback(f)),
         Err(_) => Box::new(player),

@@ -13,11 +13,9 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::gtp::GtpSpec;
-use super::mcts::MctsConfig;
-use super::net::NetSettings;
+use super::cost::{BookFiles, Cost};
+use super::kinds::{clamp_time, ms_text, spec_text, GenericKind, KindSpec};
 use crate::game::{GameSpec, SpecError};
-use crate::search::Limits;
 
 /// A player spec parsed and checked for one game.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,17 +24,9 @@ pub enum PlayerSpec {
     Random,
     /// `first`.
     First,
-    /// `alphabeta[:depth=D][,ms=T]`.
-    AlphaBeta(Limits),
-    /// `mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE][,select=uct|puct][,solve=on|off][,reuse=on|off]`.
-    Mcts {
-        /// The search settings.
-        config: MctsConfig,
-        /// The value net of `rollout=net:FILE`; `None` for random rollouts.
-        rollout: Option<String>,
-    },
-    /// `net:PATH[,…]`.
-    Net(NetSettings),
+    /// A spec of one of the searching kinds of [`super::KINDS`]
+    /// (`alphabeta`, `mcts`, `net:`, `gtp:`), with its typed settings.
+    Kind(KindSpec),
     /// `perfect[:empties=E][,book=FILE][,learn=OUT][,ms=T]`: the game's
     /// exact solver.
     Perfect {
@@ -52,32 +42,6 @@ pub enum PlayerSpec {
     /// One of the game's own players (`level1`, `standard:depth=D`,
     /// `ai:K`, …).
     Own(OwnSpec),
-    /// `gtp:COMMAND [ARGS…][,ms=T]`: an outside engine spoken to in GTP
-    /// (see [`super::gtp`]).
-    Gtp(GtpSpec),
-}
-
-/// The files of a book of solved positions (Connect-4's `perfect`): the
-/// one named by `book=`, read only (it must exist, and it is never
-/// written: measuring with a shipped book leaves it as it was), and the
-/// one named by `learn=`, read where it exists and grown with every long
-/// search. Positions solved with no `learn=` file are kept in memory.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BookFiles {
-    /// `book=FILE`: read, never written.
-    pub read: Option<String>,
-    /// `learn=OUT`: read where it exists, and appended to.
-    pub learn: Option<String>,
-}
-
-impl fmt::Display for BookFiles {
-    /// `book=FILE,learn=OUT`, each part where it is set.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<String> = (self.read.iter().map(|b| format!("book={b}")))
-            .chain(self.learn.iter().map(|l| format!("learn={l}")))
-            .collect();
-        f.write_str(&parts.join(","))
-    }
 }
 
 /// One of a game's own players: its spec (without `ms`) and the costs the
@@ -112,26 +76,6 @@ impl OwnSpec {
     }
 }
 
-/// What a player may cost per move, read from its typed spec.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Cost {
-    /// Search plies (alpha-beta depth, a net's `ply`, a game player's depth).
-    pub depth: Option<u32>,
-    /// MCTS iterations.
-    pub sims: Option<u32>,
-    /// Wall-clock budget.
-    pub time: Option<Duration>,
-    /// Empty squares from which an endgame is solved.
-    pub empties: Option<u32>,
-    /// Net files read (the player's own, an MCTS rollout's).
-    pub nets: Vec<String>,
-    /// The book files read and grown (Connect-4's `perfect:book=FILE`,
-    /// `learn=OUT`).
-    pub book: Option<BookFiles>,
-    /// A program started as a child process (`gtp:COMMAND`).
-    pub process: Option<String>,
-}
-
 /// Limits a server puts on the players it builds for strangers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Caps {
@@ -147,27 +91,24 @@ pub struct Caps {
 }
 
 impl PlayerSpec {
+    /// The spec of the searching kind `K` with `settings`.
+    pub fn kind<K: GenericKind>(settings: K::Settings) -> PlayerSpec {
+        PlayerSpec::Kind(KindSpec::new::<K>(settings))
+    }
+
+    /// The settings, where this is a spec of the searching kind `K`.
+    pub fn settings<K: GenericKind>(&self) -> Option<&K::Settings> {
+        match self {
+            PlayerSpec::Kind(k) => k.of::<K>(),
+            _ => None,
+        }
+    }
+
     /// What the player may cost per move.
     pub fn cost(&self) -> Cost {
         match self {
             PlayerSpec::Random | PlayerSpec::First => Cost::default(),
-            PlayerSpec::AlphaBeta(limits) => Cost {
-                depth: limits.depth,
-                time: limits.time,
-                ..Cost::default()
-            },
-            PlayerSpec::Mcts { config, rollout } => Cost {
-                sims: Some(config.sims),
-                time: config.time,
-                nets: rollout.iter().cloned().collect(),
-                ..Cost::default()
-            },
-            PlayerSpec::Net(s) => Cost {
-                depth: s.search_ply(),
-                time: s.time,
-                nets: vec![s.path.clone()],
-                ..Cost::default()
-            },
+            PlayerSpec::Kind(k) => k.settings.cost(),
             PlayerSpec::Perfect {
                 empties,
                 book,
@@ -187,11 +128,6 @@ impl PlayerSpec {
                 nets: o.spec.get("net").map(str::to_string).into_iter().collect(),
                 ..Cost::default()
             },
-            PlayerSpec::Gtp(g) => Cost {
-                time: Some(g.move_time),
-                process: Some(g.command.join(" ")),
-                ..Cost::default()
-            },
         }
     }
 
@@ -199,10 +135,7 @@ impl PlayerSpec {
     /// checked or rewritten (a server resolves offered names to paths).
     pub fn nets_mut(&mut self) -> Vec<&mut String> {
         match self {
-            PlayerSpec::Mcts {
-                rollout: Some(p), ..
-            } => vec![p],
-            PlayerSpec::Net(s) => vec![&mut s.path],
+            PlayerSpec::Kind(k) => k.settings.nets_mut(),
             PlayerSpec::Own(o) => o
                 .spec
                 .args
@@ -217,16 +150,12 @@ impl PlayerSpec {
     /// Gives every player that takes a time budget at most `limit` per move
     /// (a larger `ms` is lowered to it; none becomes it).
     pub fn limit_time(&mut self, limit: Duration) {
-        let clamp = |t: &mut Option<Duration>| *t = Some(t.map_or(limit, |t| t.min(limit)));
         match self {
             PlayerSpec::Random | PlayerSpec::First => {}
-            PlayerSpec::AlphaBeta(l) => clamp(&mut l.time),
-            PlayerSpec::Mcts { config, .. } => clamp(&mut config.time),
-            PlayerSpec::Net(s) => clamp(&mut s.time),
-            PlayerSpec::Perfect { time, .. } => clamp(time),
-            PlayerSpec::Own(o) if o.timed => clamp(&mut o.time),
+            PlayerSpec::Kind(k) => k.settings.limit_time(limit),
+            PlayerSpec::Perfect { time, .. } => clamp_time(time, limit),
+            PlayerSpec::Own(o) if o.timed => clamp_time(&mut o.time, limit),
             PlayerSpec::Own(_) => {}
-            PlayerSpec::Gtp(g) => g.move_time = g.move_time.min(limit),
         }
     }
 
@@ -276,57 +205,31 @@ impl PlayerSpec {
 impl fmt::Display for PlayerSpec {
     /// The canonical spec text, which parses back to the same value.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ms = |t: &Option<Duration>| t.map(|t| format!("ms={}", t.as_millis()));
-        let join = |name: &str, parts: Vec<String>| {
-            if parts.is_empty() {
-                name.to_string()
-            } else {
-                format!("{name}:{}", parts.join(","))
-            }
-        };
         let text = match self {
             PlayerSpec::Random => "random".to_string(),
             PlayerSpec::First => "first".to_string(),
-            PlayerSpec::AlphaBeta(l) => join(
-                "alphabeta",
-                l.depth
-                    .map(|d| format!("depth={d}"))
-                    .into_iter()
-                    .chain(ms(&l.time))
-                    .collect(),
-            ),
-            PlayerSpec::Mcts { config, rollout } => {
-                let mut parts = vec![format!("sims={}", config.sims), format!("c={}", config.c)];
-                parts.extend(ms(&config.time));
-                if let Some(p) = rollout {
-                    parts.push(format!("rollout=net:{p}"));
-                }
-                parts.extend(config.switches());
-                join("mcts", parts)
-            }
-            PlayerSpec::Net(s) => s.to_string(),
+            PlayerSpec::Kind(k) => k.settings.text(),
             PlayerSpec::Perfect {
                 empties,
                 book,
                 time,
-            } => join(
+            } => spec_text(
                 "perfect",
-                empties
+                &empties
                     .map(|e| format!("empties={e}"))
                     .into_iter()
                     .chain(book.as_ref().map(|b| b.to_string()))
-                    .chain(ms(time))
-                    .collect(),
+                    .chain(ms_text(*time))
+                    .collect::<Vec<_>>(),
             ),
             PlayerSpec::Own(o) => {
                 let mut text = o.spec.to_string();
-                if let Some(t) = ms(&o.time) {
+                if let Some(t) = ms_text(o.time) {
                     text.push(if o.spec.args.is_empty() { ':' } else { ',' });
                     text.push_str(&t);
                 }
                 text
             }
-            PlayerSpec::Gtp(g) => g.to_string(),
         };
         f.write_str(&text)
     }

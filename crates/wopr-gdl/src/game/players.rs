@@ -83,7 +83,9 @@ impl Roster for Gdl {
                         self.spec()
                     )));
                 }
-                Ok(Some(PlayerSpec::Mcts { config, rollout }))
+                Ok(Some(PlayerSpec::kind::<wopr_core::players::mcts::MctsKind>(
+                    wopr_core::players::mcts::MctsSettings { config, rollout },
+                )))
             }
             "mcts" | "alphabeta" | "net" if self.has_simultaneous_turns() => Err(SpecError(format!(
                 "'{}' needs turns of one player or chance; {} has simultaneous turns (accepted: random, first)",
@@ -106,14 +108,9 @@ impl Roster for Gdl {
         if self.is_alternating() {
             return board_build(self, spec);
         }
-        match spec {
-            PlayerSpec::Mcts { config, .. } => {
-                wopr_core::players::mcts::build_random(self, *config)
-            }
-            other => Err(SpecError(format!(
-                "{} has no player '{other}'",
-                self.spec()
-            ))),
+        match spec.settings::<wopr_core::players::mcts::MctsKind>() {
+            Some(s) => wopr_core::players::mcts::build_random(self, s.config),
+            None => Err(SpecError(format!("{} has no player '{spec}'", self.spec()))),
         }
     }
 

@@ -14,7 +14,7 @@ use super::openings::Openings;
 use crate::game::driver::{play_game_from, seats_swapped, GameRecord};
 use crate::game::rng::stream;
 use crate::game::{Game, Player};
-use crate::players::{parse_player, Roster};
+use crate::players::{PlayerSpec, Roster};
 
 /// Plays `games` games between two player specs from the start position,
 /// seats swapped every other game ([`seats_swapped`]), in parallel. Game `i`
@@ -43,11 +43,13 @@ pub fn play_match_from<G: Roster>(
     openings: &Openings,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameRecord>, String> {
+    let read = |spec: &str| PlayerSpec::parse(game, spec).map_err(|e| e.to_string());
+    let (first, second) = (read(first)?, read(second)?);
     let seating = Seating::Alternate;
     play_match_seated(
         game,
-        first,
-        second,
+        &first,
+        &second,
         games,
         seed,
         openings,
@@ -89,12 +91,15 @@ impl Seating {
     }
 }
 
-/// [`play_match_from`] with the players seated by `seating`.
+/// [`play_match_from`] between two typed specs (each read once, by the
+/// caller), the players seated by `seating`: each worker thread builds its
+/// two players once, when it plays its first game, so an error building
+/// one (a net file that does not read) ends the match with that error.
 #[allow(clippy::too_many_arguments)]
 pub fn play_match_seated<G: Roster>(
     game: &G,
-    first: &str,
-    second: &str,
+    first: &PlayerSpec,
+    second: &PlayerSpec,
     games: usize,
     seed: u64,
     openings: &Openings,
@@ -102,10 +107,7 @@ pub fn play_match_seated<G: Roster>(
     on_forfeit: OnForfeit,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameRecord>, String> {
-    // Check both specs once, up front, so errors are reported before any play.
-    parse_player(game, first).map_err(|e| e.to_string())?;
-    parse_player(game, second).map_err(|e| e.to_string())?;
-    let make = |spec: &str| parse_player(game, spec).map_err(|e| e.to_string());
+    let make = |spec: &PlayerSpec| spec.build(game).map_err(|e| e.to_string());
     let (first, second) = (&|| make(first), &|| make(second));
     play_games(
         game,
@@ -340,7 +342,7 @@ mod tests {
     fn run(on_forfeit: OnForfeit, games: usize) -> Result<Vec<GameRecord>, String> {
         let game = TicTacToe::from_spec(&GameSpec::parse("tictactoe").unwrap()).unwrap();
         let first = || -> Result<Box<dyn Player<TicTacToe>>, String> {
-            parse_player(&game, "first").map_err(|e| e.0)
+            crate::players::parse_player(&game, "first").map_err(|e| e.0)
         };
         let quitter =
             || -> Result<Box<dyn Player<TicTacToe>>, String> { Ok(Box::new(Quitter(false))) };

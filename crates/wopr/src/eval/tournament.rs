@@ -17,7 +17,7 @@ use super::Wdl;
 use crate::game::driver::{seats_swapped, GameRecord};
 use crate::game::rng::stream;
 use crate::game::Game;
-use crate::players::{parse_player, Roster};
+use crate::players::{PlayerSpec, Roster};
 use rand::Rng;
 
 /// The tag of pairing seeds.
@@ -100,13 +100,17 @@ pub fn play_tournament_on_forfeit<G: Roster>(
     on_done: &(dyn Fn() + Sync),
 ) -> Result<Tournament, String> {
     check_entrants(players.len(), format)?;
-    for p in players {
-        parse_player(game, p).map_err(|e| format!("player '{p}': {e}"))?;
-    }
+    // Each spec is read once, before any game; each worker builds its
+    // players from the typed specs.
+    let typed = players
+        .iter()
+        .map(|p| PlayerSpec::parse(game, p).map_err(|e| format!("player '{p}': {e}")))
+        .collect::<Result<Vec<_>, String>>()?;
     let factories: Vec<Box<PlayerFactory<'_, G>>> = players
         .iter()
-        .map(|p| {
-            Box::new(move || parse_player(game, p).map_err(|e| e.to_string()))
+        .zip(&typed)
+        .map(|(p, spec)| {
+            Box::new(move || spec.build(game).map_err(|e| format!("player '{p}': {e}")))
                 as Box<PlayerFactory<'_, G>>
         })
         .collect();

@@ -59,7 +59,10 @@
 
 mod child;
 pub mod engine;
+mod kind;
 pub mod lines;
+
+pub use kind::GtpKind;
 
 use std::marker::PhantomData;
 use std::time::Duration;

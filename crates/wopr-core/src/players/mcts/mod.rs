@@ -124,6 +124,7 @@
 //!   training by using MCTS only at test time". *IEEE Transactions on
 //!   Games*, 2022 (the MCTS wrapper around a value function in GBG).
 
+mod kind;
 mod reuse;
 mod search;
 
@@ -138,6 +139,7 @@ use crate::game::rng::WoprRng;
 use crate::game::{Action, Game, GameSpec, SpecError, State};
 use crate::nn::{NetFile, Network};
 
+pub use kind::{MctsKind, MctsSettings};
 pub use search::{MctsPlayer, Node};
 
 /// Iterations per move when a spec gives no `sims`.

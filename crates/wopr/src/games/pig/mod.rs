@@ -423,16 +423,18 @@ impl Roster for Pig {
                 self.spec()
             )));
         }
-        Ok(Some(PlayerSpec::Mcts { config, rollout }))
+        Ok(Some(PlayerSpec::kind::<crate::players::mcts::MctsKind>(
+            crate::players::mcts::MctsSettings { config, rollout },
+        )))
     }
 
     fn build_bot(
         &self,
         spec: &PlayerSpec,
     ) -> Result<Box<dyn crate::game::Player<Self>>, SpecError> {
-        match spec {
-            PlayerSpec::Mcts { config, .. } => crate::players::mcts::build_random(self, *config),
-            other => Err(SpecError(format!("pig has no player '{other}'"))),
+        match spec.settings::<crate::players::mcts::MctsKind>() {
+            Some(s) => crate::players::mcts::build_random(self, s.config),
+            None => Err(SpecError(format!("pig has no player '{spec}'"))),
         }
     }
 
