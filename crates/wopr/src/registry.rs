@@ -255,3 +255,6 @@ pub fn engine_bench(
         ))),
     }
 }
+
+#[cfg(test)]
+mod tests;

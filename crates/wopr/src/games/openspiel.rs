@@ -496,7 +496,3 @@ fn with_params(
         given: written,
     })
 }
-
-#[cfg(test)]
-#[path = "openspiel_tests.rs"]
-mod tests;

@@ -1,8 +1,8 @@
-//! The declared OpenSpiel games against pyspiel (open_spiel 2.0.2): names,
-//! defaults, sizes and game strings.
+//! The registry's OpenSpiel games (each declared in its folder) against
+//! pyspiel (open_spiel 2.0.2): names, defaults, sizes and game strings.
 
-use super::*;
-use crate::registry::{openspiel_games, openspiel_names, parse_openspiel, AnyGame};
+use super::{openspiel_games, openspiel_names, parse_openspiel, AnyGame};
+use crate::games::openspiel::Param;
 
 /// Every declared game loads by its name with parentheses and no
 /// parameters: its defaults, a spec the registry reads back to the same
@@ -132,4 +132,31 @@ fn wopr_specs_pass_and_bad_strings_are_refused() {
         "'pig(piglet': an OpenSpiel game string ends with ')'"
     );
     assert!(err("connect_four(rows=99)").contains("99"));
+}
+
+/// An entry reads its own game's positions (pyspiel:
+/// `str(pyspiel.load_game("tic_tac_toe").new_initial_state())` is three
+/// rows of dots) and refuses another game's with an error, never a panic.
+#[test]
+fn entries_downcast_their_own_positions_only() {
+    use crate::game::Game;
+    use crate::games::openspiel::AnyPosition;
+    let (ttt, read, _) = parse_openspiel("tic_tac_toe").unwrap().unwrap();
+    let (c4, _, _) = parse_openspiel("connect_four").unwrap().unwrap();
+    let (AnyGame::TicTacToe(ttt), AnyGame::Connect4(c4)) = (ttt, c4) else {
+        panic!("tic_tac_toe and connect_four are wopr's TicTacToe and Connect4");
+    };
+    let (start, other) = (ttt.initial_state(), c4.initial_state());
+    let at = |game: &dyn std::any::Any, state: &dyn std::any::Any| {
+        let p = AnyPosition {
+            game,
+            state,
+            history: &[],
+            params: &[],
+        };
+        read.entry.state_string(&p)
+    };
+    assert_eq!(at(&ttt, &start).unwrap(), "...\n...\n...");
+    let err = at(&c4, &other).unwrap_err();
+    assert!(err.contains("TicTacToe"), "{err}");
 }
