@@ -94,6 +94,11 @@ pub trait DynState: Send + Sync {
     fn parse_action(&self, text: &str) -> Result<Action, String>;
     fn boxed(&self) -> Box<dyn DynState>;
     fn as_any(&self) -> &dyn Any;
+    /// wopr's game (`&G`), state (`&G::State`) and the actions that led to
+    /// it (wopr's numbering, moves OpenSpiel plays by itself included):
+    /// what a declared OpenSpiel game downcasts to read its
+    /// representations from (`views`).
+    fn typed(&self) -> (&dyn Any, &dyn Any, &[Action]);
 }
 
 /// A player of one game behind one interface.
@@ -179,8 +184,7 @@ fn kuhn_strings() -> Strings<KuhnPoker> {
 
 /// Actions as OpenSpiel's `history_str` writes them: `4, 0, 2`.
 pub fn history_str(history: &[Action]) -> String {
-    let h: Vec<String> = history.iter().map(|a| a.to_string()).collect();
-    h.join(", ")
+    wopr::games::openspiel::history_text(history)
 }
 
 /// The observation of a board game's state: `encoding`, or the game's own
@@ -273,15 +277,6 @@ pub struct ErasedState<G: Game> {
     erased: Erased<G>,
     state: G::State,
     history: Vec<Action>,
-}
-
-impl<G: Game> ErasedState<G> {
-    /// The game, the state and the actions that led to it (wopr's
-    /// numbering, moves OpenSpiel plays by itself included): what
-    /// `views` reads OpenSpiel's representations from.
-    pub fn parts(&self) -> (&G, &G::State, &[Action]) {
-        (&self.erased.game, &self.state, &self.history)
-    }
 }
 
 impl<G: Roster> Erased<G> {
@@ -619,6 +614,9 @@ impl<G: Roster> DynState for ErasedState<G> {
     }
     fn as_any(&self) -> &dyn Any {
         self
+    }
+    fn typed(&self) -> (&dyn Any, &dyn Any, &[Action]) {
+        (&self.erased.game, &self.state, &self.history)
     }
 }
 

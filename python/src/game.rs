@@ -15,7 +15,7 @@ use crate::erased::Wrap;
 use crate::errors::value_error;
 use crate::spiel::Param;
 use crate::state::{PyObserver, PyState};
-use crate::views::{self, ObsType, OpenSpielView, PrivateInfo, Tensors};
+use crate::views::{self, ObsType, PrivateInfo, Tensors, View};
 
 pub use crate::handle::PyGame;
 
@@ -151,20 +151,18 @@ impl PyGame {
         match &f.spiel_type {
             // OpenSpiel's game: its type, field by field.
             Some(t) => {
-                d.set_item("long_name", t.long_name)?;
-                d.set_item("max_num_players", t.max_num_players)?;
-                d.set_item("min_num_players", t.min_num_players)?;
-                let info = (
-                    t.provides_information_state_string,
-                    t.provides_information_state_tensor,
-                );
+                let decl = t.declaration();
+                d.set_item("long_name", decl.long_name)?;
+                d.set_item("max_num_players", decl.max_num_players)?;
+                d.set_item("min_num_players", t.min_num_players())?;
+                let info = (decl.information_state_string, decl.information_state_tensor);
                 d.set_item("provides_information_state_string", info.0)?;
                 d.set_item("provides_information_state_tensor", info.1)?;
                 d.set_item(
                     "provides_factored_observation_string",
-                    t.provides_factored_observation_string,
+                    decl.factored_observation_string,
                 )?;
-                d.set_item("parameters", params_dict(py, &t.defaults)?)?;
+                d.set_item("parameters", params_dict(py, &t.defaults())?)?;
             }
             None => {
                 d.set_item("long_name", &f.long_name)?;
@@ -392,7 +390,7 @@ impl PyGame {
 
 impl PyGame {
     /// OpenSpiel's view of the game, for OpenSpiel's games.
-    fn view(&self) -> Option<&'static dyn OpenSpielView> {
+    fn view(&self) -> Option<View> {
         views::of(&self.facts)
     }
 
@@ -479,7 +477,7 @@ fn obs_params(p: &Bound<'_, PyAny>) -> PyResult<Vec<(String, Param)>> {
         } else if let Ok(i) = v.extract::<i64>() {
             Param::Int(i)
         } else {
-            Param::Str(v.str()?.to_string())
+            Param::Str(v.str()?.to_string().into())
         };
         out.push((k, v));
     }

@@ -11,7 +11,8 @@
 //! `Net`), `bots.rs` (Python objects as players in wopr's matches),
 //! `run.rs` (`run`, `resume`), `optimal.rs` (`optimal_moves_json`), `errors.rs` (`SpielError`), `args.rs` (counts and
 //! seeds checked), `views/` (OpenSpiel's
-//! strings, tensors and observers of its games, one module per game).
+//! strings, tensors and observers of its games, which each game declares
+//! in its library folder, through one adaptor).
 
 use std::sync::Arc;
 
@@ -54,7 +55,7 @@ fn registered_games() -> Vec<String> {
         .filter(|g| g.name != "gdl")
         .map(|g| g.name.to_string())
         .collect();
-    for n in spiel::OPENSPIEL_NAMES {
+    for n in wopr::registry::openspiel_names() {
         if !names.iter().any(|m| m == n) {
             names.push(n.to_string());
         }
@@ -85,16 +86,17 @@ fn load_game(spec: &str, params: Option<&Bound<'_, pyo3::types::PyDict>>) -> PyR
         }
         None => spec.to_string(),
     };
-    let (game, os) = match spiel::parse_openspiel(&text) {
+    let (game, os) = match wopr::registry::parse_openspiel(&text) {
         Some(os) => {
-            let os = os.map_err(value_error)?;
-            (AnyGame::parse(&os.spec).map_err(value_error)?, Some(os))
+            let (game, read, sizes) = os.map_err(value_error)?;
+            (game, Some((read, sizes)))
         }
         None => (AnyGame::parse(&text).map_err(value_error)?, None),
     };
+    let os = os.as_ref().map(|(read, sizes)| (read, *sizes));
     Ok(PyGame::new(
         erased::erase(&game),
-        Arc::new(spiel::facts(&game, os.as_ref())),
+        Arc::new(spiel::facts(&game, os)),
     ))
 }
 

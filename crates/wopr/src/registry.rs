@@ -7,9 +7,12 @@
 //! This is the only place that lists every game. Adding one means a folder
 //! under `games/` (rules, `Game::INFO`, `Game::from_spec`, its `Roster`) and
 //! one entry in each list below: the enum, [`games`], [`AnyGame::parse`] and
-//! the two macros.
+//! the two macros; a game OpenSpiel also has implements
+//! [`OpenSpielGame`](crate::games::openspiel::OpenSpielGame) in its folder
+//! and takes one line in [`openspiel_games`].
 
 use crate::game::{Game, GameInfo, GameSpec, SpecError};
+use crate::games::openspiel::{self, entry, Entry, GameString, Sizes};
 use crate::games::{
     breakthrough::Breakthrough,
     connect4::Connect4,
@@ -64,6 +67,48 @@ pub fn games() -> Vec<GameInfo> {
         Goofspiel::INFO,
         Gdl::INFO,
     ]
+}
+
+/// The games OpenSpiel also has, each declared as OpenSpiel's game in its
+/// folder (`games/<game>/openspiel.rs`), in the order the Python package
+/// lists OpenSpiel's names.
+pub fn openspiel_games() -> [&'static dyn Entry; 8] {
+    [
+        entry::<TicTacToe>(),
+        entry::<Connect4>(),
+        entry::<KuhnPoker>(),
+        entry::<Reversi>(),
+        entry::<DotsAndBoxes>(),
+        entry::<Goofspiel>(),
+        entry::<Pig>(),
+        entry::<Breakthrough>(),
+    ]
+}
+
+/// OpenSpiel's names of [`openspiel_games`] (`tic_tac_toe`, ...).
+pub fn openspiel_names() -> Vec<&'static str> {
+    openspiel_games()
+        .iter()
+        .map(|e| e.declaration().name)
+        .collect()
+}
+
+/// OpenSpiel's game string `text` (`connect_four(rows=6,columns=7)`) read
+/// as one of [`openspiel_games`]: the game that plays it, what the string
+/// says and OpenSpiel's sizes of the game; `None` when `text` is wopr's
+/// spec (see [`openspiel::read_game_string`]), an error when it is
+/// OpenSpiel's but wopr cannot play it as OpenSpiel does.
+pub fn parse_openspiel(text: &str) -> Option<Result<(AnyGame, GameString, Sizes), String>> {
+    let read = match openspiel::read_game_string(text, &openspiel_games())? {
+        Ok(read) => read,
+        Err(e) => return Some(Err(e)),
+    };
+    let game = match AnyGame::parse(&read.spec) {
+        Ok(game) => game,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let sizes = crate::with_game!(&game, g => read.entry.sizes(g, &read.parameters));
+    Some(sizes.map(|sizes| (game, read, sizes)))
 }
 
 /// `Some(game)` when `spec` names game `G`.
@@ -210,3 +255,6 @@ pub fn engine_bench(
         ))),
     }
 }
+
+#[cfg(test)]
+mod tests;

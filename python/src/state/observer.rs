@@ -10,7 +10,7 @@ use super::{PlayerArg, PyState};
 use crate::erased::DynGame;
 use crate::errors::value_error;
 use crate::spiel::Facts;
-use crate::views::{self, Observer, OpenSpielView, Tensors};
+use crate::views::{Observer, Tensors, View};
 
 /// What `Game.make_py_observer` returns: `set_from(state, player)` fills
 /// `tensor` (a float32 NumPy array, `None` for an observer without one)
@@ -33,10 +33,7 @@ enum Source {
     /// wopr's game: its information states (`info`) or observations.
     Wopr { info: bool },
     /// OpenSpiel's game: one of OpenSpiel's observers of it.
-    OpenSpiel {
-        view: &'static dyn OpenSpielView,
-        observer: Observer,
-    },
+    OpenSpiel { view: View, observer: Observer },
 }
 
 impl PyObserver {
@@ -73,14 +70,14 @@ impl PyObserver {
     pub fn openspiel(
         py: Python<'_>,
         game: &Arc<dyn DynGame>,
-        view: &'static dyn OpenSpielView,
+        view: View,
         observer: Observer,
     ) -> PyResult<PyObserver> {
         let dict = PyDict::new(py);
         let mut tensor = None;
         if observer.has_tensor() {
             let mut layout = Tensors::default();
-            views::write(view, &*game.new_state(), observer, 0, &mut layout)
+            view.write(&*game.new_state(), observer, 0, &mut layout)
                 .map_err(value_error)?;
             let t = PyArray1::<f32>::zeros(py, layout.data.len(), false);
             let mut start = 0;
@@ -117,7 +114,7 @@ impl PyObserver {
             Source::Wopr { info: true } => state.inner.information_state_tensor(p),
             Source::Wopr { info: false } => state.inner.observation(None, Some(p)),
             Source::OpenSpiel { view, observer } => {
-                same_game(*view, state)?;
+                same_game(view, state)?;
                 if !observer.has_tensor() {
                     // As OpenSpiel's, which writes a tensor the game lacks.
                     return Err(value_error(format!(
@@ -126,7 +123,8 @@ impl PyObserver {
                     )));
                 }
                 let mut t = Tensors::default();
-                views::write(*view, &*state.inner, *observer, p, &mut t).map(|_| t.data)
+                view.write(&*state.inner, *observer, p, &mut t)
+                    .map(|_| t.data)
             }
         }
         .map_err(value_error)?;
@@ -150,16 +148,17 @@ impl PyObserver {
             Source::Wopr { info: true } => state.information_state_string(Some(player)),
             Source::Wopr { info: false } => state.observation_string(Some(player)),
             Source::OpenSpiel { view, observer } => {
-                same_game(*view, state)?;
+                same_game(view, state)?;
                 let p = state.seat(player.0)?;
-                views::string_from(*view, &*state.inner, *observer, p).map_err(value_error)
+                view.string_from(&*state.inner, *observer, p)
+                    .map_err(value_error)
             }
         }
     }
 }
 
 /// Checks that `state` is of the game `view` shows.
-fn same_game(view: &dyn OpenSpielView, state: &PyState) -> PyResult<()> {
+fn same_game(view: &View, state: &PyState) -> PyResult<()> {
     match state.view() {
         Some(v) if v.short_name() == view.short_name() => Ok(()),
         _ => Err(value_error(format!(

@@ -12,7 +12,7 @@ use super::{PyState, CHANCE, SIMULTANEOUS};
 use crate::erased::{DynGame, DynState};
 use crate::errors::value_error;
 use crate::spiel::Facts;
-use crate::views::{self, OpenSpielView};
+use crate::views::{self, View};
 
 impl PyState {
     /// A state of `game`, with OpenSpiel's forced moves played.
@@ -61,7 +61,7 @@ impl PyState {
 
     /// OpenSpiel's view of the game, for OpenSpiel's games (`None` for
     /// wopr's specs, which keep wopr's strings and encodings).
-    pub(super) fn view(&self) -> Option<&'static dyn OpenSpielView> {
+    pub(super) fn view(&self) -> Option<View> {
         views::of(&self.facts)
     }
 

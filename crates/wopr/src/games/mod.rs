@@ -2,7 +2,8 @@
 //! implemented, the parameters and their defaults, the notation, the action
 //! indices and which paper uses the game; beside it, the board games keep
 //! their encodings for nets (`encode.rs`), their players and roster
-//! (`players.rs`) and their exact solver (`solver.rs`).
+//! (`players.rs`) and their exact solver (`solver.rs`); the games OpenSpiel also has declare
+//! themselves as OpenSpiel's game in `openspiel.rs` ([`openspiel`]).
 
 pub mod bitboard;
 pub mod breakthrough;
@@ -11,6 +12,8 @@ pub mod dots_and_boxes;
 pub use wopr_gdl as gdl;
 pub mod goofspiel;
 pub mod kuhn;
+pub mod openspiel;
+mod openspiel_types;
 pub mod pig;
 pub mod reversi;
 pub mod tictactoe;

@@ -58,9 +58,10 @@
 //! goal (such a pawn always has a move onto the goal row: the mover wins
 //! next move).
 //!
-//! **OpenSpiel's views.** [`openspiel`] gives `str(state)` (the board as
-//! [`fmt::Display`] writes it), `observation_string` and
-//! `observation_tensor` for either player.
+//! **OpenSpiel's views.** `openspiel.rs` declares the game as OpenSpiel's
+//! `breakthrough` ([`OpenSpielGame`](crate::games::openspiel::OpenSpielGame)):
+//! `str(state)` (the board as [`fmt::Display`] writes it),
+//! `observation_string` and `observation_tensor` for either player.
 //!
 //! **References.**
 //! - D. Troyka, *Breakthrough*, a board game (2000); winner of the 2001
@@ -69,7 +70,7 @@
 //!   in Games", arXiv:1908.09453, 2019 (its game `breakthrough`).
 
 pub mod encode;
-pub mod openspiel;
+mod openspiel;
 mod oracle;
 pub mod players;
 #[cfg(test)]

@@ -1,40 +1,24 @@
-//! OpenSpiel's views of a Breakthrough position, as pyspiel's
-//! `breakthrough` gives them: pure functions of the state, for the Python
-//! package to serve under OpenSpiel's names.
-//!
-//! - `str(state)` and `observation_string(player)`: the board as
-//!   [`BreakthroughState`]'s `Display` writes it, the same for both players
-//!   (perfect information).
-//! - `observation_tensor(player)`: shape `[3, rows, columns]`, planes in
-//!   the order Black's pawns, White's pawns, empty squares, each square
-//!   1.0 or 0.0, rows from the top (the same for both players).
-//! - The action indices and their strings are the state's own (see the
-//!   module docs of [`super`]).
+//! OpenSpiel's `breakthrough` (open_spiel/games/breakthrough): wopr's game
+//! numbers its actions and writes its board as OpenSpiel does (see the
+//! module docs of [`super`]), so `str(state)` and `observation_string`
+//! (the same for both players, perfect information) are the board as the
+//! state's `Display` writes it and the action strings are the state's own;
+//! the observation tensor has shape `[3, rows, columns]`, planes in the
+//! order Black's pawns, White's pawns, empty squares, rows from the top
+//! (the same for both players). OpenSpiel's Breakthrough has no
+//! information-state string.
 
-use super::BreakthroughState;
+use super::{Breakthrough, BreakthroughState};
+use crate::game::{Action, State};
+use crate::games::openspiel::{int, Declaration, OpenSpielGame, Param, Params, Position, Tensors};
 
 /// The planes of the observation tensor: Black, White, empty.
-pub const OBSERVATION_PLANES: usize = 3;
+const PLANES: usize = 3;
 
-/// The shape of OpenSpiel's observation tensor on a board of `columns ×
-/// rows`: `[3, rows, columns]`.
-pub fn observation_shape(columns: usize, rows: usize) -> [usize; 3] {
-    [OBSERVATION_PLANES, rows, columns]
-}
-
-/// OpenSpiel's `observation_string(player)`: the board, whoever asks.
-pub fn observation_string(state: &BreakthroughState, player: usize) -> String {
-    let _ = player;
-    state.to_string()
-}
-
-/// Writes OpenSpiel's `observation_tensor(player)` into `out` (length `3 ×
-/// rows × columns`, the shape [`observation_shape`] gives, flattened):
+/// Writes the observation tensor into `out` (length `3 × rows × columns`):
 /// plane 0 Black's pawns, plane 1 White's, plane 2 the empty squares.
-pub fn write_observation_tensor(state: &BreakthroughState, player: usize, out: &mut [f32]) {
-    let _ = player;
+fn write_planes(state: &BreakthroughState, out: &mut [f32]) {
     let n = state.rows() * state.columns();
-    assert_eq!(out.len(), OBSERVATION_PLANES * n, "observation tensor size");
     let [black, white] = state.pieces();
     for square in 0..n {
         let bit = 1u64 << square;
@@ -45,16 +29,61 @@ pub fn write_observation_tensor(state: &BreakthroughState, player: usize, out: &
         } else {
             2
         };
-        for p in 0..OBSERVATION_PLANES {
+        for p in 0..PLANES {
             out[p * n + square] = if p == plane { 1.0 } else { 0.0 };
         }
     }
 }
 
-/// OpenSpiel's `observation_tensor(player)` as a new vector (see
-/// [`write_observation_tensor`]).
-pub fn observation_tensor(state: &BreakthroughState, player: usize) -> Vec<f32> {
-    let mut out = vec![0.0; OBSERVATION_PLANES * state.rows() * state.columns()];
-    write_observation_tensor(state, player, &mut out);
-    out
+impl OpenSpielGame for Breakthrough {
+    const OPENSPIEL: Declaration = Declaration {
+        name: "breakthrough",
+        long_name: "Breakthrough",
+        bare_is_wopr: true,
+        max_num_players: 2,
+        params: &[("columns", Param::Int(8)), ("rows", Param::Int(8))],
+        perfect_information: true,
+        information_state_string: false,
+        information_state_tensor: false,
+        factored_observation_string: false,
+        single_tensor: true,
+    };
+
+    fn openspiel_spec(params: &Params) -> Result<String, String> {
+        Ok(format!(
+            "breakthrough:{}x{}",
+            int(params, "columns")?,
+            int(params, "rows")?
+        ))
+    }
+
+    fn state_string(at: &Position<'_, Self>) -> Result<String, String> {
+        Ok(at.state.to_string())
+    }
+
+    fn action_string(
+        at: &Position<'_, Self>,
+        _player: i64,
+        action: Action,
+    ) -> Result<String, String> {
+        Ok(at.state.action_to_string(action))
+    }
+
+    fn observation_tensor(
+        at: &Position<'_, Self>,
+        _player: usize,
+        out: &mut Tensors,
+    ) -> Result<(), String> {
+        let b = at.state;
+        let t = out.get("observation", &[PLANES, b.rows(), b.columns()]);
+        write_planes(b, t);
+        Ok(())
+    }
+
+    fn information_state_string(
+        _at: &Position<'_, Self>,
+        _player: usize,
+    ) -> Result<String, String> {
+        Err("breakthrough has no information-state string (as in OpenSpiel; observation_string has the board)".into())
+    }
 }

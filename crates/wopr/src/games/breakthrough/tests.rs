@@ -6,10 +6,25 @@
 //! The OpenSpiel figures come from pyspiel (open_spiel 1.x) with the
 //! scripts written beside them.
 
-use super::openspiel::{observation_shape, observation_string, observation_tensor};
 use super::*;
 use crate::game::perft::perft;
 use crate::game::rng::stream;
+use crate::games::openspiel::{OpenSpielGame, Position, Tensors};
+
+/// OpenSpiel's observation string and tensor of `s` for `player`, as the
+/// game declares them ([`OpenSpielGame`]).
+fn observed(game: &Breakthrough, s: &BreakthroughState, player: usize) -> (String, Tensors) {
+    let at = Position {
+        game,
+        state: s,
+        history: &[],
+        params: &[],
+    };
+    let text = Breakthrough::observation_string(&at, player).unwrap();
+    let mut t = Tensors::default();
+    <Breakthrough as OpenSpielGame>::observation_tensor(&at, player, &mut t).unwrap();
+    (text, t)
+}
 
 fn legal(s: &BreakthroughState) -> ActionList {
     let mut l = ActionList::new();
@@ -206,16 +221,18 @@ fn recorded_games_replay_as_openspiel_played_them() {
             s.apply(a);
             if i == 6 {
                 assert_eq!(s.to_string(), r.after7_str, "{}", r.spec);
-                assert_eq!(observation_string(&s, 1), r.after7_str);
-                assert_eq!(digits(&observation_tensor(&s, 1)), r.after7_tensor1);
+                let (text, tensor) = observed(&game, &s, 1);
+                assert_eq!(text, r.after7_str);
+                assert_eq!(digits(&tensor.data), r.after7_tensor1);
             }
         }
         assert!(s.is_terminal(), "{}", r.spec);
         assert_eq!([s.returns(0), s.returns(1)], r.returns, "{}", r.spec);
         assert_eq!(s.to_string(), r.final_str, "{}", r.spec);
-        assert_eq!(observation_string(&s, 0), r.final_str);
-        assert_eq!(digits(&observation_tensor(&s, 0)), r.final_tensor0);
-        assert_eq!(observation_tensor(&s, 0), observation_tensor(&s, 1));
+        let (text, tensor) = observed(&game, &s, 0);
+        assert_eq!(text, r.final_str);
+        assert_eq!(digits(&tensor.data), r.final_tensor0);
+        assert_eq!(tensor.data, observed(&game, &s, 1).1.data);
     }
 }
 
@@ -241,7 +258,7 @@ fn start_and_sizes_are_openspiel_s() {
          1wwwwwwww\n abcdefgh\n"
     );
     assert_eq!((game.num_actions(), game.max_game_length()), (768, 209));
-    assert_eq!(observation_shape(8, 8), [3, 8, 8]);
+    assert_eq!(observed(&game, &s, 0).1.shape(), [3, 8, 8]);
     let small = Breakthrough::new(5, 6).unwrap();
     assert_eq!((small.num_actions(), small.max_game_length()), (360, 91));
     // Fewer than 6 rows: one home row a side (pyspiel's str of

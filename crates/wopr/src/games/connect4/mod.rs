@@ -51,6 +51,7 @@
 
 pub mod book;
 pub mod encode;
+mod openspiel;
 mod oracle;
 pub mod players;
 pub mod solver;

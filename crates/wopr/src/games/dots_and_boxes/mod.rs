@@ -65,6 +65,7 @@
 mod counts;
 pub mod encode;
 mod geometry;
+mod openspiel;
 mod oracle;
 pub mod players;
 pub mod solver;

@@ -31,6 +31,8 @@ use crate::game::{
 };
 use crate::players::Roster;
 
+mod openspiel;
+
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
     name: "goofspiel",

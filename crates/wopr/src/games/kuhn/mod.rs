@@ -33,6 +33,8 @@ use crate::game::{
 };
 use crate::players::Roster;
 
+mod openspiel;
+
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
     name: "kuhn",

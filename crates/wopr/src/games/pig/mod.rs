@@ -49,6 +49,8 @@ use crate::game::{
 };
 use crate::players::{PlayerSpec, Roster};
 
+mod openspiel;
+
 /// Registry entry.
 pub const INFO: GameInfo = GameInfo {
     name: "pig",

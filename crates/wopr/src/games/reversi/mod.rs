@@ -65,6 +65,7 @@
 
 pub mod encode;
 pub mod engine;
+mod openspiel;
 mod oracle;
 pub mod players;
 pub mod solver;

@@ -34,6 +34,7 @@
 //!   agents", *Proc. 41st SICE Annual Conference (SICE 2002)*, 2002.
 
 pub mod encode;
+mod openspiel;
 mod oracle;
 pub mod players;
 pub mod solver;

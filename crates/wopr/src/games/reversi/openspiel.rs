@@ -4,42 +4,53 @@
 //! White; actions `d3` and `pass` (64); the observation tensor `[3, 8, 8]`
 //! from the observer's side (empty, own disc, opponent's disc).
 
-use wopr::game::{Action, State, Turn};
-use wopr::games::reversi::{Reversi, ReversiState};
-
-use super::{parts, set, OpenSpielView, Provides, Tensors};
-use crate::erased::DynState;
-
-/// OpenSpiel's view of wopr's Reversi on 8x8.
-pub struct View;
+use super::{Reversi, ReversiState};
+use crate::game::{Action, Game, State, Turn};
+use crate::games::openspiel::{set, Declaration, OpenSpielGame, Params, Position, Sizes, Tensors};
 
 const N: usize = 8;
 const COLUMNS: &str = "abcdefgh";
 
-fn board(s: &dyn DynState) -> Result<ReversiState, String> {
-    let b = *parts::<Reversi>(s)?.1;
-    match b.size() {
-        N => Ok(b),
+/// The board, which OpenSpiel's othello has 8x8 only.
+fn board(at: &Position<'_, Reversi>) -> Result<ReversiState, String> {
+    match at.state.size() {
+        N => Ok(*at.state),
         n => Err(format!("OpenSpiel's othello is 8x8, not {n}x{n}")),
     }
 }
 
-impl OpenSpielView for View {
-    fn short_name(&self) -> &'static str {
-        "othello"
+impl OpenSpielGame for Reversi {
+    const OPENSPIEL: Declaration = Declaration {
+        name: "othello",
+        long_name: "Othello",
+        bare_is_wopr: false,
+        max_num_players: 2,
+        params: &[],
+        perfect_information: true,
+        information_state_string: true,
+        information_state_tensor: false,
+        factored_observation_string: false,
+        single_tensor: true,
+    };
+
+    fn openspiel_spec(_params: &Params) -> Result<String, String> {
+        Ok("reversi:8x8".into())
     }
 
-    fn provides(&self) -> Provides {
-        Provides {
-            perfect_information: true,
-            info_string: true,
-            info_tensor: false,
-            single_tensor: true,
+    fn openspiel_sizes(&self, _params: &Params) -> Sizes {
+        Sizes {
+            num_distinct_actions: self.num_actions(),
+            max_chance_outcomes: 0,
+            // OpenSpiel's bound, 128 (pyspiel:
+            // `load_game("othello").max_game_length()`).
+            max_game_length: 2 * N * N,
+            chance_offset: 0,
+            auto_last_round: false,
         }
     }
 
-    fn state_string(&self, s: &dyn DynState) -> Result<String, String> {
-        let b = board(s)?;
+    fn state_string(at: &Position<'_, Self>) -> Result<String, String> {
+        let b = board(at)?;
         let labels = "  a b c d e f g h  ";
         let mut out = match b.turn() {
             Turn::Player(0) => "Black (x) to play:\n".to_string(),
@@ -64,9 +75,8 @@ impl OpenSpielView for View {
         Ok(out)
     }
 
-    fn action_to_string(
-        &self,
-        _s: &dyn DynState,
+    fn action_string(
+        _at: &Position<'_, Self>,
         _player: i64,
         action: Action,
     ) -> Result<String, String> {
@@ -79,12 +89,11 @@ impl OpenSpielView for View {
     }
 
     fn observation_tensor(
-        &self,
-        s: &dyn DynState,
+        at: &Position<'_, Self>,
         player: usize,
         out: &mut Tensors,
     ) -> Result<(), String> {
-        let b = board(s)?;
+        let b = board(at)?;
         let shape = [3, N, N];
         let t = out.get("observation", &shape);
         for r in 0..N {

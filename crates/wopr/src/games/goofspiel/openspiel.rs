@@ -8,16 +8,17 @@
 //! seat on; the winner of each round in the strings). Goofspiel's
 //! `egocentric` observer parameter changes only imperfect-information
 //! tensors, which wopr does not play, so it is checked and has no effect.
+//! OpenSpiel plays the last round by itself and counts a game's length in
+//! rounds.
 
-use wopr::game::{Action, State, Turn};
-use wopr::games::goofspiel::{Goofspiel, GoofspielState};
+use std::borrow::Cow;
 
-use super::{ObsType, Observer, OpenSpielView, Provides, Tensors, DEFAULT_OBS, INFO_STATE_OBS};
-use crate::erased::DynState;
-use crate::spiel::Param;
-
-/// OpenSpiel's view of wopr's Goofspiel.
-pub struct View;
+use super::{Goofspiel, GoofspielState};
+use crate::game::{Action, Game, State, Turn};
+use crate::games::openspiel::{
+    int, require, Declaration, ObsType, Observer, OpenSpielGame, Param, Params, Position, Sizes,
+    Tensors, DEFAULT_OBS, INFO_STATE_OBS,
+};
 
 /// What OpenSpiel's Goofspiel state keeps, read from wopr's state and the
 /// actions so far (the last round, which OpenSpiel plays by itself,
@@ -37,12 +38,11 @@ struct Rounds {
 }
 
 impl Rounds {
-    fn of(s: &dyn DynState) -> Result<Rounds, String> {
-        let (game, state, history) = super::parts::<Goofspiel>(s)?;
-        let state: &GoofspielState = state;
+    fn of(at: &Position<'_, Goofspiel>) -> Rounds {
+        let state: &GoofspielState = at.state;
         let (mut prizes, mut winners) = (Vec::new(), Vec::new());
         // Each round is a prize turned up, then both bids.
-        for round in history.chunks(3) {
+        for round in at.history.chunks(3) {
             prizes.push(usize::from(round[0]));
             if let [_, a, b] = *round {
                 winners.push(match a.cmp(&b) {
@@ -57,14 +57,14 @@ impl Rounds {
             (_, Some(v)) => v as usize,
             _ => 0,
         };
-        Ok(Rounds {
-            cards: game.cards(),
+        Rounds {
+            cards: at.game.cards(),
             prizes,
             winners,
             points: [state.points(0), state.points(1)],
             hands: [state.hand(0), state.hand(1)],
             current,
-        })
+        }
     }
 
     fn holds(&self, seat: usize, card: usize) -> bool {
@@ -102,22 +102,55 @@ fn bid(player: i64, action: Action) -> String {
     format!("[P{player}]Bid: {}", action + 1)
 }
 
-impl OpenSpielView for View {
-    fn short_name(&self) -> &'static str {
-        "goofspiel"
+impl OpenSpielGame for Goofspiel {
+    const OPENSPIEL: Declaration = Declaration {
+        name: "goofspiel",
+        long_name: "Goofspiel",
+        bare_is_wopr: true,
+        max_num_players: 10,
+        params: &[
+            ("egocentric", Param::Bool(false)),
+            ("imp_info", Param::Bool(false)),
+            ("num_cards", Param::Int(13)),
+            ("num_turns", Param::Int(-1)),
+            ("players", Param::Int(2)),
+            ("points_order", Param::Str(Cow::Borrowed("random"))),
+            ("returns_type", Param::Str(Cow::Borrowed("win_loss"))),
+        ],
+        perfect_information: true,
+        information_state_string: true,
+        information_state_tensor: true,
+        factored_observation_string: true,
+        single_tensor: true,
+    };
+
+    fn openspiel_spec(params: &Params) -> Result<String, String> {
+        let name = Self::OPENSPIEL.name;
+        require(name, params, "players", Param::Int(2))?;
+        require(name, params, "egocentric", Param::Bool(false))?;
+        require(name, params, "imp_info", Param::Bool(false))?;
+        require(name, params, "num_turns", Param::Int(-1))?;
+        let random = Param::Str(Cow::Borrowed("random"));
+        require(name, params, "points_order", random)?;
+        let win_loss = Param::Str(Cow::Borrowed("win_loss"));
+        require(name, params, "returns_type", win_loss)?;
+        Ok(format!("goofspiel:cards={}", int(params, "num_cards")?))
     }
 
-    fn provides(&self) -> Provides {
-        Provides {
-            perfect_information: true,
-            info_string: true,
-            info_tensor: true,
-            single_tensor: true,
+    fn openspiel_sizes(&self, _params: &Params) -> Sizes {
+        let n = self.num_actions();
+        Sizes {
+            num_distinct_actions: n,
+            max_chance_outcomes: n,
+            // One round a card: the game's length in rounds.
+            max_game_length: n,
+            chance_offset: 0,
+            auto_last_round: true,
         }
     }
 
-    fn state_string(&self, s: &dyn DynState) -> Result<String, String> {
-        let r = Rounds::of(s)?;
+    fn state_string(at: &Position<'_, Self>) -> Result<String, String> {
+        let r = Rounds::of(at);
         let mut out = String::new();
         r.hand_string(0, &mut out);
         r.hand_string(1, &mut out);
@@ -126,13 +159,12 @@ impl OpenSpielView for View {
         Ok(out)
     }
 
-    fn action_to_string(
-        &self,
-        s: &dyn DynState,
+    fn action_string(
+        at: &Position<'_, Self>,
         player: i64,
         action: Action,
     ) -> Result<String, String> {
-        let r = Rounds::of(s)?;
+        let r = Rounds::of(at);
         if player == -2 {
             // A flat joint action: player 0's bid varies fastest, each
             // among its cards ascending.
@@ -158,36 +190,30 @@ impl OpenSpielView for View {
     }
 
     fn observation_tensor(
-        &self,
-        s: &dyn DynState,
+        at: &Position<'_, Self>,
         player: usize,
         out: &mut Tensors,
     ) -> Result<(), String> {
-        self.own_tensor(s, DEFAULT_OBS, player, out)
+        Self::own_tensor(at, DEFAULT_OBS, player, out)
     }
 
-    fn observation_string(&self, s: &dyn DynState, player: usize) -> Result<String, String> {
-        self.own_string(s, DEFAULT_OBS, player)
+    fn observation_string(at: &Position<'_, Self>, player: usize) -> Result<String, String> {
+        Self::own_string(at, DEFAULT_OBS, player)
     }
 
     fn information_state_tensor(
-        &self,
-        s: &dyn DynState,
+        at: &Position<'_, Self>,
         player: usize,
         out: &mut Tensors,
     ) -> Result<(), String> {
-        self.own_tensor(s, INFO_STATE_OBS, player, out)
+        Self::own_tensor(at, INFO_STATE_OBS, player, out)
     }
 
-    fn information_state_string(&self, s: &dyn DynState, player: usize) -> Result<String, String> {
-        self.own_string(s, INFO_STATE_OBS, player)
+    fn information_state_string(at: &Position<'_, Self>, player: usize) -> Result<String, String> {
+        Self::own_string(at, INFO_STATE_OBS, player)
     }
 
-    fn make_observer(
-        &self,
-        ty: Option<ObsType>,
-        params: &[(String, Param)],
-    ) -> Result<Option<Observer>, String> {
+    fn make_observer(ty: Option<ObsType>, params: &Params) -> Result<Option<Observer>, String> {
         // OpenSpiel's Goofspiel reads `egocentric` and ignores the rest.
         match params.iter().find(|(k, _)| k == "egocentric") {
             None | Some((_, Param::Bool(_))) => Ok(Some(Observer::Own(ty.unwrap_or(DEFAULT_OBS)))),
@@ -196,8 +222,7 @@ impl OpenSpielView for View {
     }
 
     fn own_tensor(
-        &self,
-        s: &dyn DynState,
+        at: &Position<'_, Self>,
         ty: ObsType,
         player: usize,
         out: &mut Tensors,
@@ -206,7 +231,7 @@ impl OpenSpielView for View {
             // Only imperfect-information Goofspiel has private information.
             return Ok(());
         }
-        let r = Rounds::of(s)?;
+        let r = Rounds::of(at);
         let n = r.cards;
         if !ty.perfect_recall {
             let current = out.get("current_point_card", &[n]);
@@ -240,12 +265,12 @@ impl OpenSpielView for View {
         Ok(())
     }
 
-    fn own_string(&self, s: &dyn DynState, ty: ObsType, _player: usize) -> Result<String, String> {
+    fn own_string(at: &Position<'_, Self>, ty: ObsType, _player: usize) -> Result<String, String> {
         let mut out = String::new();
         if !ty.public_info {
             return Ok(out);
         }
-        let r = Rounds::of(s)?;
+        let r = Rounds::of(at);
         if ty.perfect_recall {
             r.prizes_string(&mut out);
         } else {

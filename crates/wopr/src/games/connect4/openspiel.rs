@@ -4,19 +4,13 @@
 //! cell state (x, o, empty), row 0 at the bottom; with
 //! `egocentric_obs_tensor=true` the planes are the observer's opponent's
 //! pieces, its own and the empty cells (as pyspiel 2.0.2 answers: checked
-//! by test_openspiel_fidelity).
+//! by the Python package's test_openspiel_fidelity).
 
-use wopr::game::Action;
-use wopr::games::connect4::{Connect4, Connect4State};
-
-use super::{parts, seat_of, set, OpenSpielView, Provides, Tensors};
-use crate::erased::DynState;
-
-/// OpenSpiel's view of wopr's Connect-4; `egocentric`: the game's
-/// `egocentric_obs_tensor`.
-pub struct View {
-    pub egocentric: bool,
-}
+use super::{Connect4, Connect4State};
+use crate::game::Action;
+use crate::games::openspiel::{
+    flag, int, require, seat_of, set, Declaration, OpenSpielGame, Param, Params, Position, Tensors,
+};
 
 /// The cell in OpenSpiel's row `r` (0 = bottom), column `c`: OpenSpiel's
 /// plane (x 0, o 1, empty 2) and letter.
@@ -28,37 +22,46 @@ fn cell(s: &Connect4State, r: usize, c: usize) -> (usize, char) {
     }
 }
 
-fn board(s: &dyn DynState) -> Result<Connect4State, String> {
-    Ok(*parts::<Connect4>(s)?.1)
-}
+impl OpenSpielGame for Connect4 {
+    const OPENSPIEL: Declaration = Declaration {
+        name: "connect_four",
+        long_name: "Connect Four",
+        bare_is_wopr: false,
+        max_num_players: 2,
+        params: &[
+            ("columns", Param::Int(7)),
+            ("egocentric_obs_tensor", Param::Bool(false)),
+            ("rows", Param::Int(6)),
+            ("x_in_row", Param::Int(4)),
+        ],
+        perfect_information: true,
+        information_state_string: true,
+        information_state_tensor: false,
+        factored_observation_string: false,
+        single_tensor: true,
+    };
 
-impl OpenSpielView for View {
-    fn short_name(&self) -> &'static str {
-        "connect_four"
+    fn openspiel_spec(params: &Params) -> Result<String, String> {
+        require("connect_four", params, "x_in_row", Param::Int(4))?;
+        Ok(format!(
+            "connect4:{}x{}",
+            int(params, "columns")?,
+            int(params, "rows")?
+        ))
     }
 
-    fn provides(&self) -> Provides {
-        Provides {
-            perfect_information: true,
-            info_string: true,
-            info_tensor: false,
-            single_tensor: true,
-        }
-    }
-
-    fn state_string(&self, s: &dyn DynState) -> Result<String, String> {
-        let b = board(s)?;
+    fn state_string(at: &Position<'_, Self>) -> Result<String, String> {
+        let b = at.state;
         let mut out = String::with_capacity((b.columns() + 1) * b.rows());
         for r in (0..b.rows()).rev() {
-            out.extend((0..b.columns()).map(|c| cell(&b, r, c).1));
+            out.extend((0..b.columns()).map(|c| cell(b, r, c).1));
             out.push('\n');
         }
         Ok(out)
     }
 
-    fn action_to_string(
-        &self,
-        _s: &dyn DynState,
+    fn action_string(
+        _at: &Position<'_, Self>,
         player: i64,
         action: Action,
     ) -> Result<String, String> {
@@ -67,17 +70,17 @@ impl OpenSpielView for View {
     }
 
     fn observation_tensor(
-        &self,
-        s: &dyn DynState,
+        at: &Position<'_, Self>,
         player: usize,
         out: &mut Tensors,
     ) -> Result<(), String> {
-        let b = board(s)?;
+        let b = at.state;
+        let egocentric = flag(at.params, "egocentric_obs_tensor");
         let shape = [3, b.rows(), b.columns()];
         let t = out.get("observation", &shape);
         for r in 0..b.rows() {
             for c in 0..b.columns() {
-                let plane = match (cell(&b, r, c).0, self.egocentric) {
+                let plane = match (cell(b, r, c).0, egocentric) {
                     // The opponent's pieces first, then the observer's.
                     (seat @ (0 | 1), true) => usize::from(seat == player),
                     (plane, _) => plane,

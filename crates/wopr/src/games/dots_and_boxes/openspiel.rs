@@ -7,14 +7,11 @@
 //! drew or closed it. OpenSpiel remembers who drew each line; wopr's state
 //! does not, so the actions so far are replayed.
 
-use wopr::game::{Action, Game, State};
-use wopr::games::dots_and_boxes::{DotsAndBoxes, DotsAndBoxesState, Edge};
-
-use super::{parts, seat_of, set, OpenSpielView, Provides, Tensors};
-use crate::erased::DynState;
-
-/// OpenSpiel's view of wopr's Dots-and-Boxes.
-pub struct View;
+use super::{DotsAndBoxes, DotsAndBoxesState, Edge};
+use crate::game::{Action, Game, State};
+use crate::games::openspiel::{
+    int, require, seat_of, set, Declaration, OpenSpielGame, Param, Params, Position, Sizes, Tensors,
+};
 
 /// OpenSpiel's board: per cell `row × (columns + 1) + col`, who (0 none, 1
 /// player 0, 2 player 1) drew its horizontal line, its vertical line and
@@ -28,8 +25,8 @@ struct Board {
 }
 
 impl Board {
-    fn of(s: &dyn DynState) -> Result<Board, String> {
-        let (game, state, history) = parts::<DotsAndBoxes>(s)?;
+    fn of(at: &Position<'_, DotsAndBoxes>) -> Result<Board, String> {
+        let (game, state) = (at.game, at.state);
         let (rows, cols) = (game.rows(), game.cols());
         let cells = (rows + 1) * (cols + 1);
         let mut b = Board {
@@ -40,7 +37,7 @@ impl Board {
             p: vec![0; cells],
         };
         let mut now: DotsAndBoxesState = game.initial_state();
-        for &a in history {
+        for &a in at.history {
             let mover = now.to_move() as u8 + 1;
             match now.edge(usize::from(a)) {
                 Edge::H { row, col } => b.h[row * (cols + 1) + col] = mover,
@@ -83,22 +80,53 @@ impl Board {
     }
 }
 
-impl OpenSpielView for View {
-    fn short_name(&self) -> &'static str {
-        "dots_and_boxes"
+impl OpenSpielGame for DotsAndBoxes {
+    const OPENSPIEL: Declaration = Declaration {
+        name: "dots_and_boxes",
+        long_name: "Dots and Boxes",
+        bare_is_wopr: false,
+        max_num_players: 2,
+        params: &[
+            ("num_cols", Param::Int(2)),
+            ("num_rows", Param::Int(2)),
+            ("utility_margin", Param::Bool(false)),
+        ],
+        perfect_information: true,
+        information_state_string: true,
+        information_state_tensor: false,
+        factored_observation_string: false,
+        single_tensor: false,
+    };
+
+    fn openspiel_spec(params: &Params) -> Result<String, String> {
+        require(
+            "dots_and_boxes",
+            params,
+            "utility_margin",
+            Param::Bool(false),
+        )?;
+        Ok(format!(
+            "dots-and-boxes:{}x{}",
+            int(params, "num_cols")?,
+            int(params, "num_rows")?
+        ))
     }
 
-    fn provides(&self) -> Provides {
-        Provides {
-            perfect_information: true,
-            info_string: true,
-            info_tensor: false,
-            single_tensor: false,
+    fn openspiel_sizes(&self, _params: &Params) -> Sizes {
+        Sizes {
+            num_distinct_actions: self.num_actions(),
+            max_chance_outcomes: 0,
+            // OpenSpiel's bound, 2 x columns x (rows + 1): the number of
+            // lines on a square board, one more than it on some others (2
+            // rows of 3 columns: 18, where 17 lines exist).
+            max_game_length: 2 * self.cols() * (self.rows() + 1),
+            chance_offset: 0,
+            auto_last_round: false,
         }
     }
 
-    fn state_string(&self, s: &dyn DynState) -> Result<String, String> {
-        let b = Board::of(s)?;
+    fn state_string(at: &Position<'_, Self>) -> Result<String, String> {
+        let b = Board::of(at)?;
         let stride = b.cols + 1;
         let mut out = String::new();
         for r in 0..=b.rows {
@@ -125,33 +153,30 @@ impl OpenSpielView for View {
         Ok(out)
     }
 
-    fn action_to_string(
-        &self,
-        s: &dyn DynState,
+    fn action_string(
+        at: &Position<'_, Self>,
         player: i64,
         action: Action,
     ) -> Result<String, String> {
-        let (game, state, _) = parts::<DotsAndBoxes>(s)?;
         let number = seat_of(player)? + 1;
-        if usize::from(action) >= game.num_actions() {
+        if usize::from(action) >= at.game.num_actions() {
             return Err(format!(
                 "{action} is not a line (0..{})",
-                game.num_actions()
+                at.game.num_actions()
             ));
         }
-        Ok(match state.edge(usize::from(action)) {
+        Ok(match at.state.edge(usize::from(action)) {
             Edge::H { row, col } => format!("P{number}(h,{row},{col})"),
             Edge::V { row, col } => format!("P{number}(v,{row},{col})"),
         })
     }
 
     fn observation_tensor(
-        &self,
-        s: &dyn DynState,
+        at: &Position<'_, Self>,
         _player: usize,
         out: &mut Tensors,
     ) -> Result<(), String> {
-        let b = Board::of(s)?;
+        let b = Board::of(at)?;
         let cells = b.h.len();
         let shape = [3, cells, 3];
         let t = out.get("observation", &shape);

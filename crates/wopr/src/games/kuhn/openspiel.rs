@@ -1,22 +1,18 @@
-//! OpenSpiel's `kuhn_poker` (open_spiel/games/kuhn_poker): the state as the
-//! cards dealt and the betting (`2 0 pb`); actions `Pass`, `Bet` and
-//! `Deal:2`; every observer type through OpenSpiel's `KuhnObserver` (the
-//! player and its card where private information is asked for, then the
-//! betting sequence with perfect recall or each player's chips in the pot
-//! without), the `single_tensor` observer through the built-in ones.
+//! OpenSpiel's `kuhn_poker` (open_spiel/games/kuhn_poker), two players: the
+//! state as the cards dealt and the betting (`2 0 pb`); actions `Pass`,
+//! `Bet` and `Deal:2`; every observer type through OpenSpiel's
+//! `KuhnObserver` (the player and its card where private information is
+//! asked for, then the betting sequence with perfect recall or each
+//! player's chips in the pot without), the `single_tensor` observer through
+//! the built-in ones. OpenSpiel counts two distinct actions and three chance
+//! outcomes (wopr's numbering has one action space for both).
 
-use wopr::game::Action;
-use wopr::games::kuhn::{Card, KuhnPoker, KuhnState, BET};
-
-use super::{
-    parts, registered_observer, ObsType, Observer, OpenSpielView, PrivateInfo, Provides, Tensors,
-    DEFAULT_OBS, INFO_STATE_OBS,
+use super::{Card, KuhnPoker, BET};
+use crate::game::Action;
+use crate::games::openspiel::{
+    registered_observer, require, Declaration, ObsType, Observer, OpenSpielGame, Param, Params,
+    Position, PrivateInfo, Sizes, Tensors, DEFAULT_OBS, INFO_STATE_OBS,
 };
-use crate::erased::DynState;
-use crate::spiel::Param;
-
-/// OpenSpiel's view of wopr's Kuhn poker.
-pub struct View;
 
 /// OpenSpiel's history of a Kuhn poker state: the cards dealt (player 0's
 /// first), then the betting.
@@ -26,14 +22,13 @@ struct Deal {
 }
 
 impl Deal {
-    fn of(s: &dyn DynState) -> Result<Deal, String> {
-        let state: &KuhnState = parts::<KuhnPoker>(s)?.1;
-        Ok(Deal {
+    fn of(at: &Position<'_, KuhnPoker>) -> Deal {
+        Deal {
             cards: (0..2)
-                .map_while(|seat| state.card(seat).map(|Card(c)| c))
+                .map_while(|seat| at.state.card(seat).map(|Card(c)| c))
                 .collect(),
-            betting: state.betting().actions().collect(),
-        })
+            betting: at.state.betting().actions().collect(),
+        }
     }
 
     /// The length of OpenSpiel's history.
@@ -56,22 +51,39 @@ fn pass_or_bet(a: Action, pass: &'static str, bet: &'static str) -> &'static str
     }
 }
 
-impl OpenSpielView for View {
-    fn short_name(&self) -> &'static str {
-        "kuhn_poker"
+impl OpenSpielGame for KuhnPoker {
+    const OPENSPIEL: Declaration = Declaration {
+        name: "kuhn_poker",
+        long_name: "Kuhn Poker",
+        bare_is_wopr: false,
+        max_num_players: 10,
+        params: &[("players", Param::Int(2))],
+        perfect_information: false,
+        information_state_string: true,
+        information_state_tensor: true,
+        factored_observation_string: true,
+        single_tensor: true,
+    };
+
+    fn openspiel_spec(params: &Params) -> Result<String, String> {
+        require("kuhn_poker", params, "players", Param::Int(2))?;
+        Ok("kuhn".into())
     }
 
-    fn provides(&self) -> Provides {
-        Provides {
-            perfect_information: false,
-            info_string: true,
-            info_tensor: true,
-            single_tensor: true,
+    fn openspiel_sizes(&self, _params: &Params) -> Sizes {
+        // OpenSpiel counts the players' moves only: pass and bet, at most
+        // three of them; the deal is three cards.
+        Sizes {
+            num_distinct_actions: 2,
+            max_chance_outcomes: 3,
+            max_game_length: 3,
+            chance_offset: 0,
+            auto_last_round: false,
         }
     }
 
-    fn state_string(&self, s: &dyn DynState) -> Result<String, String> {
-        let d = Deal::of(s)?;
+    fn state_string(at: &Position<'_, Self>) -> Result<String, String> {
+        let d = Deal::of(at);
         let cards: Vec<String> = d.cards.iter().map(u8::to_string).collect();
         let mut out = cards.join(" ");
         if !d.betting.is_empty() {
@@ -81,9 +93,8 @@ impl OpenSpielView for View {
         Ok(out)
     }
 
-    fn action_to_string(
-        &self,
-        _s: &dyn DynState,
+    fn action_string(
+        _at: &Position<'_, Self>,
         player: i64,
         action: Action,
     ) -> Result<String, String> {
@@ -94,50 +105,43 @@ impl OpenSpielView for View {
     }
 
     fn observation_tensor(
-        &self,
-        s: &dyn DynState,
+        at: &Position<'_, Self>,
         player: usize,
         out: &mut Tensors,
     ) -> Result<(), String> {
-        self.own_tensor(s, DEFAULT_OBS, player, out)
+        Self::own_tensor(at, DEFAULT_OBS, player, out)
     }
 
-    fn observation_string(&self, s: &dyn DynState, player: usize) -> Result<String, String> {
-        self.own_string(s, DEFAULT_OBS, player)
+    fn observation_string(at: &Position<'_, Self>, player: usize) -> Result<String, String> {
+        Self::own_string(at, DEFAULT_OBS, player)
     }
 
     fn information_state_tensor(
-        &self,
-        s: &dyn DynState,
+        at: &Position<'_, Self>,
         player: usize,
         out: &mut Tensors,
     ) -> Result<(), String> {
-        self.own_tensor(s, INFO_STATE_OBS, player, out)
+        Self::own_tensor(at, INFO_STATE_OBS, player, out)
     }
 
-    fn information_state_string(&self, s: &dyn DynState, player: usize) -> Result<String, String> {
-        self.own_string(s, INFO_STATE_OBS, player)
+    fn information_state_string(at: &Position<'_, Self>, player: usize) -> Result<String, String> {
+        Self::own_string(at, INFO_STATE_OBS, player)
     }
 
-    fn make_observer(
-        &self,
-        ty: Option<ObsType>,
-        params: &[(String, Param)],
-    ) -> Result<Option<Observer>, String> {
+    fn make_observer(ty: Option<ObsType>, params: &Params) -> Result<Option<Observer>, String> {
         if params.is_empty() {
             return Ok(Some(Observer::Own(ty.unwrap_or(DEFAULT_OBS))));
         }
-        registered_observer(self.short_name(), self.provides(), ty, params)
+        registered_observer(&Self::OPENSPIEL, ty, params)
     }
 
     fn own_tensor(
-        &self,
-        s: &dyn DynState,
+        at: &Position<'_, Self>,
         ty: ObsType,
         player: usize,
         out: &mut Tensors,
     ) -> Result<(), String> {
-        let d = Deal::of(s)?;
+        let d = Deal::of(at);
         if ty.private_info == PrivateInfo::SinglePlayer {
             out.get("player", &[2])[player] = 1.0;
             let card = out.get("private_card", &[3]);
@@ -161,8 +165,8 @@ impl OpenSpielView for View {
         Ok(())
     }
 
-    fn own_string(&self, s: &dyn DynState, ty: ObsType, player: usize) -> Result<String, String> {
-        let d = Deal::of(s)?;
+    fn own_string(at: &Position<'_, Self>, ty: ObsType, player: usize) -> Result<String, String> {
+        let d = Deal::of(at);
         let mut out = String::new();
         if ty.private_info == PrivateInfo::SinglePlayer {
             match d.cards.get(player) {

@@ -2,14 +2,11 @@
 //! three rows of `.`, `x` (player 0) and `o`; actions `x(row,col)`; the
 //! observation tensor `[3, 3, 3]`, one plane per cell state (empty, o, x).
 
-use wopr::game::Action;
-use wopr::games::tictactoe::{TicTacToe, TicTacToeState};
-
-use super::{parts, seat_of, set, OpenSpielView, Provides, Tensors};
-use crate::erased::DynState;
-
-/// OpenSpiel's view of wopr's Tic-Tac-Toe.
-pub struct View;
+use super::{TicTacToe, TicTacToeState};
+use crate::game::Action;
+use crate::games::openspiel::{
+    seat_of, set, Declaration, OpenSpielGame, Params, Position, Tensors,
+};
 
 /// A cell as OpenSpiel's `CellState` numbers it (empty 0, o 1, x 2) and
 /// writes it.
@@ -21,35 +18,33 @@ fn cell(s: &TicTacToeState, i: usize) -> (usize, char) {
     }
 }
 
-fn board(s: &dyn DynState) -> Result<TicTacToeState, String> {
-    Ok(*parts::<TicTacToe>(s)?.1)
-}
+impl OpenSpielGame for TicTacToe {
+    const OPENSPIEL: Declaration = Declaration {
+        name: "tic_tac_toe",
+        long_name: "Tic Tac Toe",
+        bare_is_wopr: false,
+        max_num_players: 2,
+        params: &[],
+        perfect_information: true,
+        information_state_string: true,
+        information_state_tensor: false,
+        factored_observation_string: false,
+        single_tensor: true,
+    };
 
-impl OpenSpielView for View {
-    fn short_name(&self) -> &'static str {
-        "tic_tac_toe"
+    fn openspiel_spec(_params: &Params) -> Result<String, String> {
+        Ok("tictactoe".into())
     }
 
-    fn provides(&self) -> Provides {
-        Provides {
-            perfect_information: true,
-            info_string: true,
-            info_tensor: false,
-            single_tensor: true,
-        }
-    }
-
-    fn state_string(&self, s: &dyn DynState) -> Result<String, String> {
-        let b = board(s)?;
+    fn state_string(at: &Position<'_, Self>) -> Result<String, String> {
         let rows: Vec<String> = (0..3)
-            .map(|r| (0..3).map(|c| cell(&b, 3 * r + c).1).collect())
+            .map(|r| (0..3).map(|c| cell(at.state, 3 * r + c).1).collect())
             .collect();
         Ok(rows.join("\n"))
     }
 
-    fn action_to_string(
-        &self,
-        _s: &dyn DynState,
+    fn action_string(
+        _at: &Position<'_, Self>,
         player: i64,
         action: Action,
     ) -> Result<String, String> {
@@ -58,16 +53,14 @@ impl OpenSpielView for View {
     }
 
     fn observation_tensor(
-        &self,
-        s: &dyn DynState,
+        at: &Position<'_, Self>,
         _player: usize,
         out: &mut Tensors,
     ) -> Result<(), String> {
-        let b = board(s)?;
         let shape = [3, 3, 3];
         let t = out.get("observation", &shape);
         for i in 0..9 {
-            set(t, &shape, &[cell(&b, i).0, i / 3, i % 3]);
+            set(t, &shape, &[cell(at.state, i).0, i / 3, i % 3]);
         }
         Ok(())
     }
