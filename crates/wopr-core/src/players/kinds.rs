@@ -1,4 +1,4 @@
-//! The generic player kinds, one row each ([`KINDS`]): its name, the
+//! The generic player kinds, one row each ([`super::KINDS`]): its name, the
 //! syntax help and errors show, one line on what it is, and which games it
 //! plays ([`Plays`]). A game lists only its own players
 //! ([`Roster::bot_names`]); what a game accepts of the generic kinds is
