@@ -156,6 +156,14 @@ pub trait State: Clone + Debug + Display + Send + Sync + 'static {
         self.turn() == Turn::Terminal
     }
 
+    /// About how many plies the game has left, where the game knows
+    /// (Reversi: its empty squares); what a player on a game clock shares
+    /// its time by. `None` (the default): the player reckons from
+    /// [`Game::max_game_length`].
+    fn plies_left(&self) -> Option<u32> {
+        None
+    }
+
     /// Chance outcomes with their probabilities; empty except at chance nodes.
     fn chance_outcomes(&self, _out: &mut Vec<(Action, f64)>) {}
 

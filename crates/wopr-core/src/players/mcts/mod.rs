@@ -124,7 +124,9 @@
 //!   training by using MCTS only at test time". *IEEE Transactions on
 //!   Games*, 2022 (the MCTS wrapper around a value function in GBG).
 
+mod clock;
 mod kind;
+mod proof;
 mod reuse;
 mod search;
 
@@ -132,7 +134,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::net::NetEval;
-use super::{Player, ViewOf};
+use super::{Player, Roster, ViewOf};
 use crate::game::encode::Encodable;
 use crate::game::player::BestSoFar;
 use crate::game::rng::WoprRng;
@@ -156,10 +158,10 @@ pub const DEFAULT_C: f64 = std::f64::consts::SQRT_2;
 pub const DEFAULT_PUCT_C: f64 = 1.0;
 
 /// The `mcts` spec syntax, for player lists and errors.
-pub const MCTS_SYNTAX: &str = "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE][,select=uct|puct][,solve=on|off][,reuse=on|off]";
+pub const MCTS_SYNTAX: &str = "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE][,select=uct|puct][,solve=on|off][,reuse=on|off][,exact=E][,clock=T]";
 
 /// What an `mcts` spec accepts, for error messages.
-const ACCEPTED: &str = "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE][,select=uct|puct][,solve=on|off][,reuse=on|off] with N in 1..=10000000, C ≥ 0, T in 1..=86400000; select=puct needs rollout=net:FILE";
+const ACCEPTED: &str = "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE][,select=uct|puct][,solve=on|off][,reuse=on|off][,exact=E][,clock=T] with N in 1..=10000000, C ≥ 0, T in 1..=86400000 (ms), E in 1..=40; select=puct needs rollout=net:FILE; exact=E a game whose endgame solver counts empty squares";
 
 /// How a player's node picks the child to descend to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -186,6 +188,13 @@ pub struct MctsConfig {
     pub solve: bool,
     /// Whether the tree is kept from one move of a game to the next.
     pub reuse: bool,
+    /// `exact=E`: children of E empty squares or fewer are solved by the
+    /// game's endgame solver as they are made, and proven (`None`: off).
+    pub exact: Option<u32>,
+    /// `clock=T`: the time for the player's whole game; each move takes
+    /// an equal share of what is left over the moves the game has left
+    /// (`ms=` still caps a move). `None`: no game clock.
+    pub clock: Option<Duration>,
 }
 
 impl Default for MctsConfig {
@@ -198,6 +207,8 @@ impl Default for MctsConfig {
             select: Select::Uct,
             solve: true,
             reuse: true,
+            exact: None,
+            clock: None,
         }
     }
 }
@@ -221,7 +232,8 @@ impl MctsConfig {
     }
 
     /// The spec text of the settings that differ from the defaults among
-    /// `select`, `solve` and `reuse` (e.g. `["solve=off"]`), in that order.
+    /// `select`, `solve`, `reuse`, `exact` and `clock` (e.g.
+    /// `["solve=off"]`), in that order.
     pub fn switches(&self) -> Vec<String> {
         let mut out = Vec::new();
         if self.select == Select::Puct {
@@ -232,6 +244,12 @@ impl MctsConfig {
         }
         if !self.reuse {
             out.push("reuse=off".to_string());
+        }
+        if let Some(e) = self.exact {
+            out.push(format!("exact={e}"));
+        }
+        if let Some(t) = self.clock {
+            out.push(format!("clock={}", t.as_millis()));
         }
         out
     }
@@ -389,13 +407,18 @@ where
         if !(self.config.reuse && self.reroot(view)) {
             self.clear();
         }
+        let started = std::time::Instant::now();
+        self.move_time = self.clock_share(view);
         let a = self.run(view, rng);
+        self.spend(started.elapsed());
         debug_assert!(legal.contains(&a), "mcts chose an action not in legal");
         a
     }
 
     fn new_game(&mut self) {
         self.clear();
+        self.clock_left = self.config.clock;
+        self.moves_made = 0;
     }
 
     fn share_best(&mut self, best: BestSoFar) {
@@ -405,21 +428,22 @@ where
 
 /// Builds an `mcts` player from its typed settings: random rollouts, or
 /// the value net at `rollout` (a path already checked by the caller) as the
-/// leaf evaluation.
+/// leaf evaluation; with `exact=E`, the game's endgame solver proving
+/// positions of E empty squares or fewer.
 pub fn build<G>(
     game: &G,
     config: MctsConfig,
     rollout: Option<&str>,
 ) -> Result<Box<dyn Player<G>>, SpecError>
 where
-    G: Encodable,
+    G: Roster + Encodable,
     G::State: State<View = G::State> + PartialEq,
 {
     let leaf = match rollout {
         None => Leaf::Random,
         Some(path) => value_net(game, path)?,
     };
-    Ok(Box::new(MctsPlayer::new(game, config, leaf)?))
+    with_exact(game, MctsPlayer::new(game, config, leaf)?)
 }
 
 /// Builds an `mcts` player with random rollouts for a game that has no net
@@ -429,6 +453,12 @@ where
     G: Game,
     G::State: State<View = G::State> + PartialEq,
 {
+    if let Some(e) = config.exact {
+        return Err(SpecError(format!(
+            "'mcts': exact={e} needs an endgame solver; {} has none",
+            game.spec()
+        )));
+    }
     Ok(Box::new(MctsPlayer::new(game, config, Leaf::Random)?))
 }
 
@@ -438,7 +468,7 @@ pub fn parse_config(spec: &GameSpec) -> Result<(MctsConfig, Option<String>), Spe
     parse_config_for(spec, DEFAULT_C)
 }
 
-/// Reads `sims`, `c`, `ms`, `rollout`, `select`, `solve` and `reuse` from an
+/// Reads `sims`, `c`, `ms`, `rollout`, `select`, `solve`, `reuse`, `exact` and `clock` from an
 /// `mcts` spec: the search settings and the net file of `rollout=net:FILE`
 /// (`None` for random rollouts); `default_c` is the UCT constant when the
 /// spec gives no `c` (the game's own). Opens nothing.
@@ -446,7 +476,9 @@ pub fn parse_config_for(
     spec: &GameSpec,
     default_c: f64,
 ) -> Result<(MctsConfig, Option<String>), SpecError> {
-    spec.check_keys(&["sims", "c", "ms", "rollout", "select", "solve", "reuse"])?;
+    spec.check_keys(&[
+        "sims", "c", "ms", "rollout", "select", "solve", "reuse", "exact", "clock",
+    ])?;
     let sims = spec
         .get("sims")
         .map(|v| {
@@ -515,7 +547,39 @@ pub fn parse_config_for(
             "'mcts': select=puct needs rollout=net:FILE (its priors are the net's values)".into(),
         ));
     }
+    let exact = spec
+        .get("exact")
+        .map(|v| {
+            v.parse::<u32>()
+                .ok()
+                .filter(|e| (1..=40).contains(e))
+                .ok_or_else(|| {
+                    SpecError(format!(
+                        "'mcts': exact={v} is not an integer in 1..=40 (accepted: {ACCEPTED})"
+                    ))
+                })
+        })
+        .transpose()?;
+    if exact.is_some() && !solve {
+        return Err(SpecError(
+            "'mcts': exact=E proves positions, so it needs solve=on".into(),
+        ));
+    }
     let time = super::ms_arg(spec)?;
+    let clock = spec
+        .get("clock")
+        .map(|v| {
+            v.parse::<u64>()
+                .ok()
+                .filter(|t| (1..=86_400_000).contains(t))
+                .map(Duration::from_millis)
+                .ok_or_else(|| {
+                    SpecError(format!(
+                        "'mcts': clock={v} is not a time in ms in 1..=86400000 (accepted: {ACCEPTED})"
+                    ))
+                })
+        })
+        .transpose()?;
     let config = MctsConfig {
         sims,
         c,
@@ -523,6 +587,8 @@ pub fn parse_config_for(
         select,
         solve,
         reuse,
+        exact,
+        clock,
     };
     Ok((config, rollout))
 }
@@ -543,7 +609,7 @@ pub fn build_wrapper<G>(
     time: Option<Duration>,
 ) -> Result<Box<dyn Player<G>>, SpecError>
 where
-    G: Encodable,
+    G: Roster + Encodable,
     G::State: State<View = G::State> + PartialEq,
 {
     let bad = |e: SpecError| SpecError(format!("{path}: its player line '{line}': {}", e.0));
@@ -557,7 +623,26 @@ where
     let (mut config, _) = parse_config_for(&spec, default_c).map_err(bad)?;
     config.time = time.or(config.time);
     let leaf = value_leaf(game, file, path)?;
-    Ok(Box::new(MctsPlayer::new(game, config, leaf)?))
+    with_exact(game, MctsPlayer::new(game, config, leaf)?)
+}
+
+/// The player with the game's endgame solver attached where its settings
+/// say `exact=E`.
+fn with_exact<G>(game: &G, player: MctsPlayer<G>) -> Result<Box<dyn Player<G>>, SpecError>
+where
+    G: Roster,
+    G::State: State<View = G::State> + PartialEq,
+{
+    let Some(empties) = player.config.exact else {
+        return Ok(Box::new(player));
+    };
+    let solver = game.solver().ok_or_else(|| {
+        SpecError(format!(
+            "'mcts': exact={empties} needs an endgame solver; {} has none",
+            game.spec()
+        ))
+    })?;
+    Ok(Box::new(player.with_exact(solver, empties)?))
 }
 
 /// Loads the value net at `path` for `game` as a leaf evaluation.

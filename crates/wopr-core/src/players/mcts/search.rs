@@ -3,13 +3,14 @@
 //! the move (the re-rooting of a kept tree is in `reuse.rs`). The module docs of
 //! [`super`] describe the algorithm.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rand::RngExt;
 
 use super::{Leaf, MctsConfig, Select};
 use crate::game::player::BestSoFar;
 use crate::game::rng::WoprRng;
+use crate::game::solver::Solver;
 use crate::game::{Action, ActionList, Game, SpecError, State, Turn};
 
 /// The seat stored in a node reached by a chance outcome (or a fresh root).
@@ -29,7 +30,7 @@ pub(super) const LOSS: u8 = 2;
 pub(super) const DRAW: u8 = 3;
 
 /// A proven value seen from the other seat.
-fn negate(proof: u8) -> u8 {
+pub(super) fn negate(proof: u8) -> u8 {
     match proof {
         WIN => LOSS,
         LOSS => WIN,
@@ -38,7 +39,7 @@ fn negate(proof: u8) -> u8 {
 }
 
 /// Orders proven values for the seat they belong to: loss < draw < win.
-fn rank(proof: u8) -> u8 {
+pub(super) fn rank(proof: u8) -> u8 {
     match proof {
         LOSS => 0,
         DRAW => 1,
@@ -134,15 +135,26 @@ pub struct MctsPlayer<G: Game> {
     /// The position at the root of `nodes` (`None`: no tree to keep).
     pub(super) root_state: Option<G::State>,
     /// Arena indices from the root to the current leaf.
-    path: Vec<u32>,
+    pub(super) path: Vec<u32>,
     /// Chance outcomes (reused buffer).
     outcomes: Vec<(Action, f64)>,
     /// A root child was proven in the last iteration: look whether the
     /// move is decided.
-    root_dirty: bool,
+    pub(super) root_dirty: bool,
     /// Where the move the search would play now is posted, every
     /// [`POST_EVERY`] iterations (see `Player::share_best`).
     pub(super) best_so_far: Option<BestSoFar>,
+    /// `exact=E`: the game's endgame solver, which proves the children of
+    /// every node it reaches (see `proof.rs`).
+    pub(super) exact: Option<Box<dyn Solver<G>>>,
+    /// This move's share of the game clock (`clock=T`), capped by `ms=`.
+    pub(super) move_time: Option<Duration>,
+    /// What is left of the game clock.
+    pub(super) clock_left: Option<Duration>,
+    /// Moves chosen this game.
+    pub(super) moves_made: u32,
+    /// The game's longest length in plies.
+    pub(super) max_len: usize,
 }
 
 /// Iterations between two posts of the best move so far.
@@ -181,6 +193,11 @@ where
             outcomes: Vec::new(),
             root_dirty: false,
             best_so_far: None,
+            exact: None,
+            move_time: None,
+            clock_left: config.clock,
+            moves_made: 0,
+            max_len: game.max_game_length(),
         })
     }
 
@@ -229,7 +246,10 @@ where
         if !self.nodes[0].expanded() && !self.expand(0, state, Turn::Player(mover as usize)) {
             panic!("mcts: the arena cannot hold the root's children");
         }
-        let deadline = self.config.time.map(|t| Instant::now() + t);
+        let deadline = self
+            .move_time
+            .or(self.config.time)
+            .map(|t| Instant::now() + t);
         let mut decided = self.root_decided();
         for i in 0..self.config.sims {
             // The clock is read every 64 iterations; the first always runs.
@@ -368,52 +388,6 @@ where
         true
     }
 
-    /// Backs a new proof at the end of `path` up the tree: a node is a
-    /// proven win for the seat to move at it when one child is, and takes
-    /// its best child's value when all are proven. Values are turned to the
-    /// node's own mover by seat, never by alternation; chance nodes (and
-    /// positions reached from them, whose mover is not stored) stay
-    /// unproven.
-    fn propagate(&mut self) {
-        let mut k = self.path.len() - 1;
-        while k >= 1 {
-            let child = self.nodes[self.path[k] as usize];
-            let parent_at = self.path[k - 1] as usize;
-            let mover = child.player;
-            if mover == NO_PLAYER {
-                return;
-            }
-            let value = if child.proof == WIN {
-                WIN
-            } else {
-                let parent = self.nodes[parent_at];
-                let mut best = LOSS;
-                for kid in &self.nodes[parent.children()] {
-                    if kid.proof == UNPROVEN {
-                        if parent_at == 0 {
-                            self.root_dirty = true;
-                        }
-                        return;
-                    }
-                    if rank(kid.proof) > rank(best) {
-                        best = kid.proof;
-                    }
-                }
-                best
-            };
-            if parent_at == 0 {
-                self.root_dirty = true;
-                return;
-            }
-            let owner = self.nodes[parent_at].player;
-            if owner == NO_PLAYER {
-                return;
-            }
-            self.nodes[parent_at].proof = if owner == mover { value } else { negate(value) };
-            k -= 1;
-        }
-    }
-
     /// Creates the children of node `at` (position `state`, turn `turn`);
     /// for PUCT, values each child with the net and sets the priors.
     fn expand(&mut self, at: usize, state: &G::State, turn: Turn) -> bool {
@@ -439,42 +413,6 @@ where
             self.prove_children(first, state, &legal, player);
         }
         true
-    }
-
-    /// The solver at expansion: each child whose move ends the game is
-    /// proven at once (a win, loss or draw for `player`, who moves at the
-    /// node), so a win in one is taken and a losing move avoided without
-    /// a rollout to find them; where a child is a proven win, or every
-    /// child is proven, the node's own value follows and is backed up the
-    /// path (which ends at the node).
-    fn prove_children(&mut self, first: usize, state: &G::State, legal: &ActionList, player: u8) {
-        let mut decided = None;
-        let mut all = true;
-        for (k, &a) in legal.iter().enumerate() {
-            let mut t = state.clone();
-            t.apply(a);
-            if t.turn() != Turn::Terminal {
-                all = false;
-                continue;
-            }
-            let r = t.returns(player as usize);
-            let proof = if r > 0.0 {
-                WIN
-            } else if r < 0.0 {
-                LOSS
-            } else {
-                DRAW
-            };
-            self.nodes[first + k].proof = proof;
-            if proof == WIN && decided.is_none() {
-                decided = Some(first + k);
-            }
-        }
-        if let Some(kid) = decided.or(all.then_some(first)) {
-            self.path.push(kid as u32);
-            self.propagate();
-            self.path.pop();
-        }
     }
 
     /// PUCT: each child's value for `player` (the net's, or the returns of

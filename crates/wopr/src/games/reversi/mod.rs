@@ -423,6 +423,11 @@ impl ReversiState {
 }
 
 impl State for ReversiState {
+    /// One ply an empty square (passes aside).
+    fn plies_left(&self) -> Option<u32> {
+        Some(self.empties())
+    }
+
     type View = Self;
 
     fn turn(&self) -> Turn {
