@@ -110,12 +110,15 @@ fn parse_sprt(text: &str) -> anyhow::Result<Sprt> {
     Sprt::new(elo0, elo1, alpha, beta).map_err(|e| anyhow::anyhow!("bad --sprt '{text}': {e}"))
 }
 
-/// Splits `a,b:k=1,j=2,c` into `["a", "b:k=1,j=2", "c"]`.
+/// Splits `a,b:k=1,j=2,c` into `["a", "b:k=1,j=2", "c"]`: a part that
+/// is `key=value` (no `:` before its `=`; the value may hold one, as in
+/// `rollout=net:FILE`) continues the spec before it.
 pub fn split_specs(list: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let setting = part.split_once('=').is_some_and(|(key, _)| !key.contains(':'));
         match out.last_mut() {
-            Some(prev) if part.contains('=') && !part.contains(':') => {
+            Some(prev) if setting => {
                 prev.push(',');
                 prev.push_str(part);
             }
@@ -531,6 +534,11 @@ mod tests {
         assert_eq!(
             split_specs("random, alphabeta:depth=2,ms=50,first"),
             vec!["random", "alphabeta:depth=2,ms=50", "first"]
+        );
+        // A value may hold a colon; a new spec's name comes before one.
+        assert_eq!(
+            split_specs("mcts:sims=9,rollout=net:a.json,select=puct,net:b.json,ply=2"),
+            vec!["mcts:sims=9,rollout=net:a.json,select=puct", "net:b.json,ply=2"]
         );
     }
 }
