@@ -116,7 +116,9 @@ fn parse_sprt(text: &str) -> anyhow::Result<Sprt> {
 pub fn split_specs(list: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let setting = part.split_once('=').is_some_and(|(key, _)| !key.contains(':'));
+        let setting = part
+            .split_once('=')
+            .is_some_and(|(key, _)| !key.contains(':'));
         match out.last_mut() {
             Some(prev) if setting => {
                 prev.push(',');
@@ -538,7 +540,10 @@ mod tests {
         // A value may hold a colon; a new spec's name comes before one.
         assert_eq!(
             split_specs("mcts:sims=9,rollout=net:a.json,select=puct,net:b.json,ply=2"),
-            vec!["mcts:sims=9,rollout=net:a.json,select=puct", "net:b.json,ply=2"]
+            vec![
+                "mcts:sims=9,rollout=net:a.json,select=puct",
+                "net:b.json,ply=2"
+            ]
         );
     }
 }
