@@ -114,8 +114,7 @@ fn play<G: Roster>(game: &G, args: &PlayArgs) -> anyhow::Result<()> {
     // played one by one).
     let seats = [read(game, &args.first)?, read(game, &args.second)?];
     let openings = args.openings.resolve(game)?;
-    let interactive = is_human(&args.first) || is_human(&args.second) || args.music.is_some();
-    let records = if let (false, [Seat::Spec(first), Seat::Spec(second)]) = (interactive, &seats) {
+    let records = if let (None, [Seat::Spec(first), Seat::Spec(second)]) = (&args.music, &seats) {
         let bar = progress(args.games);
         let done = || bar.inc(1);
         let records = play_match_seated(
@@ -165,7 +164,7 @@ fn play_sequential<G: Roster>(
         Some(path) => Some(LiveComposer::new(path.clone(), args.seed)?.with_game(game)),
         None => None,
     };
-    let watching = is_human(&args.first) || is_human(&args.second);
+    let watching = seats.iter().any(|s| matches!(s, Seat::Human));
     // Built once; the driver starts each game with `Player::new_game`.
     let mut a = build(game, &seats[0], quit)?;
     let mut b = build(game, &seats[1], quit)?;

@@ -153,10 +153,15 @@ pub trait Roster: Game {
 
 /// The `ms=T` argument of a spec (1..=86,400,000 ms), if given.
 pub fn ms_arg(spec: &GameSpec) -> Result<Option<std::time::Duration>, SpecError> {
-    match spec.get("ms") {
+    time_arg(spec, "ms")
+}
+
+/// A time argument `key=T` in ms (1..=86,400,000), if given.
+pub fn time_arg(spec: &GameSpec, key: &str) -> Result<Option<std::time::Duration>, SpecError> {
+    match spec.get(key) {
         None => Ok(None),
         Some(_) => Ok(Some(std::time::Duration::from_millis(
-            spec.int("ms", 0, 1, 86_400_000)? as u64,
+            spec.int(key, 0, 1, 86_400_000)? as u64,
         ))),
     }
 }

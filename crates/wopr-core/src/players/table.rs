@@ -25,7 +25,7 @@ macro_rules! generic_kinds {
             $(
                 if spec.name == <$kind as GenericKind>::ROW.name {
                     let settings = <$kind>::parse(game, spec)?;
-                    return Ok(Some(PlayerSpec::Kind(KindSpec::new::<$kind>(settings))));
+                    return Ok(Some(PlayerSpec::kind::<$kind>(settings)));
                 }
             )+
             Ok(None)
@@ -39,7 +39,7 @@ macro_rules! generic_kinds {
         ) -> Option<Result<PlayerSpec, SpecError>> {
             $(
                 if let Some(read) = <$kind>::parse_text(game, text) {
-                    return Some(read.map(|s| PlayerSpec::Kind(KindSpec::new::<$kind>(s))));
+                    return Some(read.map(PlayerSpec::kind::<$kind>));
                 }
             )+
             None

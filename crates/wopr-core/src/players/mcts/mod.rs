@@ -408,8 +408,8 @@ where
             self.clear();
         }
         let started = std::time::Instant::now();
-        self.move_time = self.clock_share(view);
-        let a = self.run(view, rng);
+        let budget = self.clock_share(view).or(self.config.time);
+        let a = self.run(view, rng, budget);
         self.spend(started.elapsed());
         debug_assert!(legal.contains(&a), "mcts chose an action not in legal");
         a
@@ -566,20 +566,7 @@ pub fn parse_config_for(
         ));
     }
     let time = super::ms_arg(spec)?;
-    let clock = spec
-        .get("clock")
-        .map(|v| {
-            v.parse::<u64>()
-                .ok()
-                .filter(|t| (1..=86_400_000).contains(t))
-                .map(Duration::from_millis)
-                .ok_or_else(|| {
-                    SpecError(format!(
-                        "'mcts': clock={v} is not a time in ms in 1..=86400000 (accepted: {ACCEPTED})"
-                    ))
-                })
-        })
-        .transpose()?;
+    let clock = super::time_arg(spec, "clock")?;
     let config = MctsConfig {
         sims,
         c,

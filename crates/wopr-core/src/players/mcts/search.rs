@@ -147,8 +147,6 @@ pub struct MctsPlayer<G: Game> {
     /// `exact=E`: the game's endgame solver, which proves the children of
     /// every node it reaches (see `proof.rs`).
     pub(super) exact: Option<Box<dyn Solver<G>>>,
-    /// This move's share of the game clock (`clock=T`), capped by `ms=`.
-    pub(super) move_time: Option<Duration>,
     /// What is left of the game clock.
     pub(super) clock_left: Option<Duration>,
     /// Moves chosen this game.
@@ -194,7 +192,6 @@ where
             root_dirty: false,
             best_so_far: None,
             exact: None,
-            move_time: None,
             clock_left: config.clock,
             moves_made: 0,
             max_len: game.max_game_length(),
@@ -208,7 +205,7 @@ where
     /// comes from `rng`.
     pub fn search(&mut self, state: &G::State, rng: &mut WoprRng) -> Action {
         self.clear();
-        self.run(state, rng)
+        self.run(state, rng, self.config.time)
     }
 
     /// Forgets the tree.
@@ -218,8 +215,14 @@ where
         self.root_state = None;
     }
 
-    /// Searches from `state`, keeping whatever tree is rooted there.
-    pub(super) fn run(&mut self, state: &G::State, rng: &mut WoprRng) -> Action {
+    /// Searches from `state`, keeping whatever tree is rooted there, for
+    /// at most `budget` of wall-clock time (and `sims` iterations).
+    pub(super) fn run(
+        &mut self,
+        state: &G::State,
+        rng: &mut WoprRng,
+        budget: Option<Duration>,
+    ) -> Action {
         let mover = match state.turn() {
             Turn::Player(p) => p as u8,
             _ => panic!("mcts searches positions with one player to move"),
@@ -246,10 +249,7 @@ where
         if !self.nodes[0].expanded() && !self.expand(0, state, Turn::Player(mover as usize)) {
             panic!("mcts: the arena cannot hold the root's children");
         }
-        let deadline = self
-            .move_time
-            .or(self.config.time)
-            .map(|t| Instant::now() + t);
+        let deadline = budget.map(|t| Instant::now() + t);
         let mut decided = self.root_decided();
         for i in 0..self.config.sims {
             // The clock is read every 64 iterations; the first always runs.
