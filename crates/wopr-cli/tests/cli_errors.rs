@@ -249,3 +249,38 @@ fn solve_reads_a_reversi_position_as_the_ffo_suite_writes_it() {
         &["has no limit on empty squares"],
     );
 }
+
+/// `wopr bench --solve FILE`: the solver's speed on `.obf` lines, each
+/// margin checked against the file's score. FFO #40 (+38 for Black, the
+/// suite's value) passes; the same board given +36 makes the run fail and
+/// name the position, after printing both rows; a game other than reversi
+/// is refused.
+#[test]
+fn bench_solve_times_the_solver_and_checks_each_score() {
+    let dir = std::env::temp_dir().join(format!("wopr-bench-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ffo.obf");
+    let ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+    std::fs::write(&file, format!("{ffo40}; A2:+38;\n")).unwrap();
+    let f = file.to_str().unwrap();
+    let out = wopr(&["bench", "--solve", f, "--json"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert_eq!(rows[0]["empties"], 20, "{text}");
+    assert_eq!(rows[0]["margin"], 38, "{text}");
+    assert!(rows[1]["nodes"].as_u64().unwrap() > 0, "{text}");
+    std::fs::write(&file, format!("{ffo40}; A2:+38;\n{ffo40}; A2:+36;\n")).unwrap();
+    let out = wopr(&["bench", "--solve", f]);
+    one_line_error(&out, &["differs from the file's score at position(s) [2]"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 4);
+    one_line_error(
+        &wopr(&["bench", "--solve", f, "--game", "connect4"]),
+        &["'connect4' is not reversi"],
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -305,6 +305,7 @@ fn random_tictactoe_record(seed: u64) -> GameRecord {
         opening: 0,
         forfeit: None,
         replayed: Vec::new(),
+        thinking: Vec::new(),
     }
 }
 

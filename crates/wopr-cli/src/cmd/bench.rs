@@ -4,7 +4,8 @@
 //! and ranks: `bench_rounds.rs`); with `--mcts`, MCTS simulations per
 //! second from the start position (`mcts:sims=1` and `sims=10000`, the
 //! defaults and plain UCT); with `--engine NET`, the Reversi engine's
-//! search and net reading (the library's `games/reversi/engine/bench.rs`).
+//! search and net reading (the library's `games/reversi/engine/bench.rs`);
+//! with `--solve FILE`, the Reversi endgame solver (`bench_solve.rs`).
 //!
 //! The loop is the library's `random_playout`, statically dispatched: no
 //! allocation, no hashing and no trait objects inside a playout. The time
@@ -95,6 +96,12 @@ pub struct BenchArgs {
     /// With --engine: the time budget whose depth is reported.
     #[arg(long, default_value_t = 1000, requires = "engine")]
     ms: u64,
+    /// Instead: the Reversi endgame solver on each position of this file
+    /// (FFO `.obf` lines: board, colour, `; MOVE:SCORE;`), on one thread:
+    /// margin (checked against the file's first score), positions visited,
+    /// seconds and positions a second (`--game`, default reversi:8x8).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["generation", "td", "mcts", "engine"])]
+    solve: Option<PathBuf>,
     /// With --generation: how many times to run it (the median is
     /// reported).
     #[arg(long, default_value_t = 3, requires = "generation")]
@@ -123,6 +130,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     }
     if args.mcts {
         return mcts(args);
+    }
+    if let Some(file) = &args.solve {
+        let game = args.games.first().map_or("reversi:8x8", |g| g.as_str());
+        return super::bench_solve::run(game, file, args.json);
     }
     if let Some(net) = &args.engine {
         if !(1..=20).contains(&args.depth) {

@@ -195,6 +195,8 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
     };
     // Rows in opponent order, the reference's after the player's.
     let mut all: Vec<MatchStats> = Vec::new();
+    // Beside each row: the player's and the opponent's mean seconds a move.
+    let mut times: Vec<[Option<f64>; 2]> = Vec::new();
     // Per opponent, with a reference: games where the player scored at
     // least the reference's return in the same game.
     let mut matched: Vec<(u64, u64)> = Vec::new();
@@ -224,6 +226,9 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
                     .collect(),
             );
             all.push(match_stats(player, opp, &records, |i| {
+                seating.player_seat(i)
+            }));
+            times.push(wopr::eval::seconds_per_move(&records, |i| {
                 seating.player_seat(i)
             }));
         }
@@ -305,6 +310,15 @@ fn run_matches<G: Roster>(game: &G, args: &EvalArgs, opponents: &[String]) -> an
                 s.forfeits.opponent.total()
             )
         );
+    }
+    for (k, (s, t)) in all.iter().zip(&times).enumerate() {
+        if let [Some(p), Some(o)] = *t {
+            println!(
+                "time a move vs {}: {} {p:.3} s, opponent {o:.3} s",
+                s.opponent,
+                players[k % players.len()]
+            );
+        }
     }
     println!("(distinct: how many of the games differ; two deterministic players from one position replay one game, so measure them with --openings)");
     println!(

@@ -3,6 +3,7 @@
 pub mod average;
 pub mod bench;
 pub mod bench_rounds;
+pub mod bench_solve;
 pub mod cpu_time;
 pub mod dataset;
 pub mod eval;

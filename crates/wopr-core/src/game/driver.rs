@@ -17,7 +17,10 @@ use super::rng::WoprRng;
 use super::{Action, ActionList, Game, State, Turn};
 
 /// One finished (or abandoned) game, as written by `wopr play --record`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Two records are equal when they hold the same game: the time the
+/// players took ([`thinking`](Self::thinking)) differs from run to run and
+/// is not compared.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameRecord {
     /// The game spec, e.g. `connect4:6x6`.
     pub game: String,
@@ -50,6 +53,36 @@ pub struct GameRecord {
     /// empty where the game was played once.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replayed: Vec<Forfeit>,
+    /// Per seat: the moves it chose at turns of its own (not the opening's,
+    /// not chance's, not simultaneous turns) and the wall-clock seconds
+    /// they took, from the move before to this one (so what the game
+    /// itself costs between moves is counted too, a few microseconds);
+    /// empty in records written before they were kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub thinking: Vec<Thinking>,
+}
+
+impl PartialEq for GameRecord {
+    fn eq(&self, other: &Self) -> bool {
+        self.game == other.game
+            && self.players == other.players
+            && self.moves == other.moves
+            && self.actions == other.actions
+            && self.returns == other.returns
+            && self.score == other.score
+            && self.opening == other.opening
+            && self.forfeit == other.forfeit
+            && self.replayed == other.replayed
+    }
+}
+
+/// One seat's moves and the time it took to choose them ([`GameRecord::thinking`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Thinking {
+    /// Moves chosen.
+    pub moves: u32,
+    /// Wall-clock seconds spent choosing them.
+    pub seconds: f64,
 }
 
 /// A game a player forfeited ([`Failure::Forfeit`]).
@@ -358,8 +391,21 @@ pub fn play_game_from<G: Game>(
         opening: opening.len(),
         forfeit: None,
         replayed: Vec::new(),
+        thinking: vec![Thinking::default(); players.len()],
     };
+    // The clock restarts at every move logged, the opening's included, so
+    // a player's time is from the move before its own to its own.
+    let mut last = std::time::Instant::now();
     let ending = drive(game, opening, players, rng, on_move, |state, joint| {
+        let now = std::time::Instant::now();
+        if record.actions.len() >= opening.len() {
+            if let Turn::Player(seat) = state.turn() {
+                let t = &mut record.thinking[seat];
+                t.moves += 1;
+                t.seconds += now.duration_since(last).as_secs_f64();
+            }
+        }
+        last = now;
         let notation: Vec<String> = joint.iter().map(|&a| state.action_to_string(a)).collect();
         record.moves.push(notation.join("/"));
         record.actions.extend_from_slice(joint);

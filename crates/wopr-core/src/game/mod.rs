@@ -45,7 +45,7 @@ pub mod spec;
 
 use std::fmt::{Debug, Display};
 
-pub use driver::{play_game, Forfeit, GameRecord};
+pub use driver::{play_game, Forfeit, GameRecord, Thinking};
 pub use info::{GameInfo, Nature, ParamInfo};
 pub use player::{BestSoFar, Failure, ForfeitKind, Player, ValuePlayer, ViewOf};
 pub use spec::{GameSpec, SpecError};

@@ -176,6 +176,7 @@ mod tests {
             opening: 0,
             forfeit: forfeit.map(f),
             replayed: vec![f((0, ForfeitKind::Time)); replayed],
+            thinking: vec![],
         }
     }
 

@@ -390,6 +390,53 @@ mod tests {
             .all(|r| r.forfeit.is_some() && r.replayed.is_empty()));
     }
 
+    /// A player that takes 4 ms a move, then plays its first legal move.
+    struct Slow;
+
+    impl Player<TicTacToe> for Slow {
+        fn spec(&self) -> String {
+            "slow".into()
+        }
+        fn choose(&mut self, _: &ViewOf<TicTacToe>, legal: &[Action], _: &mut WoprRng) -> Action {
+            std::thread::sleep(std::time::Duration::from_millis(4));
+            legal[0]
+        }
+    }
+
+    /// Each record keeps, per seat, the moves chosen at its own turns (the
+    /// opening's left out) and their time; the match's summary gives each
+    /// side's mean: the slow player's at least the 4 ms it sleeps, `first`'s
+    /// far less.
+    #[test]
+    fn records_keep_each_sides_moves_and_time() {
+        let game = TicTacToe::from_spec(&GameSpec::parse("tictactoe").unwrap()).unwrap();
+        let first = || -> Result<Box<dyn Player<TicTacToe>>, String> {
+            crate::players::parse_player(&game, "first").map_err(|e| e.0)
+        };
+        let slow = || -> Result<Box<dyn Player<TicTacToe>>, String> { Ok(Box::new(Slow)) };
+        let openings = Openings::parse(&game, "plies=2").unwrap();
+        let records = play_games(
+            &game,
+            &slow,
+            &first,
+            0..4,
+            9,
+            &openings,
+            Seating::Alternate,
+            OnForfeit::Count,
+            &|| {},
+        )
+        .unwrap();
+        for r in &records {
+            let moves: u32 = r.thinking.iter().map(|t| t.moves).sum();
+            assert_eq!(moves as usize, r.actions.len() - r.opening, "{r:?}");
+        }
+        let [p, o] = crate::eval::seconds_per_move(&records, |i| Seating::Alternate.player_seat(i))
+            .map(Option::unwrap);
+        assert!(p >= 0.004, "{p}");
+        assert!(o < p / 2.0, "{o} vs {p}");
+    }
+
     #[test]
     fn on_forfeit_reads_its_three_words() {
         assert_eq!("Replay".parse(), Ok(OnForfeit::Replay));

@@ -165,6 +165,28 @@ pub fn match_stats(
     }
 }
 
+/// The player's and the opponent's mean wall-clock seconds a move over
+/// match records (moves at their own turns, openings left out; `None` for
+/// a side whose records kept no time), the player in seat
+/// `player_seat(i)` of game `i`. Kept apart from [`MatchStats`], which is
+/// the same for a seed on any run, as times are not.
+pub fn seconds_per_move(
+    records: &[GameRecord],
+    player_seat: impl Fn(usize) -> usize,
+) -> [Option<f64>; 2] {
+    // (moves, seconds) of the player and of the opponent.
+    let mut time = [(0u64, 0f64); 2];
+    for (i, rec) in records.iter().enumerate() {
+        let seat = player_seat(i);
+        for (s, t) in rec.thinking.iter().enumerate() {
+            let side = usize::from(s != seat);
+            time[side].0 += u64::from(t.moves);
+            time[side].1 += t.seconds;
+        }
+    }
+    time.map(|(n, t)| (n > 0).then(|| t / n as f64))
+}
+
 /// The outcome of an exhaustive evaluation from one seat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Exhaustive {

@@ -184,8 +184,42 @@ const GEOMETRY: [Geometry; 9] = {
     g
 };
 
+/// For each square and direction (in the order of [`Geometry::dirs`]), the
+/// squares beyond it in that direction, to the board's edge.
+type Rays = [[u64; 8]; 64];
+
+/// The rays of an `n`×`n` board.
+const fn rays(n: usize) -> Rays {
+    let dirs = geometry(n).dirs;
+    let mut rays = [[0u64; 8]; 64];
+    let mut s = 0;
+    while s < n * n {
+        let mut d = 0;
+        while d < 8 {
+            let mut x = shift(1 << s, dirs[d]);
+            while x != 0 {
+                rays[s][d] |= x;
+                x = shift(x, dirs[d]);
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    rays
+}
+
+/// Rays for sides 0..=8 (only the even sides 4..=8 are used); a static,
+/// not a constant, being 4 KiB a side.
+static RAYS: [Rays; 9] = {
+    let mut r = [[[0u64; 8]; 64]; 9];
+    r[4] = rays(4);
+    r[6] = rays(6);
+    r[8] = rays(8);
+    r
+};
+
 #[inline(always)]
-fn shift(x: u64, (amount, mask): (i32, u64)) -> u64 {
+const fn shift(x: u64, (amount, mask): (i32, u64)) -> u64 {
     let y = if amount > 0 {
         x << amount
     } else {
@@ -210,20 +244,28 @@ fn placements(g: &Geometry, own: u64, opp: u64, n: usize) -> u64 {
     moves
 }
 
-/// The opponent discs turned over by placing on `sq`.
+/// The opponent discs turned over by placing on `sq`. Along each ray out
+/// of `sq`, the first square that is not the opponent's closes the line if
+/// it is our own: towards higher squares it is the ray's lowest such bit,
+/// towards lower squares its highest, so each direction costs a few bit
+/// operations and no loop.
 #[inline(always)]
-fn flips(g: &Geometry, own: u64, opp: u64, sq: usize) -> u64 {
-    let start = 1u64 << sq;
+fn flips(g: &Geometry, rays: &Rays, own: u64, opp: u64, sq: usize) -> u64 {
+    let rays = &rays[sq];
     let mut all = 0;
-    for &d in &g.dirs {
-        let mut line = 0;
-        let mut x = shift(start, d);
-        while x & opp != 0 {
-            line |= x;
-            x = shift(x, d);
-        }
-        if x & own != 0 {
-            all |= line;
+    for (d, &(amount, _)) in g.dirs.iter().enumerate() {
+        let ray = rays[d];
+        let stops = ray & !opp;
+        if amount > 0 {
+            let first = stops & stops.wrapping_neg();
+            if first & own != 0 {
+                all |= ray & (first - 1);
+            }
+        } else if stops != 0 {
+            let first = 63 - stops.leading_zeros();
+            if own >> first & 1 != 0 {
+                all |= ray & (u64::MAX << first << 1);
+            }
         }
     }
     all
@@ -238,7 +280,7 @@ pub(crate) fn board_mask(n: usize) -> u64 {
 /// The opponent discs turned over when the side owning `own` places on `sq`.
 #[inline]
 pub(crate) fn flips_for(n: usize, own: u64, opp: u64, sq: usize) -> u64 {
-    flips(&GEOMETRY[n], own, opp, sq)
+    flips(&GEOMETRY[n], &RAYS[n], own, opp, sq)
 }
 
 /// The squares where the side owning `own` may place against `opp`, for a
@@ -259,7 +301,7 @@ pub(crate) fn neighbours_n<const N: usize>(x: u64) -> u64 {
 /// [`flips_for`] for a board side known at compile time.
 #[inline(always)]
 pub(crate) fn flips_n<const N: usize>(own: u64, opp: u64, sq: usize) -> u64 {
-    flips(&GEOMETRY[N], own, opp, sq)
+    flips(&GEOMETRY[N], &RAYS[N], own, opp, sq)
 }
 
 /// The game: the board side.
@@ -454,7 +496,13 @@ impl State for ReversiState {
         if action != self.pass_action() {
             let sq = action as usize;
             debug_assert!(self.moves >> sq & 1 == 1, "illegal reversi move {sq}");
-            let f = flips(self.geo(), self.discs[me], self.discs[1 - me], sq);
+            let f = flips(
+                self.geo(),
+                &RAYS[self.n as usize],
+                self.discs[me],
+                self.discs[1 - me],
+                sq,
+            );
             self.discs[me] |= f | 1u64 << sq;
             self.discs[1 - me] &= !f;
         }
