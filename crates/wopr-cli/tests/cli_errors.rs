@@ -280,7 +280,7 @@ fn bench_solve_times_the_solver_and_checks_each_score() {
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 4);
     one_line_error(
         &wopr(&["bench", "--solve", f, "--game", "connect4"]),
-        &["'connect4' is not reversi"],
+        &["--solve times the reversi endgame solver", "not connect4"],
     );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -256,5 +256,51 @@ pub fn engine_bench(
     }
 }
 
+/// One exact solve of [`endgame_bench`]'s solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EndgameSolve {
+    /// The position's empty squares.
+    pub empties: u32,
+    /// The final disc margin for the side to move under perfect play.
+    pub margin: i32,
+    /// Positions the solver visited.
+    pub nodes: u64,
+}
+
+/// The solver of Reversi's endgame benchmark (`wopr bench --solve FILE`)
+/// on the game `spec`, which must be Reversi: a function from a position's
+/// text (an FFO `.obf` line's board and colour, see
+/// [`crate::games::reversi::text`]) to its exact solve, with no limit on
+/// empty squares, keeping its table from one position to the next.
+#[allow(clippy::type_complexity)]
+pub fn endgame_bench(
+    spec: &str,
+) -> Result<Box<dyn FnMut(&str) -> Result<EndgameSolve, String>>, SpecError> {
+    use crate::game::State;
+    use crate::games::reversi::{solver::ReversiSolver, text::position};
+    match AnyGame::parse(spec)? {
+        AnyGame::Reversi(g) => {
+            let n = g.size();
+            let mut solver = ReversiSolver::new(n, 64);
+            Ok(Box::new(move |text| {
+                let state = position(n, text).map_err(|e| e.0)?;
+                if state.is_terminal() {
+                    return Err("the position is finished".into());
+                }
+                let margin = solver.exact_margin(&state).map_err(|e| e.to_string())?;
+                Ok(EndgameSolve {
+                    empties: state.empties(),
+                    margin,
+                    nodes: solver.nodes(),
+                })
+            }))
+        }
+        other => Err(SpecError(format!(
+            "--solve times the reversi endgame solver (reversi:4x4 to reversi:8x8), not {}",
+            other.spec()
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod tests;

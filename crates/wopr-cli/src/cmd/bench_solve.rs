@@ -10,10 +10,6 @@
 use std::path::Path;
 use std::time::Instant;
 
-use wopr::games::reversi::solver::ReversiSolver;
-use wopr::games::reversi::text::position;
-use wopr::State;
-
 use crate::ExitError;
 
 /// One line of an `.obf` file: the position's text and the file's score
@@ -64,18 +60,13 @@ fn read_problems(path: &Path) -> anyhow::Result<Vec<Problem>> {
     Ok(out)
 }
 
-/// Solves each position of `path` on `game` (a `reversi:NxN` spec) and
+/// Solves each position of `path` on `game` (a `reversi:NxN` spec) with
+/// the library's [`endgame_bench`](wopr::registry::endgame_bench) and
 /// prints a table, or one JSON object a position with `json`. Fails when
 /// a margin differs from the file's score.
 pub fn run(game: &str, path: &Path, json: bool) -> anyhow::Result<()> {
-    let spec = super::parse_game(game)?;
-    let n = match spec.spec().strip_prefix("reversi:") {
-        Some(size) => size.split('x').next().and_then(|s| s.parse().ok()),
-        None => None,
-    }
-    .ok_or_else(|| anyhow::anyhow!("--solve times the reversi endgame solver; '{game}' is not reversi (e.g. --game reversi:8x8)"))?;
+    let mut solve = wopr::registry::endgame_bench(game)?;
     let problems = read_problems(path)?;
-    let mut solver = ReversiSolver::new(n, 64);
     if !json {
         println!(
             "{:>3} {:>7} {:>6} {:>8} {:>14} {:>9} {:>12}",
@@ -85,41 +76,33 @@ pub fn run(game: &str, path: &Path, json: bool) -> anyhow::Result<()> {
     let (mut nodes, mut secs) = (0u64, 0f64);
     let mut wrong = Vec::new();
     for (i, p) in problems.iter().enumerate() {
-        let state = position(n, &p.text).map_err(|e| ExitError {
+        let t = Instant::now();
+        let r = solve(&p.text).map_err(|e| ExitError {
             code: 2,
             message: format!("--solve: {} position {}: {e}", path.display(), i + 1),
         })?;
-        anyhow::ensure!(
-            !state.is_terminal(),
-            "--solve: {} position {} is finished",
-            path.display(),
-            i + 1
-        );
-        let t = Instant::now();
-        let margin = solver.exact_margin(&state)?;
         let s = t.elapsed().as_secs_f64();
-        let k = solver.nodes();
-        nodes += k;
+        nodes += r.nodes;
         secs += s;
-        if p.expected.is_some_and(|e| e != margin) {
+        if p.expected.is_some_and(|e| e != r.margin) {
             wrong.push(i + 1);
         }
         if json {
             println!(
                 "{}",
-                serde_json::json!({"position": i + 1, "empties": state.empties(), "margin": margin, "expected": p.expected, "nodes": k, "seconds": s, "nodes_per_s": k as f64 / s})
+                serde_json::json!({"position": i + 1, "empties": r.empties, "margin": r.margin, "expected": p.expected, "nodes": r.nodes, "seconds": s, "nodes_per_s": r.nodes as f64 / s})
             );
         } else {
             let expected = p.expected.map_or("-".into(), |e| format!("{e:+}"));
             println!(
                 "{:>3} {:>7} {:>+6} {:>8} {:>14} {:>9.3} {:>12.0}",
                 i + 1,
-                state.empties(),
-                margin,
+                r.empties,
+                r.margin,
                 expected,
-                k,
+                r.nodes,
                 s,
-                k as f64 / s
+                r.nodes as f64 / s
             );
         }
     }
