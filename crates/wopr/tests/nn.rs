@@ -408,6 +408,7 @@ fn files_round_trip() {
             game: Some("connect4:6x6".into()),
             encoding: Some("cells".into()),
             player: Some("greedy".into()),
+            heads: wopr::nn::Heads::Plain,
             net,
         };
         let text = file.to_json();
@@ -449,6 +450,7 @@ fn nets_average_weight_by_weight() {
         game: Some("reversi:6x6".into()),
         encoding: Some("walk6p".into()),
         player: Some(player.into()),
+        heads: wopr::nn::Heads::Plain,
         net: random_net(spec, seed),
     };
     let nets = [

@@ -118,7 +118,7 @@ fn bar(quiet: bool) -> Bar {
 fn show(dir: &Path, summary: &Summary, seconds: f64) -> anyhow::Result<()> {
     match summary.learner {
         LearnerKind::Evolve => super::summary::evolution(dir),
-        LearnerKind::Td | LearnerKind::Train => {
+        LearnerKind::Td | LearnerKind::Train | LearnerKind::Alphazero => {
             super::learn::finish(dir, summary.unit, &summary.run, seconds)
         }
         LearnerKind::Pretrain => match &summary.pool {

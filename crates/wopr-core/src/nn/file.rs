@@ -278,8 +278,26 @@ pub struct NetFile {
     pub encoding: Option<String>,
     /// How a player uses the net (e.g. `greedy`, `minimax:2`, `softmax`).
     pub player: Option<String>,
+    /// What the outputs mean: one value, one score per action, or
+    /// (`"heads": "policy-value"`) a policy's logits and a value.
+    pub heads: Heads,
     /// The net.
     pub net: AnyNet,
+}
+
+/// What a net's outputs mean, as a file says (`"heads"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Heads {
+    /// As the output count says: one output is a value, one per action a
+    /// move ranking (the field is then left out of the file).
+    #[default]
+    Plain,
+    /// AlphaZero's two heads over one trunk: outputs `0..A` are the
+    /// policy's logits over the game's `A` action indices, output `A` the
+    /// value of the position for its player to move, read through `tanh`
+    /// (see [`super::policy_value`]). The last layer is linear.
+    PolicyValue,
 }
 
 /// The file as serde sees it, before shape checks.
@@ -292,6 +310,8 @@ struct RawFile {
     encoding: Option<String>,
     #[serde(default)]
     player: Option<String>,
+    #[serde(default)]
+    heads: Heads,
     architecture: Architecture,
     activations: Vec<Activation>,
     weights: Vec<f32>,
@@ -306,6 +326,7 @@ impl NetFile {
             game: None,
             encoding: None,
             player: None,
+            heads: Heads::Plain,
             net,
         }
     }
@@ -324,6 +345,9 @@ impl NetFile {
         }
         if let Some(p) = &self.player {
             field(&mut out, "player", js(p));
+        }
+        if self.heads != Heads::Plain {
+            field(&mut out, "heads", js(&self.heads));
         }
         field(&mut out, "architecture", js(&self.net.architecture()));
         field(&mut out, "activations", js(&self.net.activations()));
@@ -408,10 +432,19 @@ impl NetFile {
             }
             net.set_mask(Some(mask))?;
         }
+        if raw.heads == Heads::PolicyValue
+            && (net.num_outputs() < 2 || net.activations().last() != Some(&Activation::Linear))
+        {
+            return Err(NetError(format!(
+                "a policy-value net needs a linear last layer of at least 2 outputs (the actions' logits, then the value); this one is {arch} with {:?} outputs",
+                net.activations().last().map(|a| a.name())
+            )));
+        }
         Ok(NetFile {
             game: raw.game,
             encoding: raw.encoding,
             player: raw.player,
+            heads: raw.heads,
             net,
         })
     }
@@ -452,6 +485,10 @@ impl NetFile {
             let (a, b) = (first.net.activations(), f.net.activations());
             if a != b {
                 return Err(differs("activations", format!("{a:?}"), format!("{b:?}")));
+            }
+            if f.heads != first.heads {
+                let heads = |h: Heads| format!("{h:?}");
+                return Err(differs("heads", heads(first.heads), heads(f.heads)));
             }
         }
         let n = first.net.num_params();

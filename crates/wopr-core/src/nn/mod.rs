@@ -33,6 +33,7 @@ mod complete;
 mod file;
 mod kernels;
 mod mlp;
+pub mod policy_value;
 mod scratch;
 mod simd;
 
@@ -40,7 +41,7 @@ use rand::RngExt;
 
 pub use activation::Activation;
 pub use complete::CompleteNet;
-pub use file::{is_gzip, sparse_sum, AnyNet, Architecture, NetFile};
+pub use file::{is_gzip, sparse_sum, AnyNet, Architecture, Heads, NetFile};
 pub use mlp::Mlp;
 pub use scratch::Scratch;
 pub use simd::{SimdLevel, LANES};

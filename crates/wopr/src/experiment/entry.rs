@@ -46,6 +46,7 @@ impl LearnerKind {
             LearnerKind::Td => "games",
             LearnerKind::Train => "epochs",
             LearnerKind::Pretrain => "nets",
+            LearnerKind::Alphazero => "rounds",
         }
     }
 }
@@ -77,6 +78,7 @@ pub fn run(
         }
         RunConfig::Td(c) => (learn::td::run(&c, dir, progress)?, None),
         RunConfig::Train(c) => (learn::train::run(&c, dir, progress)?, None),
+        RunConfig::Alphazero(c) => (learn::alphazero::run(&c, dir, progress)?, None),
         RunConfig::Pretrain(c) => {
             let (summary, pool) = learn::pretrain::run_summary(&c, dir, progress)?;
             (summary, Some(pool))
@@ -167,6 +169,7 @@ fn resumed_config(
     match (&mut config, stop) {
         (RunConfig::Td(c), Some(games)) => c.stop.games = games,
         (RunConfig::Train(c), Some(epochs)) => c.stop.epochs = epochs,
+        (RunConfig::Alphazero(c), Some(rounds)) => c.stop.rounds = rounds,
         _ => {}
     }
     if config.kind() != learner {

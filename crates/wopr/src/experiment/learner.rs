@@ -18,15 +18,19 @@ pub enum LearnerKind {
     Train,
     /// Pre-training a seed population (`wopr pretrain`).
     Pretrain,
+    /// AlphaZero: a policy-value net from self-play guided by its own
+    /// search.
+    Alphazero,
 }
 
 impl LearnerKind {
     /// Every kind, in the order the docs list them.
-    pub const ALL: [LearnerKind; 4] = [
+    pub const ALL: [LearnerKind; 5] = [
         LearnerKind::Evolve,
         LearnerKind::Td,
         LearnerKind::Train,
         LearnerKind::Pretrain,
+        LearnerKind::Alphazero,
     ];
 
     /// The name in a config (`kind = "td"`).
@@ -36,6 +40,7 @@ impl LearnerKind {
             LearnerKind::Td => "td",
             LearnerKind::Train => "train",
             LearnerKind::Pretrain => "pretrain",
+            LearnerKind::Alphazero => "alphazero",
         }
     }
 

@@ -8,6 +8,7 @@ use serde::de::DeserializeOwned;
 
 use super::config::EvolveConfig;
 use super::error::RunError;
+use super::learn::alphazero::AlphaZeroConfig;
 use super::learn::pretrain::PretrainConfig;
 use super::learn::td::TdConfig;
 use super::learn::train::TrainConfig;
@@ -25,6 +26,8 @@ pub enum RunConfig {
     Train(TrainConfig),
     /// Pre-training a seed population.
     Pretrain(PretrainConfig),
+    /// AlphaZero self-play.
+    Alphazero(AlphaZeroConfig),
 }
 
 impl RunConfig {
@@ -72,6 +75,7 @@ impl RunConfig {
             RunConfig::Td(_) => LearnerKind::Td,
             RunConfig::Train(_) => LearnerKind::Train,
             RunConfig::Pretrain(_) => LearnerKind::Pretrain,
+            RunConfig::Alphazero(_) => LearnerKind::Alphazero,
         }
     }
 
@@ -82,6 +86,7 @@ impl RunConfig {
             RunConfig::Td(c) => c.seed,
             RunConfig::Train(c) => c.seed,
             RunConfig::Pretrain(c) => c.seed,
+            RunConfig::Alphazero(c) => c.seed,
         }
     }
 
@@ -100,6 +105,7 @@ impl RunConfig {
             RunConfig::Td(c) => toml::to_string_pretty(c),
             RunConfig::Train(c) => toml::to_string_pretty(c),
             RunConfig::Pretrain(c) => toml::to_string_pretty(c),
+            RunConfig::Alphazero(c) => toml::to_string_pretty(c),
         };
         text.map_err(|e| RunError(e.to_string()))
     }
@@ -183,6 +189,7 @@ fn from_parts(
         LearnerKind::Td => RunConfig::Td(typed.parse()?),
         LearnerKind::Train => RunConfig::Train(typed.parse()?),
         LearnerKind::Pretrain => RunConfig::Pretrain(typed.parse()?),
+        LearnerKind::Alphazero => RunConfig::Alphazero(typed.parse()?),
     };
     if let RunConfig::Evolve(c) = &config {
         c.check().map_err(|e| bad(origin, &e))?;
@@ -233,7 +240,7 @@ fn kind_of(table: &toml::Table) -> Result<LearnerKind, String> {
         None => Ok(LearnerKind::Evolve),
         Some(toml::Value::String(k)) => LearnerKind::parse(k),
         Some(v) => Err(format!(
-            "[learner] kind = {v} is not a name (accepted: evolve, td, train, pretrain)"
+            "[learner] kind = {v} is not a name (accepted: evolve, td, train, pretrain, alphazero)"
         )),
     }
 }

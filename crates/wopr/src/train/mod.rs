@@ -21,6 +21,7 @@
 //! gradients are summed in a fixed order (in parallel, but chunk by chunk
 //! in example order), so the thread count does not change the result.
 
+pub mod alphazero;
 mod dataset;
 mod loss;
 mod optim;

@@ -151,6 +151,8 @@ pub struct MctsPlayer<G: Game> {
     pub(super) clock_left: Option<Duration>,
     /// Moves chosen this game.
     pub(super) moves_made: u32,
+    /// A policy's priors of one position (reused buffer).
+    pub(super) prior_buf: Vec<f32>,
     /// The game's longest length in plies.
     pub(super) max_len: usize,
 }
@@ -194,6 +196,7 @@ where
             exact: None,
             clock_left: config.clock,
             moves_made: 0,
+            prior_buf: Vec::new(),
             max_len: game.max_game_length(),
         })
     }
@@ -407,7 +410,11 @@ where
         node.first = first as u32;
         node.count = legal.len() as u16;
         if self.config.select == Select::Puct {
-            self.value_children(state, &legal, player);
+            if matches!(self.leaf, Leaf::PolicyValue { .. }) {
+                self.policy_children(at, state, &legal, player);
+            } else {
+                self.value_children(state, &legal, player);
+            }
         }
         if self.config.solve && player != NO_PLAYER {
             self.prove_children(first, state, &legal, player);
@@ -464,6 +471,33 @@ where
         for p in block.iter_mut() {
             p.prior /= sum;
         }
+    }
+
+    /// PUCT over a policy-value net: the policy's priors for the children
+    /// of node `at` (their values unknown until reached), and the net's
+    /// value of `at` itself kept beside it as a reward for the seat that
+    /// moved into it. Below chance the priors are uniform.
+    fn policy_children(&mut self, at: usize, state: &G::State, legal: &ActionList, player: u8) {
+        let Leaf::PolicyValue { eval, .. } = &mut self.leaf else {
+            unreachable!("called for a policy-value leaf")
+        };
+        let mut priors = std::mem::take(&mut self.prior_buf);
+        if player == NO_PLAYER {
+            priors.clear();
+            priors.resize(legal.len(), 1.0 / legal.len() as f32);
+        } else {
+            let v = eval(state, legal, &mut priors);
+            let r = reward(v as f64) as f32;
+            let mover = self.nodes[at].player;
+            if mover != NO_PLAYER {
+                self.priors[at].value = if mover == player { r } else { 1.0 - r };
+            }
+        }
+        self.priors.extend(priors.iter().map(|&prior| Prior {
+            prior,
+            value: f32::NAN,
+        }));
+        self.prior_buf = priors;
     }
 
     /// The selection score of a proven child, if it is proven: a win is
@@ -571,6 +605,16 @@ where
     /// The rewards (0..=1) of both seats for leaf `at` at `state` (not
     /// finished), which may be changed (a rollout plays on it).
     fn evaluate(&mut self, at: usize, state: &mut G::State, rng: &mut WoprRng) -> [f64; 2] {
+        // PUCT over a policy-value net values a position as it makes its
+        // children, here, where it is first reached.
+        if self.config.select == Select::Puct
+            && matches!(self.leaf, Leaf::PolicyValue { .. })
+            && !self.nodes[at].expanded()
+        {
+            if let turn @ Turn::Player(_) = state.turn() {
+                self.expand(at, state, turn);
+            }
+        }
         // PUCT valued this position when its parent was expanded.
         if let (Some(p), Turn::Player(_)) = (self.priors.get(at), state.turn()) {
             let player = self.nodes[at].player;
@@ -597,6 +641,22 @@ where
                     }
                 }
                 [reward(state.returns(0)), reward(state.returns(1))]
+            }
+            Leaf::PolicyValue { eval, .. } => {
+                while state.turn() == Turn::Chance {
+                    state.apply(sample_outcome(state, rng, &mut self.outcomes));
+                }
+                match state.turn() {
+                    Turn::Player(p) => {
+                        let mut legal = ActionList::new();
+                        state.legal_actions(&mut legal);
+                        let r = reward(eval(state, &legal, &mut self.prior_buf) as f64);
+                        let mut out = [1.0 - r; 2];
+                        out[p] = r;
+                        out
+                    }
+                    _ => [reward(state.returns(0)), reward(state.returns(1))],
+                }
             }
             Leaf::Value { value, .. } => {
                 while state.turn() == Turn::Chance {

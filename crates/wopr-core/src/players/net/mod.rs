@@ -67,7 +67,7 @@ use crate::game::encode::{Encodable, EncodingOf};
 use crate::game::player::ValuePlayer;
 use crate::game::rng::WoprRng;
 use crate::game::{mover, Action, ActionList, GameSpec, Searchable, SpecError, State};
-use crate::nn::{AnyNet, NetFile, Network};
+use crate::nn::{AnyNet, Heads, NetFile, Network};
 use crate::search::{AlphaBeta, Limits};
 
 mod eval;
@@ -198,8 +198,38 @@ where
         mode: NetMode,
         spec: String,
     ) -> Result<Self, SpecError> {
+        Self::with_heads(game, net, encoding, mode, spec, Heads::Plain)
+    }
+
+    /// [`NetPlayer::new`] for a net whose outputs mean what `heads` says:
+    /// a policy-value net ([`Heads::PolicyValue`]) plays its policy alone
+    /// (`mode=policy`, the masked logits' best); other modes are refused.
+    pub fn with_heads(
+        game: &G,
+        net: Arc<AnyNet>,
+        encoding: EncodingOf<G>,
+        mode: NetMode,
+        spec: String,
+        heads: Heads,
+    ) -> Result<Self, SpecError> {
         let outputs = net.num_outputs();
+        if heads == Heads::PolicyValue {
+            if mode != NetMode::Policy {
+                return Err(SpecError(format!(
+                    "{} is not a mode of a policy-value net (accepted: mode=policy or ply=1, the policy alone; or mcts:…,select=puct,rollout=net:FILE)",
+                    mode.spec()
+                )));
+            }
+            if outputs != game.num_actions() + 1 {
+                return Err(SpecError(format!(
+                    "a policy-value net for {} needs {} outputs (one per action, then the value), this one has {outputs}",
+                    game.spec(),
+                    game.num_actions() + 1
+                )));
+            }
+        }
         match mode {
+            _ if heads == Heads::PolicyValue => {}
             NetMode::Policy | NetMode::Minimax2 { .. } if outputs != game.num_actions() => {
                 return Err(SpecError(format!(
                     "{} needs a net with one output per action ({} for {}), this one has {outputs}",
@@ -282,7 +312,7 @@ where
     /// leaves the net alone to its default mode here).
     pub fn from_loaded(game: &G, file: NetFile, settings: &NetSettings) -> Result<Self, SpecError> {
         let encoding = game.encoding(file.encoding.as_deref().unwrap_or("raw"))?;
-        let default_mode = if file.net.num_outputs() == 1 {
+        let default_mode = if file.net.num_outputs() == 1 && file.heads == Heads::Plain {
             "greedy"
         } else {
             "policy"
@@ -304,8 +334,9 @@ where
         // What records show: the settings as played, the file's line
         // resolved, so that `net:FILE` says how many plies it searches.
         let played = NetSettings::played(&settings.path, mode, finished, merged.time);
+        let net = Arc::new(file.net);
         Ok(
-            NetPlayer::new(game, Arc::new(file.net), encoding, mode, played.to_string())?
+            NetPlayer::with_heads(game, net, encoding, mode, played.to_string(), file.heads)?
                 .with_finished(finished)
                 .with_time_limit(merged.time),
         )

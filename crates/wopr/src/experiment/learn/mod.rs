@@ -28,6 +28,7 @@
 //!   with its 95% interval). Rows a killed run wrote past its checkpoint
 //!   are dropped on resume.
 
+pub mod alphazero;
 pub mod evolve;
 pub mod pretrain;
 pub mod td;

@@ -1,0 +1,219 @@
+//! AlphaZero (issue 70): the policy-value net as a player (its policy
+//! alone, and the priors of PUCT), self-play learning that is the same on
+//! any thread count and after a resume, and that learns.
+
+use std::path::PathBuf;
+
+use wopr::eval::exhaustive;
+use wopr::experiment::learn::{LearnProgress, Row};
+use wopr::experiment::{run, RunConfig};
+use wopr::game::rng::stream;
+use wopr::game::{Game, State};
+use wopr::games::tictactoe::TicTacToe;
+use wopr::nn::{Activation, AnyNet, Architecture, Heads, NetFile, Network, SegmentKind};
+use wopr::players::parse_player;
+use wopr::train::alphazero::{AzLearner, AzOptions, SearchOptions};
+
+struct Quiet;
+
+impl LearnProgress for Quiet {
+    fn start(&mut self, _: &str, _: u64, _: u64) {}
+    fn tick(&mut self, _: u64) {}
+    fn yardsticks(&mut self, _: u64, _: &[Row]) {}
+    fn finish(&mut self) {}
+}
+
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp_dir(name: &str) -> TempDir {
+    let d = std::env::temp_dir().join(format!("wopr-az-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    TempDir(d)
+}
+
+/// A Tic-Tac-Toe policy-value net whose every output is its bias: logit
+/// `favoured` high, the others 0, value 0. Saved to `dir`.
+fn biased_net(dir: &std::path::Path, favoured: usize) -> String {
+    let mut net = AnyNet::new(
+        &Architecture::Mlp {
+            layers: vec![9, 10],
+        },
+        &[Activation::Linear],
+    )
+    .unwrap();
+    let bias = net
+        .segments()
+        .into_iter()
+        .find(|s| s.kind == SegmentKind::Biases)
+        .unwrap();
+    net.params_mut()[bias.offset + favoured] = 5.0;
+    let mut file = NetFile::new(net);
+    file.game = Some("tictactoe".into());
+    file.heads = Heads::PolicyValue;
+    let path = dir.join(format!("pv{favoured}.json"));
+    file.save(&path).unwrap();
+    path.display().to_string()
+}
+
+/// The first move of `spec` from the empty board.
+fn first_move(spec: &str) -> u16 {
+    let game = TicTacToe;
+    let mut player = parse_player(&game, spec).unwrap();
+    let s = game.initial_state();
+    let mut legal = wopr::game::ActionList::new();
+    s.legal_actions(&mut legal);
+    player.choose(&s, &legal, &mut stream(1, &[0]))
+}
+
+#[test]
+fn the_policy_alone_and_puct_priors_come_from_the_policy_head() {
+    let dir = temp_dir("heads");
+    for favoured in [2, 7] {
+        let path = biased_net(&dir.0, favoured);
+        // The policy alone plays its highest legal logit.
+        assert_eq!(first_move(&format!("net:{path},ply=1")), favoured as u16);
+        // One PUCT iteration visits the child of the highest prior (every
+        // child's value is unknown, 0), which is then the most visited;
+        // with flat priors the lowest action would be played.
+        assert_eq!(
+            first_move(&format!("mcts:sims=1,select=puct,rollout=net:{path}")),
+            favoured as u16
+        );
+    }
+    // Modes that read one value are refused with a line naming the modes.
+    let path = biased_net(&dir.0, 0);
+    let err = parse_player(&TicTacToe, &format!("net:{path},mode=greedy"))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("not a mode of a policy-value net"), "{err}");
+}
+
+fn options(lockstep: usize) -> AzOptions {
+    AzOptions {
+        search: SearchOptions {
+            sims: 12,
+            c: 1.5,
+            dirichlet_alpha: 1.0,
+            noise: 0.25,
+            temp_plies: 4,
+        },
+        games: 10,
+        lockstep,
+        window: 100,
+        steps: 5,
+        batch: 16,
+        learning_rate: 0.05,
+        momentum: 0.9,
+        l2: 1e-4,
+        seed: 11,
+    }
+}
+
+#[test]
+fn the_same_rounds_on_any_thread_count_and_any_lockstep() {
+    let learn = |threads: usize, lockstep: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| {
+                let mut l =
+                    AzLearner::new(TicTacToe, "raw", &[16], Activation::Relu, options(lockstep))
+                        .unwrap();
+                for r in 0..2 {
+                    l.round(r).unwrap();
+                }
+                l.net().params().to_vec()
+            })
+    };
+    let one = learn(1, 1);
+    assert_eq!(one, learn(2, 4));
+    assert_eq!(one, learn(2, 10));
+    // And the rounds changed the net.
+    let fresh = AzLearner::new(TicTacToe, "raw", &[16], Activation::Relu, options(1)).unwrap();
+    assert_ne!(one, fresh.net().params());
+}
+
+fn config(rounds: u64) -> RunConfig {
+    let text = format!(
+        r#"
+game = "tictactoe"
+seed = 5
+[learner]
+kind = "alphazero"
+hidden = [16]
+sims = 10
+games = 8
+lockstep = 3
+window = 30
+steps = 4
+batch = 16
+[stop]
+rounds = {rounds}
+[yardsticks]
+every = 2
+against = ["random"]
+games = 10
+"#
+    );
+    RunConfig::parse(&text, "test", &[], None).unwrap()
+}
+
+#[test]
+fn a_resumed_run_ends_where_a_straight_run_ends() {
+    let straight = temp_dir("straight");
+    run(config(4), &straight.0, &mut Quiet).unwrap();
+    let stopped = temp_dir("stopped");
+    run(config(2), &stopped.0, &mut Quiet).unwrap();
+    // The same folder with a later stop goes on from its checkpoint.
+    run(config(4), &stopped.0, &mut Quiet).unwrap();
+    let net = |d: &TempDir| NetFile::load(d.0.join("champion.json")).unwrap();
+    let (a, b) = (net(&straight), net(&stopped));
+    assert_eq!(a.net.params(), b.net.params());
+    assert_eq!(a.heads, Heads::PolicyValue);
+    let log = |d: &TempDir| std::fs::read_to_string(d.0.join("learning.csv")).unwrap();
+    assert_eq!(log(&straight), log(&stopped));
+}
+
+/// A short run learns: its policy alone loses fewer of the exhaustive
+/// count's games (every line an opponent can play, both seats; the
+/// thesis's §4.3 measure) than the net it started from.
+#[test]
+fn self_play_teaches_the_policy_tic_tac_toe() {
+    let losses = |file: NetFile| {
+        let game = TicTacToe;
+        let mut total = 0;
+        for seat in 0..2 {
+            let mut p =
+                wopr::players::net::NetPlayer::from_file(&game, file.clone(), "net").unwrap();
+            total += exhaustive(&game, &mut p, seat, &mut stream(3, &[seat as u64]))
+                .results
+                .losses;
+        }
+        total
+    };
+    let mut o = options(16);
+    o.games = 32;
+    o.search.sims = 25;
+    o.steps = 40;
+    o.batch = 64;
+    o.window = 500;
+    let mut l = AzLearner::new(TicTacToe, "raw", &[32, 32], Activation::Relu, o).unwrap();
+    let before = losses(l.net_file(None));
+    for r in 0..8 {
+        l.round(r).unwrap();
+    }
+    let after = losses(l.net_file(None));
+    assert!(
+        after * 2 < before,
+        "exhaustive losses {before} before learning, {after} after"
+    );
+}
