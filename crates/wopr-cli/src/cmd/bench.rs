@@ -33,13 +33,13 @@ pub struct BenchArgs {
     /// Games to measure (default: every game at its default size, plus
     /// connect4:6x6 and reversi:6x6).
     #[arg(long = "game")]
-    games: Vec<String>,
+    pub(crate) games: Vec<String>,
     /// Seconds to measure each game.
     #[arg(long, default_value_t = 2.0)]
-    seconds: f64,
+    pub(crate) seconds: f64,
     /// Print one JSON object per game.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     /// Pick every move from the full legal list, as a framework that lists
     /// moves does, instead of the game's own random pick (the same games;
     /// shows what a game's bitboard pick saves).
@@ -102,6 +102,26 @@ pub struct BenchArgs {
     /// seconds and positions a second (`--game`, default reversi:8x8).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["generation", "td", "mcts", "engine"])]
     solve: Option<PathBuf>,
+    /// Instead: AlphaZero's self-play on each `--game` (default
+    /// connect4:7x6, OpenSpiel's `connect_four`) with a fresh
+    /// policy-value net, on one thread: positions a CPU-second with one
+    /// game at a time and with `--lockstep` games sharing each forward
+    /// pass (`docs/results/learning-paradigms.md` sets it beside
+    /// OpenSpiel's Python AlphaZero).
+    #[arg(long, conflicts_with_all = ["generation", "td", "mcts", "engine", "solve"])]
+    alphazero: bool,
+    /// With --alphazero: simulations a move.
+    #[arg(long, default_value_t = 100, requires = "alphazero")]
+    pub(crate) sims: u32,
+    /// With --alphazero: the hidden layers' widths.
+    #[arg(long, value_delimiter = ',', default_values_t = [128, 128], requires = "alphazero")]
+    pub(crate) hidden: Vec<usize>,
+    /// With --alphazero: games in lockstep.
+    #[arg(long, default_value_t = 32, requires = "alphazero")]
+    pub(crate) lockstep: usize,
+    /// With --alphazero: the net's input encoding.
+    #[arg(long, default_value = "planes", requires = "alphazero")]
+    pub(crate) encoding: String,
     /// With --generation: how many times to run it (the median is
     /// reported).
     #[arg(long, default_value_t = 3, requires = "generation")]
@@ -130,6 +150,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     }
     if args.mcts {
         return mcts(args);
+    }
+    if args.alphazero {
+        return super::bench_alphazero::run(args);
     }
     if let Some(file) = &args.solve {
         let game = args.games.first().map_or("reversi:8x8", |g| g.as_str());

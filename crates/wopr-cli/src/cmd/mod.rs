@@ -2,6 +2,7 @@
 
 pub mod average;
 pub mod bench;
+pub mod bench_alphazero;
 pub mod bench_rounds;
 pub mod bench_solve;
 pub mod cpu_time;

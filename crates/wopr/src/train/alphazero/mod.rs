@@ -32,6 +32,7 @@
 //! - X. Glorot and Y. Bengio, "Understanding the difficulty of training
 //!   deep feedforward neural networks". *AISTATS*, 2010.
 
+pub mod bench;
 pub mod fit;
 pub mod selfplay;
 
