@@ -75,6 +75,16 @@
 //! reached (so the net is run once per child of each expanded node, never
 //! again at the leaf). `c` defaults to 1 with PUCT.
 //!
+//! **PUCT over a policy-value net** (a net file with `"heads":
+//! "policy-value"`, AlphaZero's, as `wopr run` with `learner = "alphazero"`
+//! makes). A leaf's own position is run through the net once, where the
+//! leaf is first reached: its value is the leaf's evaluation, and its
+//! children are made there with the policy's priors (the softmax of the
+//! legal moves' logits). A child not yet visited counts `Q` = ½, an even
+//! position (AlphaZero's 0 on the [−1, 1] scale). So the net is run once
+//! per new node, and each iteration adds one visited node and its
+//! children.
+//!
 //! **Rewards.** A finished game's return r (+1 win, 0 draw, −1 loss) gives
 //! the reward (r + 1)/2: win 1, draw 0.5, loss 0. A value net's output for a
 //! position is read as its value in [−1, 1] for the player to move there
@@ -93,7 +103,8 @@
 //! game's own, [`crate::players::Roster::mcts_c`], chosen by a tournament
 //! on a selection seed, `docs/results/mcts.md`; √2 where a game names
 //! none; 1 with PUCT); `rollout` the leaf evaluation (default `random`).
-//! `net:FILE` must be a value net (one output) for the game being played;
+//! `net:FILE` must be a value net (one output) or a policy-value net for
+//! the game being played;
 //! it reads the encoding its file names (`raw` if none), as the `net:`
 //! players do. `solve=off` and `reuse=off` turn the solver and the kept
 //! tree off (plain UCT as before: `solve=off,reuse=off,c=1.414`).

@@ -19,6 +19,9 @@
 //!   thesis's SimpleMaxPlayer; Handa & Horiuchi; Naveed & Cowling's 1-ply).
 //! - `policy` — a move-ranking net (one output per action index): illegal
 //!   actions are masked, the highest output is played (Weaver & Bossomaier).
+//!   A policy-value net (AlphaZero's, `"heads": "policy-value"`) plays its
+//!   policy head so, and only so: `net:FILE,ply=1` or `mode=policy` (its
+//!   value head is read by `mcts:…,select=puct,rollout=net:FILE`).
 //! - `minimax2` — MIDI-Connect4's 2-ply minimax over a move-ranking net: for
 //!   each own move, every reply of the opponent is considered and the position
 //!   after it is scored by the net (read from our side, we are to move again);
