@@ -58,6 +58,51 @@ fn bad_configs_stop_before_a_run_folder_exists() {
 }
 
 #[test]
+fn bad_alphazero_configs_are_one_line_errors_before_a_run_folder() {
+    let base = cli_common::Scratch::new("wopr-cli", "az-errors", true);
+    std::fs::create_dir_all(&base).unwrap();
+    let head = "game = 'tictactoe'\n[learner]\nkind = 'alphazero'\n";
+    for (i, (text, says)) in [
+        (
+            format!("{head}games = 0\n[stop]\nrounds = 2\n"),
+            vec!["learner.games must be at least 1"],
+        ),
+        (
+            format!("{head}noise = 2.0\n[stop]\nrounds = 2\n"),
+            vec!["learner.noise = 2", "0..=1"],
+        ),
+        (
+            format!("{head}encoding = 'nope'\n[stop]\nrounds = 2\n"),
+            vec!["nope", "raw"],
+        ),
+        (
+            format!("{head}sim = 5\n[stop]\nrounds = 2\n"),
+            vec!["line 4", "sim"],
+        ),
+        (
+            "game = 'pig'\n[learner]\nkind = 'alphazero'\n[stop]\nrounds = 2\n".to_string(),
+            vec!["alphazero learns board games", "pig"],
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let cfg = base.join(format!("az{i}.toml"));
+        std::fs::write(&cfg, &text).unwrap();
+        let out_dir = base.join(format!("az-run{i}"));
+        let out = wopr(&[
+            "run",
+            cfg.to_str().unwrap(),
+            "--quiet",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ]);
+        one_line_error(&out, &says);
+        assert!(!out_dir.exists(), "{text}");
+    }
+}
+
+#[test]
 fn exhaustive_evaluation_gives_up_on_large_games() {
     let out = wopr(&[
         "eval",

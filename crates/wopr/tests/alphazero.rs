@@ -217,3 +217,20 @@ fn self_play_teaches_the_policy_tic_tac_toe() {
         "exhaustive losses {before} before learning, {after} after"
     );
 }
+
+#[test]
+fn a_policy_value_file_reads_back_its_heads_and_refuses_a_bounded_last_layer() {
+    let dir = temp_dir("file");
+    let path = biased_net(&dir.0, 4);
+    let file = NetFile::load(&path).unwrap();
+    assert_eq!(file.heads, Heads::PolicyValue);
+    assert_eq!(NetFile::from_json(&file.to_json()).unwrap(), file);
+    // A plain file leaves the field out, and reads back plain.
+    let mut plain = file.clone();
+    plain.heads = Heads::Plain;
+    assert!(!plain.to_json().contains("heads"));
+    // The value goes through tanh when read: the last layer must be linear.
+    let text = file.to_json().replace("\"linear\"", "\"tanh\"");
+    let err = NetFile::from_json(&text).unwrap_err().to_string();
+    assert!(err.contains("linear last layer"), "{err}");
+}

@@ -1,7 +1,7 @@
 //! Either architecture behind one type, and the JSON network file.
 //!
 //! A file looks like this (fields in this order; `game`, `encoding`,
-//! `player` and `pruned` are optional):
+//! `player`, `heads` and `pruned` are optional):
 //!
 //! ```json
 //! {
@@ -18,6 +18,9 @@
 //! `player` is how `net:FILE` plays the file: a mode name (`greedy`),
 //! `net:` settings (`mode=alphabeta,ply=4`), or a search around the net
 //! (`mcts:sims=1000,select=puct`); see [`crate::players::net`].
+//! `"heads": "policy-value"` (after `player`) marks AlphaZero's net: its
+//! linear last layer is one logit per action, then the value
+//! ([`Heads::PolicyValue`]).
 //!
 //! A complete net has `"architecture": {"type": "complete", "inputs": 18,
 //! "nodes": 5, "outputs": 1}` and two activations, hidden then output.

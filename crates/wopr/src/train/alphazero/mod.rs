@@ -3,6 +3,10 @@
 //! shares become the policy's targets, the games' outcomes the value's
 //! (Silver et al. 2017, 2018).
 //!
+//! It learns two-player zero-sum games whose players move one at a time
+//! (a value for one seat is the negation of the other's); a game with
+//! chance or simultaneous moves is refused when it meets one.
+//!
 //! A run goes in **rounds**. Round `r` plays `games` self-play games
 //! ([`selfplay`]) with the net as the last round left it, in groups of
 //! `lockstep` games whose leaves share each forward pass, the groups on
@@ -119,6 +123,13 @@ impl<G: Encodable> AzLearner<G> {
         options: AzOptions,
     ) -> Result<Self, String> {
         check(&options)?;
+        if game.num_players() != 2 {
+            return Err(format!(
+                "alphazero learns two-player games; {} has {} players",
+                game.spec(),
+                game.num_players()
+            ));
+        }
         let enc = game.encoding(encoding).map_err(|e| e.0)?;
         let mut layers = vec![enc.size()];
         layers.extend_from_slice(hidden);

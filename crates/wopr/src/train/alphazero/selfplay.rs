@@ -149,12 +149,7 @@ pub fn play<G: Encodable>(
             match s.state.turn() {
                 Turn::Terminal => finish(s),
                 Turn::Player(_) => {}
-                _ => {
-                    return Err(format!(
-                        "alphazero plays games whose players move in turn, one at a time; {} has chance or simultaneous moves",
-                        game.spec()
-                    ))
-                }
+                _ => return Err(in_turn(game)),
             }
         }
         let open: Vec<usize> = (0..slots.len()).filter(|&i| !slots[i].done).collect();
@@ -181,7 +176,11 @@ pub fn play<G: Encodable>(
             batch.clear();
             for &i in &searching {
                 if let Reached::Leaf = descend(&mut slots[i], options.c) {
-                    batch.push(slots[i].leaf.as_ref().expect("a leaf"));
+                    let leaf = slots[i].leaf.as_ref().expect("a leaf");
+                    if !matches!(leaf.turn(), Turn::Player(_)) {
+                        return Err(in_turn(game));
+                    }
+                    batch.push(leaf);
                 }
             }
             batch.run();
@@ -213,6 +212,14 @@ pub fn play<G: Encodable>(
         }
     }
     Ok(slots.into_iter().map(|s| s.played).collect())
+}
+
+/// The error for a game whose players do not move one at a time.
+fn in_turn<G: Encodable>(game: &G) -> String {
+    format!(
+        "alphazero plays games whose players move in turn, one at a time; {} has chance or simultaneous moves",
+        game.spec()
+    )
 }
 
 /// The returns of a finished game, recorded.
