@@ -2,6 +2,7 @@
 //! games with a fresh net, on the calling thread, counted in positions
 //! (moves played).
 
+use crate::game::encode::Encodable;
 use crate::game::rng::stream;
 use crate::nn::Activation;
 use crate::registry::AnyGame;
@@ -35,36 +36,58 @@ pub fn selfplay_speed(
     more: &mut dyn FnMut(u64) -> bool,
 ) -> Result<Played, String> {
     let game = AnyGame::parse(spec).map_err(|e| e.to_string())?;
-    with_board_game!(&game, g => {
-        let options = AzOptions {
-            search: SearchOptions {
-                sims,
-                c: 1.5,
-                dirichlet_alpha: 1.0,
-                noise: 0.25,
-                temp_plies: 8,
-            },
-            games: lockstep,
-            lockstep,
-            window: 1,
-            steps: 0,
-            batch: 1,
-            learning_rate: 0.01,
-            momentum: 0.0,
-            l2: 0.0,
-            seed: 1,
-        };
-        let learner = AzLearner::new(g.clone(), encoding, hidden, Activation::Relu, options.clone())?;
-        let mut out = Played { inputs: learner.encoding.size(), ..Played::default() };
-        let mut group = 0u64;
-        while more(out.positions) {
-            let rngs = (0..lockstep as u64).map(|i| stream(1, &[group, i])).collect();
-            for p in selfplay::play(g, &learner.net, &learner.encoding, &options.search, rngs)? {
-                out.games += 1;
-                out.positions += p.actions.len() as u64;
-            }
-            group += 1;
+    with_board_game!(&game, g => speed_on(g, encoding, hidden, sims, lockstep, more),
+        Err(format!("alphazero plays board games, not {}", game.spec())))
+}
+
+/// [`selfplay_speed`] on a typed game.
+fn speed_on<G: Encodable>(
+    game: &G,
+    encoding: &str,
+    hidden: &[usize],
+    sims: u32,
+    lockstep: usize,
+    more: &mut dyn FnMut(u64) -> bool,
+) -> Result<Played, String> {
+    let options = AzOptions {
+        search: SearchOptions {
+            sims,
+            c: 1.5,
+            dirichlet_alpha: 1.0,
+            noise: 0.25,
+            temp_plies: 8,
+        },
+        games: lockstep,
+        lockstep,
+        window: 1,
+        steps: 0,
+        batch: 1,
+        learning_rate: 0.01,
+        momentum: 0.0,
+        l2: 0.0,
+        seed: 1,
+    };
+    let learner = AzLearner::new(
+        game.clone(),
+        encoding,
+        hidden,
+        Activation::Relu,
+        options.clone(),
+    )?;
+    let mut out = Played {
+        inputs: learner.encoding.size(),
+        ..Played::default()
+    };
+    let mut group = 0u64;
+    while more(out.positions) {
+        let rngs = (0..lockstep as u64)
+            .map(|i| stream(1, &[group, i]))
+            .collect();
+        for p in selfplay::play(game, &learner.net, &learner.encoding, &options.search, rngs)? {
+            out.games += 1;
+            out.positions += p.actions.len() as u64;
         }
-        Ok(out)
-    }, Err(format!("alphazero plays board games, not {}", game.spec())))
+        group += 1;
+    }
+    Ok(out)
 }

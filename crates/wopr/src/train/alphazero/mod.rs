@@ -279,8 +279,8 @@ fn check(o: &AzOptions) -> Result<(), String> {
     if !(s.c >= 0.0 && s.c.is_finite()) {
         return Err(format!("learner.c = {} must be a number ≥ 0", s.c));
     }
-    if !(o.learning_rate > 0.0 && o.learning_rate.is_finite()) || !(0.0..1.0).contains(&o.momentum)
-    {
+    let rate_ok = o.learning_rate > 0.0 && o.learning_rate.is_finite();
+    if !(rate_ok && (0.0..1.0).contains(&o.momentum)) {
         return Err(format!(
             "learner.learning_rate = {} must be above 0 and learner.momentum = {} in 0..1",
             o.learning_rate, o.momentum
