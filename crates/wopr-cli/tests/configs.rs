@@ -86,7 +86,8 @@ fn every_paper_config_starts() {
             std::process::id()
         ));
         let _ = std::fs::remove_dir_all(&out_dir);
-        // Zero generations or games: set up, check, write the folder, stop.
+        // Zero generations, games, epochs or rounds: set up, check, write the
+        // folder, stop.
         let text = std::fs::read_to_string(&path).unwrap();
         let train = text.contains("\nkind = \"train\"");
         let pretrained = train || text.contains("\npopulation = \"pretrained:");
@@ -94,6 +95,8 @@ fn every_paper_config_starts() {
             &["--set", "stop.games=0", "--set", "yardsticks.games=2"]
         } else if train {
             &["--set", "stop.epochs=0", "--set", "yardsticks.games=2"]
+        } else if text.contains("\nkind = \"alphazero\"") {
+            &["--set", "stop.rounds=0", "--set", "yardsticks.games=2"]
         } else {
             &["--set", "stop.generations=0"]
         };

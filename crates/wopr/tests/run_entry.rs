@@ -203,7 +203,7 @@ fn bad_configs_are_one_line_errors_naming_the_value() {
     let cases = [
         (
             bad("[learner]\nkind = \"genetic\"\n", &[], None),
-            "bad config c.toml: unknown [learner] kind 'genetic' (accepted: evolve, td, train, pretrain)",
+            "bad config c.toml: unknown [learner] kind 'genetic' (accepted: evolve, td, train, pretrain, alphazero)",
         ),
         (
             bad("[learner]\nkind = 3\n", &[], None),

@@ -33,13 +33,13 @@ pub struct BenchArgs {
     /// Games to measure (default: every game at its default size, plus
     /// connect4:6x6 and reversi:6x6).
     #[arg(long = "game")]
-    pub(crate) games: Vec<String>,
+    games: Vec<String>,
     /// Seconds to measure each game.
     #[arg(long, default_value_t = 2.0)]
-    pub(crate) seconds: f64,
+    seconds: f64,
     /// Print one JSON object per game.
     #[arg(long)]
-    pub(crate) json: bool,
+    json: bool,
     /// Pick every move from the full legal list, as a framework that lists
     /// moves does, instead of the game's own random pick (the same games;
     /// shows what a game's bitboard pick saves).
@@ -112,16 +112,16 @@ pub struct BenchArgs {
     alphazero: bool,
     /// With --alphazero: simulations a move.
     #[arg(long, default_value_t = 100, requires = "alphazero")]
-    pub(crate) sims: u32,
+    sims: u32,
     /// With --alphazero: the hidden layers' widths.
     #[arg(long, value_delimiter = ',', default_values_t = [128, 128], requires = "alphazero")]
-    pub(crate) hidden: Vec<usize>,
+    hidden: Vec<usize>,
     /// With --alphazero: games in lockstep.
     #[arg(long, default_value_t = 32, requires = "alphazero")]
-    pub(crate) lockstep: usize,
+    lockstep: usize,
     /// With --alphazero: the net's input encoding.
     #[arg(long, default_value = "planes", requires = "alphazero")]
-    pub(crate) encoding: String,
+    encoding: String,
     /// With --generation: how many times to run it (the median is
     /// reported).
     #[arg(long, default_value_t = 3, requires = "generation")]
@@ -152,7 +152,15 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         return mcts(args);
     }
     if args.alphazero {
-        return super::bench_alphazero::run(args);
+        return super::bench_alphazero::run(&super::bench_alphazero::Settings {
+            games: &args.games,
+            seconds: args.seconds,
+            sims: args.sims,
+            hidden: &args.hidden,
+            lockstep: args.lockstep,
+            encoding: &args.encoding,
+            json: args.json,
+        });
     }
     if let Some(file) = &args.solve {
         let game = args.games.first().map_or("reversi:8x8", |g| g.as_str());

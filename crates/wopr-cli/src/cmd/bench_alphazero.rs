@@ -5,12 +5,29 @@
 
 use std::time::Instant;
 
-use super::bench::BenchArgs;
 use super::cpu_time::cpu_seconds;
+
+/// What `wopr bench --alphazero` was asked for.
+pub struct Settings<'a> {
+    /// The `--game` specs (none: connect4:7x6).
+    pub games: &'a [String],
+    /// Seconds a measurement.
+    pub seconds: f64,
+    /// Simulations a move.
+    pub sims: u32,
+    /// Hidden layers' widths.
+    pub hidden: &'a [usize],
+    /// Games in lockstep.
+    pub lockstep: usize,
+    /// The net's input encoding.
+    pub encoding: &'a str,
+    /// One JSON object a line.
+    pub json: bool,
+}
 
 /// Runs the benchmark on each `--game` and prints a line (or a JSON
 /// object) for each lockstep width.
-pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+pub fn run(args: &Settings) -> anyhow::Result<()> {
     anyhow::ensure!(
         (1..=100_000).contains(&args.sims),
         "--sims must be in 1..=100000"
@@ -26,7 +43,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let games = if args.games.is_empty() {
         vec!["connect4:7x6".to_string()]
     } else {
-        args.games.clone()
+        args.games.to_vec()
     };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
     for spec in games {
@@ -41,8 +58,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             let played = pool.install(|| {
                 wopr::train::alphazero::bench::selfplay_speed(
                     &spec,
-                    &args.encoding,
-                    &args.hidden,
+                    args.encoding,
+                    args.hidden,
                     args.sims,
                     lockstep,
                     &mut |_| start.elapsed().as_secs_f64() < seconds,
