@@ -21,6 +21,30 @@ fn one_line_error(out: &Output, says: &[&str]) {
     }
 }
 
+/// `wopr COMMAND CONFIG` with `text` as the config (file `NAME.toml` in
+/// `base`) fails with one line saying each of `says`, and makes no run
+/// folder.
+fn refused_before_a_folder(
+    base: &std::path::Path,
+    command: &str,
+    name: &str,
+    text: &str,
+    says: &[&str],
+) {
+    let cfg = base.join(format!("{name}.toml"));
+    std::fs::write(&cfg, text).unwrap();
+    let out_dir = base.join(format!("{name}-run"));
+    let out = wopr(&[
+        command,
+        cfg.to_str().unwrap(),
+        "--quiet",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    one_line_error(&out, says);
+    assert!(!out_dir.exists(), "{text}");
+}
+
 #[test]
 fn bad_configs_stop_before_a_run_folder_exists() {
     let base = cli_common::Scratch::new("wopr-cli", "errors", true);
@@ -42,18 +66,7 @@ fn bad_configs_stop_before_a_run_folder_exists() {
     .into_iter()
     .enumerate()
     {
-        let cfg = base.join(format!("bad{i}.toml"));
-        std::fs::write(&cfg, text).unwrap();
-        let out_dir = base.join(format!("run{i}"));
-        let out = wopr(&[
-            "evolve",
-            cfg.to_str().unwrap(),
-            "--quiet",
-            "--out",
-            out_dir.to_str().unwrap(),
-        ]);
-        one_line_error(&out, &says);
-        assert!(!out_dir.exists(), "{text}");
+        refused_before_a_folder(&base, "evolve", &format!("bad{i}"), text, &says);
     }
 }
 
@@ -87,18 +100,7 @@ fn bad_alphazero_configs_are_one_line_errors_before_a_run_folder() {
     .into_iter()
     .enumerate()
     {
-        let cfg = base.join(format!("az{i}.toml"));
-        std::fs::write(&cfg, &text).unwrap();
-        let out_dir = base.join(format!("az-run{i}"));
-        let out = wopr(&[
-            "run",
-            cfg.to_str().unwrap(),
-            "--quiet",
-            "--out",
-            out_dir.to_str().unwrap(),
-        ]);
-        one_line_error(&out, &says);
-        assert!(!out_dir.exists(), "{text}");
+        refused_before_a_folder(&base, "run", &format!("az{i}"), &text, &says);
     }
 }
 

@@ -12,6 +12,7 @@ use crate::game::player::BestSoFar;
 use crate::game::rng::WoprRng;
 use crate::game::solver::Solver;
 use crate::game::{Action, ActionList, Game, SpecError, State, Turn};
+use crate::nn::policy_value::softmax;
 
 /// The seat stored in a node reached by a chance outcome (or a fresh root).
 pub(super) const NO_PLAYER: u8 = u8::MAX;
@@ -454,23 +455,22 @@ where
                 value: v,
             });
         }
+        // The values on the [−1, 1] scale are the logits (0 below chance).
         let block = &mut self.priors[start..];
-        let logit = |p: &Prior| {
+        let mut logits = std::mem::take(&mut self.prior_buf);
+        logits.clear();
+        logits.extend(block.iter().map(|p| {
             if p.value.is_nan() {
                 0.0
             } else {
                 2.0 * p.value - 1.0
             }
-        };
-        let top = block.iter().map(logit).fold(f32::NEG_INFINITY, f32::max);
-        let mut sum = 0.0;
-        for p in block.iter_mut() {
-            p.prior = (logit(p) - top).exp();
-            sum += p.prior;
+        }));
+        softmax(&mut logits);
+        for (p, &prior) in block.iter_mut().zip(&logits) {
+            p.prior = prior;
         }
-        for p in block.iter_mut() {
-            p.prior /= sum;
-        }
+        self.prior_buf = logits;
     }
 
     /// PUCT over a policy-value net: the policy's priors for the children

@@ -216,24 +216,22 @@ where
         heads: Heads,
     ) -> Result<Self, SpecError> {
         let outputs = net.num_outputs();
-        if heads == Heads::PolicyValue {
-            if mode != NetMode::Policy {
-                return Err(SpecError(format!(
-                    "{} is not a mode of a policy-value net (accepted: mode=policy or ply=1, the policy alone; or mcts:…,select=puct,rollout=net:FILE)",
-                    mode.spec()
-                )));
-            }
-            if outputs != game.num_actions() + 1 {
+        match (heads, mode) {
+            (Heads::PolicyValue, NetMode::Policy) if outputs != game.num_actions() + 1 => {
                 return Err(SpecError(format!(
                     "a policy-value net for {} needs {} outputs (one per action, then the value), this one has {outputs}",
                     game.spec(),
                     game.num_actions() + 1
-                )));
+                )))
             }
-        }
-        match mode {
-            _ if heads == Heads::PolicyValue => {}
-            NetMode::Policy | NetMode::Minimax2 { .. } if outputs != game.num_actions() => {
+            (Heads::PolicyValue, NetMode::Policy) => {}
+            (Heads::PolicyValue, _) => {
+                return Err(SpecError(format!(
+                    "{} is not a mode of a policy-value net (accepted: mode=policy or ply=1, the policy alone; or mcts:…,select=puct,rollout=net:FILE)",
+                    mode.spec()
+                )))
+            }
+            (_, NetMode::Policy | NetMode::Minimax2 { .. }) if outputs != game.num_actions() => {
                 return Err(SpecError(format!(
                     "{} needs a net with one output per action ({} for {}), this one has {outputs}",
                     mode.spec(),
@@ -241,7 +239,7 @@ where
                     game.spec()
                 )))
             }
-            NetMode::Greedy | NetMode::AlphaBeta { .. } | NetMode::Softmax { .. }
+            (_, NetMode::Greedy | NetMode::AlphaBeta { .. } | NetMode::Softmax { .. })
                 if outputs != 1 =>
             {
                 return Err(SpecError(format!(

@@ -316,7 +316,7 @@ where
     if let Some(init) = &config.init {
         let file = NetFile::load(&init.net).map_err(err)?;
         learner
-            .restore(learner.state().map_err(RunError)?, &file.net)
+            .set_net(&file.net)
             .map_err(|e| RunError(format!("init.net {}: {e}", init.net.display())))?;
     }
     if let Some(p) = &l.player {

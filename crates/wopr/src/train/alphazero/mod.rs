@@ -206,7 +206,7 @@ impl<G: Encodable> AzLearner<G> {
             losses,
             plies,
             first_seat,
-            positions: fit::positions(window).len(),
+            positions: window.iter().map(|p| p.actions.len()).sum(),
         })
     }
 
@@ -238,17 +238,23 @@ impl<G: Encodable> AzLearner<G> {
     pub fn restore(&mut self, state: serde_json::Value, net: &AnyNet) -> Result<(), String> {
         let saved: Saved = serde_json::from_value(state)
             .map_err(|e| format!("an alphazero checkpoint holds a window and an optimiser: {e}"))?;
+        self.set_net(net)?;
+        self.window = saved.window.into();
+        self.optimizer = saved.optimizer;
+        Ok(())
+    }
+
+    /// Takes `net`'s weights (a checkpoint's, or `[init] net`); it must
+    /// have the config's shape.
+    pub fn set_net(&mut self, net: &AnyNet) -> Result<(), String> {
         if net.architecture() != self.net.architecture() {
             return Err(format!(
-                "the checkpoint's net is {}, the config's {}",
+                "the net is {}, the config's {}",
                 net.architecture(),
                 self.net.architecture()
             ));
         }
-        self.net.set_params(net.params()).map_err(|e| e.0)?;
-        self.window = saved.window.into();
-        self.optimizer = saved.optimizer;
-        Ok(())
+        self.net.set_params(net.params()).map_err(|e| e.0)
     }
 }
 
