@@ -104,6 +104,7 @@ fn options(lockstep: usize) -> AzOptions {
             dirichlet_alpha: 1.0,
             noise: 0.25,
             temp_plies: 4,
+            random_plies: 0,
         },
         games: 10,
         lockstep,
@@ -233,4 +234,48 @@ fn a_policy_value_file_reads_back_its_heads_and_refuses_a_bounded_last_layer() {
     let text = file.to_json().replace("\"linear\"", "\"tanh\"");
     let err = NetFile::from_json(&text).unwrap_err().to_string();
     assert!(err.contains("linear last layer"), "{err}");
+}
+
+#[test]
+fn random_openings_start_the_games_and_their_targets_fit_the_positions_after_them() {
+    use wopr::game::encode::Encodable;
+    use wopr::train::alphazero::selfplay;
+    let game = TicTacToe;
+    let mut o = options(4);
+    o.search.random_plies = 3;
+    let search = o.search;
+    let l = AzLearner::new(TicTacToe, "raw", &[16], Activation::Relu, o).unwrap();
+    let encoding = game.encoding("raw").unwrap();
+    let rngs = |n: u64| (0..n).map(|i| stream(5, &[i])).collect::<Vec<_>>();
+    let played = selfplay::play(&game, l.net(), &encoding, &search, rngs(40)).unwrap();
+    // k is uniform on 0..=3 for each of 40 games: every length turns up
+    // (the chance that one of the four is missing is under 4 · (3/4)^40).
+    let mut lengths: Vec<usize> = played.iter().map(|p| p.opening.len()).collect();
+    lengths.sort_unstable();
+    lengths.dedup();
+    assert_eq!(lengths, [0, 1, 2, 3]);
+    let mut legal = wopr::game::ActionList::new();
+    for p in &played {
+        let mut s = game.initial_state();
+        for &a in &p.opening {
+            s.apply(a);
+        }
+        assert_eq!(p.targets.len(), p.actions.len());
+        for (k, &a) in p.actions.iter().enumerate() {
+            legal.clear();
+            s.legal_actions(&mut legal);
+            // A target per legal move of the position after the opening
+            // and the searched moves before it, summing to 1.
+            assert_eq!(p.targets[k].len(), legal.len());
+            assert!((p.targets[k].iter().sum::<f32>() - 1.0).abs() < 1e-5);
+            s.apply(a);
+        }
+        assert!(s.is_terminal());
+    }
+    // Games in lockstep 4 and played one at a time are the same games.
+    let alone: Vec<_> = rngs(40)
+        .into_iter()
+        .flat_map(|r| selfplay::play(&game, l.net(), &encoding, &search, vec![r]).unwrap())
+        .collect();
+    assert_eq!(played, alone);
 }

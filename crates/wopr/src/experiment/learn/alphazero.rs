@@ -16,6 +16,7 @@
 //! dirichlet_alpha = 1.0     # root noise Dir(α)
 //! noise = 0.25              # its share ε of the root's priors
 //! temp_plies = 4            # plies whose move is drawn by visits
+//! random_plies = 0          # each game starts after 0..=N random plies
 //! games = 64                # self-play games a round
 //! lockstep = 16             # games a forward pass serves at once
 //! window = 2000             # games in the replay window
@@ -109,6 +110,10 @@ pub struct AlphaZeroSettings {
     /// Plies from the start whose move is drawn by visits.
     #[serde(default = "temp_plies")]
     pub temp_plies: u32,
+    /// Each self-play game starts after `k` uniformly random plies, `k`
+    /// uniform in `0..=random_plies` (0, the default: from the start).
+    #[serde(default)]
+    pub random_plies: u32,
     /// Self-play games a round.
     #[serde(default = "games")]
     pub games: usize,
@@ -300,6 +305,7 @@ where
             dirichlet_alpha: l.dirichlet_alpha,
             noise: l.noise,
             temp_plies: l.temp_plies,
+            random_plies: l.random_plies,
         },
         games: l.games,
         lockstep: l.lockstep,

@@ -56,6 +56,7 @@ fn speed_on<G: Encodable>(
             dirichlet_alpha: 1.0,
             noise: 0.25,
             temp_plies: 8,
+            random_plies: 0,
         },
         games: lockstep,
         lockstep,

@@ -65,7 +65,10 @@ pub fn train<G: Encodable>(
         for row in inputs.chunks_exact_mut(n_in) {
             let (g, k) = index[rng.random_range(0..index.len())];
             let played = &window[g as usize];
-            let state = replay(game, &played.actions[..k as usize]);
+            let mut state = replay(game, &played.opening);
+            for &a in &played.actions[..k as usize] {
+                state.apply(a);
+            }
             let Turn::Player(p) = state.turn() else {
                 unreachable!("a recorded move was a player's")
             };

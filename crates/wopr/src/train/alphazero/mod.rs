@@ -85,7 +85,8 @@ pub struct AzOptions {
 pub struct Round {
     /// The training losses.
     pub losses: Losses,
-    /// Mean plies of the round's games.
+    /// Mean searched plies of the round's games (a random opening's not
+    /// counted).
     pub plies: f64,
     /// The first seat's mean score (win 1, draw ½).
     pub first_seat: f64,

@@ -46,16 +46,27 @@ pub struct SearchOptions {
     pub dirichlet_alpha: f32,
     /// Dirichlet noise's share ε of the root's priors (0: none).
     pub noise: f32,
-    /// Plies from the start at which the move is drawn by visits.
+    /// Plies from the start at which the move is drawn by visits
+    /// (counted after the opening's random plies).
     pub temp_plies: u32,
+    /// Each game starts from `k` uniformly random legal plies, `k` drawn
+    /// uniformly from `0..=random_plies` (0: every game from the initial
+    /// position). The opening's positions are not searched and give no
+    /// targets; they widen the positions the net learns from, as the TD
+    /// learner's `random_plies` do.
+    pub random_plies: u32,
 }
 
-/// One self-play game: its moves and, for each, the search's visit shares
-/// over the legal moves of the position (in [`State::legal_actions`]'
-/// order), and the game's returns by seat.
+/// One self-play game: its random opening, its searched moves and, for
+/// each, the search's visit shares over the legal moves of the position
+/// (in [`State::legal_actions`]' order), and the game's returns by seat.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Played {
-    /// The moves from the initial position.
+    /// The random plies from the initial position before the first
+    /// searched move (empty without `random_plies`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opening: Vec<Action>,
+    /// The searched moves, after the opening.
     pub actions: Vec<Action>,
     /// The search's visit shares at each move.
     pub targets: Vec<Vec<f32>>,
@@ -125,24 +136,29 @@ pub fn play<G: Encodable>(
     options: &SearchOptions,
     rngs: Vec<WoprRng>,
 ) -> Result<Vec<Played>, String> {
+    let mut legal = ActionList::new();
     let mut slots: Vec<Slot<G::State>> = rngs
         .into_iter()
-        .map(|rng| Slot {
-            state: game.initial_state(),
-            rng,
-            tree: Vec::new(),
-            path: Vec::new(),
-            leaf: None,
-            played: Played {
-                actions: Vec::new(),
-                targets: Vec::new(),
-                returns: [0.0; 2],
-            },
-            done: false,
+        .map(|mut rng| {
+            let mut state = game.initial_state();
+            let opening = random_opening(&mut state, options.random_plies, &mut rng, &mut legal);
+            Slot {
+                state,
+                rng,
+                tree: Vec::new(),
+                path: Vec::new(),
+                leaf: None,
+                played: Played {
+                    opening,
+                    actions: Vec::new(),
+                    targets: Vec::new(),
+                    returns: [0.0; 2],
+                },
+                done: false,
+            }
         })
         .collect();
     let mut batch = Batch::<G>::new(net, encoding);
-    let mut legal = ActionList::new();
     loop {
         // Finish the games that are over; the others need a move.
         for s in slots.iter_mut().filter(|s| !s.done) {
@@ -212,6 +228,30 @@ pub fn play<G: Encodable>(
         }
     }
     Ok(slots.into_iter().map(|s| s.played).collect())
+}
+
+/// Plays `k ~ U{0..=most}` uniformly random legal plies on `state` (fewer
+/// where the game ends first, or reaches a position that is not one
+/// player's turn, which the search then refuses) and returns them.
+fn random_opening<S: State>(
+    state: &mut S,
+    most: u32,
+    rng: &mut WoprRng,
+    legal: &mut ActionList,
+) -> Vec<Action> {
+    let mut opening = Vec::new();
+    if most == 0 {
+        return opening;
+    }
+    let k = rng.random_range(0..=most);
+    while (opening.len() as u32) < k && matches!(state.turn(), Turn::Player(_)) {
+        legal.clear();
+        state.legal_actions(legal);
+        let a = legal[rng.random_range(0..legal.len())];
+        state.apply(a);
+        opening.push(a);
+    }
+    opening
 }
 
 /// The error for a game whose players do not move one at a time.
