@@ -136,12 +136,11 @@ pub fn play<G: Encodable>(
     options: &SearchOptions,
     rngs: Vec<WoprRng>,
 ) -> Result<Vec<Played>, String> {
-    let mut legal = ActionList::new();
     let mut slots: Vec<Slot<G::State>> = rngs
         .into_iter()
         .map(|mut rng| {
             let mut state = game.initial_state();
-            let opening = random_opening(&mut state, options.random_plies, &mut rng, &mut legal);
+            let opening = random_opening(&mut state, options.random_plies, &mut rng);
             Slot {
                 state,
                 rng,
@@ -159,6 +158,7 @@ pub fn play<G: Encodable>(
         })
         .collect();
     let mut batch = Batch::<G>::new(net, encoding);
+    let mut legal = ActionList::new();
     loop {
         // Finish the games that are over; the others need a move.
         for s in slots.iter_mut().filter(|s| !s.done) {
@@ -233,21 +233,14 @@ pub fn play<G: Encodable>(
 /// Plays `k ~ U{0..=most}` uniformly random legal plies on `state` (fewer
 /// where the game ends first, or reaches a position that is not one
 /// player's turn, which the search then refuses) and returns them.
-fn random_opening<S: State>(
-    state: &mut S,
-    most: u32,
-    rng: &mut WoprRng,
-    legal: &mut ActionList,
-) -> Vec<Action> {
+fn random_opening<S: State>(state: &mut S, most: u32, rng: &mut WoprRng) -> Vec<Action> {
     let mut opening = Vec::new();
     if most == 0 {
         return opening;
     }
     let k = rng.random_range(0..=most);
     while (opening.len() as u32) < k && matches!(state.turn(), Turn::Player(_)) {
-        legal.clear();
-        state.legal_actions(legal);
-        let a = legal[rng.random_range(0..legal.len())];
+        let a = state.random_action(rng);
         state.apply(a);
         opening.push(a);
     }
