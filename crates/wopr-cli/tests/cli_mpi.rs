@@ -198,3 +198,51 @@ fn a_run_begun_on_two_ranks_resumes_on_three() {
     let net = |d: &Path| std::fs::read_to_string(d.join("net.json")).unwrap();
     assert_eq!(net(&ranked), net(&single));
 }
+
+/// AlphaZero shares each round's self-play games between the ranks: 3
+/// ranks write the single process's folder byte for byte, and a run begun
+/// on 2 ranks resumes on 3 to the straight run's net.
+#[test]
+fn alphazero_rounds_spread_over_ranks() {
+    let dir = Scratch::new("wopr-mpi", "alphazero", true);
+    let cfg = dir.join("az.toml");
+    std::fs::write(
+        &cfg,
+        "game = 'tictactoe'\nseed = 3\n[learner]\nkind = 'alphazero'\nhidden = [16]\nsims = 10\ngames = 9\nlockstep = 2\nwindow = 40\nsteps = 4\nbatch = 16\nrandom_plies = 2\n[stop]\nrounds = 4\n[yardsticks]\nevery = 2\nagainst = ['random']\ngames = 10\n",
+    )
+    .unwrap();
+    let files = |d: &Path| -> Vec<String> {
+        [
+            "champion.json",
+            "net.json",
+            "state.json",
+            "learning.csv",
+            "yardsticks.csv",
+        ]
+        .iter()
+        .map(|f| std::fs::read_to_string(d.join(f)).unwrap())
+        .collect()
+    };
+    let (one, three) = (dir.join("az-1"), dir.join("az-3"));
+    ok(&wopr(&["run", s(&cfg), "--out", s(&one), "-q"]));
+    ok(&mpirun(3, &["run", s(&cfg), "--out", s(&three), "-q"]));
+    assert!(files(&one) == files(&three), "3 ranks wrote another folder");
+    let split = dir.join("az-split");
+    ok(&mpirun(
+        2,
+        &[
+            "run",
+            s(&cfg),
+            "--set",
+            "stop.rounds=2",
+            "--out",
+            s(&split),
+            "-q",
+        ],
+    ));
+    ok(&mpirun(
+        3,
+        &["run", "--resume", s(&split), "--set", "stop.rounds=4", "-q"],
+    ));
+    assert_eq!(files(&one)[0], files(&split)[0]);
+}

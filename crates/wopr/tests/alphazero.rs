@@ -279,3 +279,69 @@ fn random_openings_start_the_games_and_their_targets_fit_the_positions_after_the
         .collect();
     assert_eq!(played, alone);
 }
+
+/// One run over three ranks (threads standing in for MPI processes, each
+/// running the whole program with its own `InProcess` handle) writes the
+/// single process's folder byte for byte, the games of each round shared
+/// out between the ranks; a run begun on three ranks and resumed on two
+/// ends where the straight run ends. The games start from random openings,
+/// so the ranks also exchange the openings.
+#[test]
+fn ranks_share_the_self_play_games_and_give_the_single_process_run() {
+    use std::rc::Rc;
+    use wopr::dist::{install, InProcess};
+    let config = |rounds: u64| {
+        let mut c = config(rounds);
+        let RunConfig::Alphazero(az) = &mut c else {
+            panic!("an alphazero config")
+        };
+        az.learner.random_plies = 3;
+        c
+    };
+    let on_ranks = |ranks: usize, rounds: u64, dir: &std::path::Path| {
+        let handles: Vec<_> = InProcess::ranks(ranks)
+            .into_iter()
+            .map(|comm| {
+                let (dir, config) = (dir.to_path_buf(), config(rounds));
+                std::thread::spawn(move || {
+                    install(Some(Rc::new(comm)));
+                    run(config, &dir, &mut Quiet).unwrap();
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap();
+        }
+    };
+    let files = |d: &TempDir| {
+        [
+            "champion.json",
+            "net.json",
+            "state.json",
+            "learning.csv",
+            "yardsticks.csv",
+        ]
+        .map(|f| (f, std::fs::read_to_string(d.0.join(f)).unwrap()))
+    };
+    let single = temp_dir("ranks-single");
+    run(config(4), &single.0, &mut Quiet).unwrap();
+    let three = temp_dir("ranks-three");
+    on_ranks(3, 4, &three.0);
+    for ((name, a), (_, b)) in files(&single).iter().zip(files(&three)) {
+        assert!(*a == b, "{name} differs between 1 process and 3 ranks");
+    }
+    // The openings travelled between the ranks: some game of the window
+    // has one.
+    let state = &files(&single)[2].1;
+    let (all, empty) = (
+        state.matches("\"opening\":").count(),
+        state.matches("\"opening\":[]").count(),
+    );
+    assert!(empty < all, "{empty} of {all} openings empty");
+    let mixed = temp_dir("ranks-mixed");
+    on_ranks(3, 2, &mixed.0);
+    on_ranks(2, 4, &mixed.0);
+    let (a, b) = (files(&single), files(&mixed));
+    assert_eq!(a[0], b[0], "the champion after a resume on 2 ranks");
+    assert_eq!(a[3], b[3], "learning.csv after a resume on 2 ranks");
+}

@@ -118,13 +118,13 @@ impl RunConfig {
             return Ok(());
         }
         match self {
-            RunConfig::Evolve(_) => Ok(()),
+            RunConfig::Evolve(_) | RunConfig::Alphazero(_) => Ok(()),
             RunConfig::Td(c) if c.learner.batch.is_some_and(|b| b > 1) => Ok(()),
             RunConfig::Td(_) => Err(RunError(
                 "a td run spreads over MPI ranks only in rounds (each game follows from the last): set learner.batch above 1, or run it as one process".into(),
             )),
             other => Err(RunError(format!(
-                "a {} run does not spread over MPI ranks (each step follows from the last): run it as one process; evolution configs spread their games",
+                "a {} run does not spread over MPI ranks (each step follows from the last): run it as one process; evolution and alphazero configs spread their games",
                 other.kind().name()
             ))),
         }

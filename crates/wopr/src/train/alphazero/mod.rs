@@ -10,15 +10,17 @@
 //! A run goes in **rounds**. Round `r` plays `games` self-play games
 //! ([`selfplay`]) with the net as the last round left it, in groups of
 //! `lockstep` games whose leaves share each forward pass, the groups on
-//! rayon's threads; game `i` of round `r` draws from `stream(seed, [1, r,
-//! i])`. The games join the replay window (the last `window` games), and
-//! the net then takes `steps` gradient steps on minibatches of `batch`
-//! positions drawn uniformly from the window with `stream(seed, [2, r])`
-//! ([`fit`]). A game's moves are the same whatever group or thread plays
-//! it, so a run depends on its seed and settings, never on the thread
-//! count; and the window, the optimiser's momentum and the net are the
-//! whole state between rounds, so a run resumed from a checkpoint ends
-//! where an uninterrupted one does.
+//! rayon's threads and, in an MPI job, shared out between its ranks
+//! ([`crate::dist::map_block`]) and gathered back in order; game `i` of
+//! round `r` draws from `stream(seed, [1, r, i])`. The games join the
+//! replay window (the last `window` games), and the net then takes `steps`
+//! gradient steps on minibatches of `batch` positions drawn uniformly from
+//! the window with `stream(seed, [2, r])` ([`fit`]), the same steps on
+//! every rank. A game's moves are the same whatever group, thread or rank
+//! plays it, so a run depends on its seed and settings, never on the
+//! thread or rank count; and the window, the optimiser's momentum and the
+//! net are the whole state between rounds, so a run resumed from a
+//! checkpoint ends where an uninterrupted one does.
 //!
 //! **The net** is a layered perceptron over one of the game's encodings,
 //! with hidden layers of one activation and a linear last layer of `A + 1`
@@ -168,10 +170,18 @@ impl<G: Encodable> AzLearner<G> {
             .collect();
         let groups: Vec<Vec<_>> = rngs.chunks(o.lockstep.max(1)).map(<[_]>::to_vec).collect();
         let (game, net, encoding) = (&self.game, &self.net, &self.encoding);
-        let played = groups
-            .into_par_iter()
-            .map(|rngs| selfplay::play(game, net, encoding, &o.search, rngs))
-            .collect::<Result<Vec<_>, _>>()?;
+        // The groups are shared out between the ranks of an MPI job (each
+        // on its threads) and gathered back in order: every rank gets every
+        // game, trains the same window with the same draws, and so keeps
+        // the same net.
+        let played: Vec<Result<Vec<Played>, String>> =
+            crate::dist::map_block(&groups, |_, block| {
+                block
+                    .par_iter()
+                    .map(|rngs| selfplay::play(game, net, encoding, &o.search, rngs.clone()))
+                    .collect()
+            });
+        let played = played.into_iter().collect::<Result<Vec<_>, _>>()?;
         let played: Vec<Played> = played.into_iter().flatten().collect();
         let n = played.len().max(1) as f64;
         let plies = played.iter().map(|p| p.actions.len()).sum::<usize>() as f64 / n;

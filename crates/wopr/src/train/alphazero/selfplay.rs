@@ -63,8 +63,11 @@ pub struct SearchOptions {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Played {
     /// The random plies from the initial position before the first
-    /// searched move (empty without `random_plies`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// searched move (empty without `random_plies`). Always written: the
+    /// ranks of an MPI job exchange games in postcard, which is not
+    /// self-describing and cannot skip a field; a checkpoint written
+    /// before the field existed reads as empty.
+    #[serde(default)]
     pub opening: Vec<Action>,
     /// The searched moves, after the opening.
     pub actions: Vec<Action>,
