@@ -165,10 +165,10 @@ impl<G: Encodable> AzLearner<G> {
     /// Round `r`: its self-play games, then training on the window.
     pub fn round(&mut self, r: u64) -> Result<Round, String> {
         let o = &self.options;
-        let rngs: Vec<_> = (0..o.games as u64)
-            .map(|i| stream(o.seed, &[1, r, i]))
-            .collect();
-        let groups: Vec<Vec<_>> = rngs.chunks(o.lockstep.max(1)).map(<[_]>::to_vec).collect();
+        // Each lockstep group by its first game; its games' streams are
+        // drawn where it is played.
+        let step = o.lockstep.max(1);
+        let groups: Vec<usize> = (0..o.games).step_by(step).collect();
         let (game, net, encoding) = (&self.game, &self.net, &self.encoding);
         // The groups are shared out between the ranks of an MPI job (each
         // on its threads) and gathered back in order: every rank gets every
@@ -178,7 +178,12 @@ impl<G: Encodable> AzLearner<G> {
             crate::dist::map_block(&groups, |_, block| {
                 block
                     .par_iter()
-                    .map(|rngs| selfplay::play(game, net, encoding, &o.search, rngs.clone()))
+                    .map(|&first| {
+                        let rngs = (first..(first + step).min(o.games))
+                            .map(|i| stream(o.seed, &[1, r, i as u64]))
+                            .collect();
+                        selfplay::play(game, net, encoding, &o.search, rngs)
+                    })
                     .collect()
             });
         let played = played.into_iter().collect::<Result<Vec<_>, _>>()?;
