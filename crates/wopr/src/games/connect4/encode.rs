@@ -11,10 +11,14 @@
 //! Koch & Konen's and GBG's network); `walk8rp140` is that network with
 //! twice the walks (140, 18,350,080 inputs). The walks are drawn from a fixed
 //! seed, so a name always means the same tuples on a board size (`walk8`,
-//! `walk8r` and `walk8rp` the same 70 walks).
+//! `walk8r` and `walk8rp` the same 70 walks). `planes+threats` is `planes`
+//! followed by three hand-made planes of the board's cells: the cells a disc
+//! can drop into now, and the empty cells where one more disc would complete
+//! four for the player to move, then for the opponent (Allis's threats;
+//! `6x6`: 74 + 3 · 36 = 182 inputs).
 
 use super::{Connect4, Connect4State};
-use crate::game::encode::{bit_grid, mover, unknown, Encodable, EncodingOf};
+use crate::game::encode::{bit_grid, concat, mover, unknown, Encodable, Encoding, EncodingOf};
 use crate::game::ntuple::{ntuple_length, NTuples, Symmetry, TupleBoard, NTUPLE_NAMES};
 use crate::game::{Game, SpecError};
 
@@ -29,6 +33,7 @@ impl Encodable for Connect4 {
         &[
             "raw",
             "planes",
+            "planes+threats",
             "ntuple1",
             "ntuple2",
             "ntuple3",
@@ -55,6 +60,20 @@ impl Encodable for Connect4 {
             seats: Connect4State::seat_bitboards,
             to_move: mover,
         };
+        if name == "planes+threats" {
+            let planes = bit_grid(
+                "planes",
+                index.clone(),
+                Connect4State::seat_bitboards,
+                mover,
+            )
+            .expect("planes is a grid encoding");
+            return Ok(concat(
+                "planes+threats",
+                planes,
+                Box::new(Threats { index }),
+            ));
+        }
         if let Some(n) = ntuple_length(name) {
             return Ok(Box::new(NTuples::new(NTUPLE_NAMES[n - 1], n, &board)));
         }
@@ -82,6 +101,35 @@ impl Encodable for Connect4 {
         }
         bit_grid(name, index, Connect4State::seat_bitboards, mover)
             .ok_or_else(|| unknown(&self.spec(), name, self.encoding_names()))
+    }
+}
+
+/// The three threat planes of `planes+threats` (the module docs), square
+/// `i` at bit `index[i]` of the state's bitboards.
+struct Threats {
+    index: Vec<u8>,
+}
+
+impl Encoding<Connect4State> for Threats {
+    fn name(&self) -> &'static str {
+        "threats"
+    }
+    fn size(&self) -> usize {
+        3 * self.index.len()
+    }
+    fn encode(&self, state: &Connect4State, out: &mut [f32]) {
+        let me = state.to_move();
+        let planes = [
+            state.playable_cells(),
+            state.winning_cells(me),
+            state.winning_cells(1 - me),
+        ];
+        let n = self.index.len();
+        for (plane, bits) in out.chunks_exact_mut(n).zip(planes) {
+            for (x, &bit) in plane.iter_mut().zip(&self.index) {
+                *x = f32::from(u8::from(bits >> bit & 1 == 1));
+            }
+        }
     }
 }
 
@@ -168,6 +216,70 @@ mod tests {
         assert!(pairs
             .iter()
             .all(|&(i, _)| digits(i).all(|d| d == 0 || d == 3)));
+    }
+
+    /// `planes+threats`: `planes`, then the playable cells and each side's
+    /// completing cells, here after X's three discs in column 1 (O to move:
+    /// X's threat is the fourth cell of column 1, row 2 from the top), and
+    /// along random games the threat planes equal a plain scan of every
+    /// empty cell's four lines through `at`.
+    #[test]
+    fn threat_planes_mark_the_cells_that_complete_four() {
+        let game = Connect4::new(6, 6).unwrap();
+        let enc = game.encoding("planes+threats").unwrap();
+        assert_eq!(enc.size(), 74 + 3 * 36);
+        let s = game.state_from_moves("12121").unwrap();
+        let mut x = vec![0.0; enc.size()];
+        enc.encode(&s, &mut x);
+        let on = |x: &[f32], plane: usize| -> Vec<usize> {
+            (0..36).filter(|&i| x[74 + plane * 36 + i] == 1.0).collect()
+        };
+        assert_eq!(on(&x, 0), [12, 19, 32, 33, 34, 35]);
+        assert_eq!(on(&x, 1), Vec::<usize>::new(), "O, to move, has no threat");
+        assert_eq!(on(&x, 2), [12], "X completes four in column 1");
+        // A plain scan: an empty cell completes four for `seat` when a line
+        // of four through it holds three of the seat's discs.
+        let scan = |s: &Connect4State, seat: usize| -> Vec<usize> {
+            let own = |c: i32, r: i32| {
+                (0..6).contains(&c)
+                    && (0..6).contains(&r)
+                    && s.at(c as usize, r as usize) == Some(seat)
+            };
+            let mut cells = Vec::new();
+            for i in 0..36 {
+                let (c, r) = ((i % 6) as i32, (i / 6) as i32);
+                if s.at(c as usize, r as usize).is_some() {
+                    continue;
+                }
+                let wins = [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dc, dr)| {
+                    (-3..=0).any(|k| {
+                        (0..4).all(|j| {
+                            let (cc, rr) = (c + (k + j) * dc, r + (k + j) * dr);
+                            (cc, rr) == (c, r) || own(cc, rr)
+                        })
+                    })
+                });
+                if wins {
+                    cells.push(i);
+                }
+            }
+            cells
+        };
+        let mut rng = crate::game::rng::stream(7, &[]);
+        let mut checked = 0;
+        for _ in 0..200 {
+            let mut s = game.initial_state();
+            while !s.is_terminal() {
+                enc.encode(&s, &mut x);
+                let me = s.to_move();
+                assert_eq!(on(&x, 1), scan(&s, me));
+                assert_eq!(on(&x, 2), scan(&s, 1 - me));
+                checked += 1;
+                let a = s.random_action(&mut rng);
+                s.apply(a);
+            }
+        }
+        assert!(checked > 1000);
     }
 
     /// `ntuple4` tables the lines a four can be made on: a position and its

@@ -268,6 +268,18 @@ impl Connect4State {
         }
     }
 
+    /// The empty cells where one more disc of `seat` would complete four
+    /// in a row (playable now or not), as a bitboard laid out as
+    /// [`Connect4State::seat_bitboards`]: the threats of Allis's analysis.
+    pub fn winning_cells(&self, seat: usize) -> u64 {
+        completions(
+            self.discs(seat),
+            self.mask,
+            self.board_mask(),
+            self.height_bits(),
+        )
+    }
+
     /// The disc at `col`, `row` (row 0 = top): `Some(seat)` or `None`.
     pub fn at(&self, col: usize, row: usize) -> Option<usize> {
         let bit = 1u64 << (col as u32 * self.height_bits() + (self.rows as u32 - 1 - row as u32));
@@ -466,6 +478,26 @@ impl Game for Connect4 {
     fn seat_names(&self) -> Vec<&'static str> {
         vec!["X", "O"]
     }
+}
+
+/// Cells where one more disc would complete four in a row for the owner
+/// of `own`, among the empty cells (`board` without `mask`), on a
+/// bitboard of `h1` bits a column (the rows and a sentinel).
+#[inline]
+pub(crate) fn completions(own: u64, mask: u64, board: u64, h1: u32) -> u64 {
+    // Vertical: only three below.
+    let mut r = (own << 1) & (own << 2) & (own << 3);
+    // Horizontal and the two diagonals: the empty cell may be at any of the
+    // four places of the line.
+    for d in [h1, h1 - 1, h1 + 1] {
+        let p = (own << d) & (own << (2 * d));
+        r |= p & (own << (3 * d));
+        r |= p & (own >> d);
+        let p = (own >> d) & (own >> (2 * d));
+        r |= p & (own << d);
+        r |= p & (own >> (3 * d));
+    }
+    r & (board ^ mask)
 }
 
 #[cfg(test)]

@@ -132,20 +132,7 @@ impl Geometry {
     /// of `own`, among the empty cells of `mask` (playable now or not).
     #[inline]
     fn winning_cells(&self, own: u64, mask: u64) -> u64 {
-        let h1 = self.rows + 1;
-        // Vertical: only three below.
-        let mut r = (own << 1) & (own << 2) & (own << 3);
-        // Horizontal and the two diagonals: the empty cell may be at any of
-        // the four places of the line.
-        for d in [h1, h1 - 1, h1 + 1] {
-            let p = (own << d) & (own << (2 * d));
-            r |= p & (own << (3 * d));
-            r |= p & (own >> d);
-            let p = (own >> d) & (own >> (2 * d));
-            r |= p & (own << d);
-            r |= p & (own >> (3 * d));
-        }
-        r & (self.board ^ mask)
+        super::completions(own, mask, self.board, self.rows + 1)
     }
 
     /// The cells a disc can be dropped into now.
