@@ -639,4 +639,15 @@ fn optimal_move_misses_by_distance_on_connect4() {
     );
     assert!(kept > optimal, "{random}");
     assert_eq!(gaps(&random), kept - optimal);
+    // The misses that lose the value are listed, one per position the move
+    // lost, each with the chosen move outside the moves that keep it (a
+    // lost position has none: every move keeps its value).
+    let misses = random["value_misses"].as_array().unwrap();
+    assert_eq!(misses.len() as u64, 60 - kept);
+    assert!(perfect["value_misses"].as_array().unwrap().is_empty());
+    for m in misses {
+        let keeping = m["keeping"].as_array().unwrap();
+        assert!(!keeping.is_empty() && !keeping.contains(&m["chosen"]), "{m}");
+        assert!(m["value"] == 1 || m["value"] == 0, "{m}");
+    }
 }

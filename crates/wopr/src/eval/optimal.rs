@@ -98,6 +98,24 @@ pub struct OptimalMoves {
     /// short of the best: 1, 2, 3 or more (where the solver scores moves
     /// finely; else none).
     pub gaps: Option<[u64; 3]>,
+    /// The positions where the move lost the value, in the order drawn:
+    /// what to study when a player falls short.
+    pub misses: Vec<Miss>,
+}
+
+/// One position where the player's move lost the win/draw/loss value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Miss {
+    /// The position's index among those drawn from the seed.
+    pub index: usize,
+    /// The position as the game prints it (side to move included).
+    pub position: String,
+    /// The position's value for the player to move: 1 won, 0 drawn.
+    pub value: i32,
+    /// The move the player chose, in the game's notation.
+    pub chosen: String,
+    /// The moves that keep the value, in the game's notation.
+    pub keeping: Vec<String>,
 }
 
 impl OptimalMoves {
@@ -121,6 +139,7 @@ impl OptimalMoves {
                "by_value": {"won": by_value(&self.classes[0]), "drawn": by_value(&self.classes[1]),
                             "lost": by_value(&self.classes[2])},
                "value_kept_misses_by_gap": self.gaps.map(|g| serde_json::json!({"1": g[0], "2": g[1], "3+": g[2]})),
+               "value_misses": self.misses,
                "seed": seed})
     }
 }
@@ -176,9 +195,11 @@ pub fn optimal_moves<G: Roster>(
         value: Reading::default(),
         classes: [Class::default(); 3],
         gaps: scored.then_some([0u64; 3]),
+        misses: Vec::new(),
     };
     for r in judged {
-        let j = r.map_err(|e| e.to_string())?;
+        let mut j = r.map_err(|e| e.to_string())?;
+        out.misses.extend(j.miss.take());
         if let (Some(g), Some(counts)) = (j.gap, out.gaps.as_mut()) {
             counts[(g.clamp(1, 3) - 1) as usize] += 1;
         }
@@ -212,6 +233,7 @@ fn judge<G: Roster>(
     let n = legal.len() as f64;
     let exact = solution.best.contains(&chosen);
     let (mut kept, mut value) = (0usize, false);
+    let mut keeping = Vec::new();
     for &a in legal.iter() {
         // Any move keeps a lost position's value; in a drawn one the best
         // moves (exact score 0) are the drawing ones; only a won
@@ -224,7 +246,17 @@ fn judge<G: Roster>(
         };
         kept += usize::from(k);
         value |= k && a == chosen;
+        if k {
+            keeping.push(state.action_to_string(a));
+        }
     }
+    let miss = (!value).then(|| Miss {
+        index: i,
+        position: state.to_string(),
+        value: solution.value.signum(),
+        chosen: state.action_to_string(chosen),
+        keeping,
+    });
     // How far a miss that keeps the value falls short of the best exact
     // score, where the solver scores moves finely.
     let gap = match (exact, value) {
@@ -238,6 +270,7 @@ fn judge<G: Roster>(
     Ok(Judged {
         class: class(solution.value),
         gap,
+        miss,
         exact,
         value,
         exact_share: solution.best.len() as f64 / n,
@@ -264,6 +297,8 @@ struct Judged {
     /// falls short of the best, where the solver scores moves
     /// ([`Solver::move_scores`]).
     gap: Option<i32>,
+    /// The position, where the move lost the value.
+    miss: Option<Miss>,
     exact: bool,
     value: bool,
     exact_share: f64,

@@ -15,7 +15,10 @@
 //! followed by three hand-made planes of the board's cells: the cells a disc
 //! can drop into now, and the empty cells where one more disc would complete
 //! four for the player to move, then for the opponent (Allis's threats;
-//! `6x6`: 74 + 3 · 36 = 182 inputs).
+//! `6x6`: 74 + 3 · 36 = 182 inputs). `planes+tactics` is `planes+threats`
+//! followed by two more: the threats a disc can drop into now, the player
+//! to move's wins in one, then the opponent's (the fours to complete or to
+//! stop this ply; 74 + 5 · 36 = 254 inputs on `6x6`).
 
 use super::{Connect4, Connect4State};
 use crate::game::encode::{bit_grid, concat, mover, unknown, Encodable, Encoding, EncodingOf};
@@ -34,6 +37,7 @@ impl Encodable for Connect4 {
             "raw",
             "planes",
             "planes+threats",
+            "planes+tactics",
             "ntuple1",
             "ntuple2",
             "ntuple3",
@@ -60,7 +64,11 @@ impl Encodable for Connect4 {
             seats: Connect4State::seat_bitboards,
             to_move: mover,
         };
-        if name == "planes+threats" {
+        if let Some((name, now)) = match name {
+            "planes+threats" => Some(("planes+threats", false)),
+            "planes+tactics" => Some(("planes+tactics", true)),
+            _ => None,
+        } {
             let planes = bit_grid(
                 "planes",
                 index.clone(),
@@ -68,11 +76,7 @@ impl Encodable for Connect4 {
                 mover,
             )
             .expect("planes is a grid encoding");
-            return Ok(concat(
-                "planes+threats",
-                planes,
-                Box::new(Threats { index }),
-            ));
+            return Ok(concat(name, planes, Box::new(Threats { index, now })));
         }
         if let Some(n) = ntuple_length(name) {
             return Ok(Box::new(NTuples::new(NTUPLE_NAMES[n - 1], n, &board)));
@@ -104,28 +108,42 @@ impl Encodable for Connect4 {
     }
 }
 
-/// The three threat planes of `planes+threats` (the module docs), square
-/// `i` at bit `index[i]` of the state's bitboards.
+/// The three threat planes of `planes+threats`, or the five of
+/// `planes+tactics` (`now`; the module docs), square `i` at bit `index[i]`
+/// of the state's bitboards.
 struct Threats {
     index: Vec<u8>,
+    now: bool,
 }
 
 impl Encoding<Connect4State> for Threats {
     fn name(&self) -> &'static str {
-        "threats"
+        if self.now {
+            "tactics"
+        } else {
+            "threats"
+        }
     }
     fn size(&self) -> usize {
-        3 * self.index.len()
+        (if self.now { 5 } else { 3 }) * self.index.len()
     }
     fn encode(&self, state: &Connect4State, out: &mut [f32]) {
         let me = state.to_move();
-        let planes = [
+        let (playable, mine, theirs) = (
             state.playable_cells(),
             state.winning_cells(me),
             state.winning_cells(1 - me),
+        );
+        let planes = [
+            playable,
+            mine,
+            theirs,
+            playable & mine,
+            playable & theirs,
         ];
+        let planes = &planes[..if self.now { 5 } else { 3 }];
         let n = self.index.len();
-        for (plane, bits) in out.chunks_exact_mut(n).zip(planes) {
+        for (plane, &bits) in out.chunks_exact_mut(n).zip(planes) {
             for (x, &bit) in plane.iter_mut().zip(&self.index) {
                 *x = f32::from(u8::from(bits >> bit & 1 == 1));
             }
@@ -280,6 +298,49 @@ mod tests {
             }
         }
         assert!(checked > 1000);
+    }
+
+    /// `planes+tactics`: `planes+threats`, then the threats that can be
+    /// played now, each side's. After "12121" O must stop X's four in
+    /// column 1 (square 12, the second row from the top); after "1212"
+    /// with X to move, X's third disc there would not yet be a win, so
+    /// both planes are empty; and along random games the two planes are
+    /// the threat planes limited to the playable cells.
+    #[test]
+    fn tactic_planes_mark_the_fours_to_complete_or_stop_now() {
+        let game = Connect4::new(6, 6).unwrap();
+        let enc = game.encoding("planes+tactics").unwrap();
+        assert_eq!(enc.size(), 74 + 5 * 36);
+        let mut x = vec![0.0; enc.size()];
+        let on = |x: &[f32], plane: usize| -> Vec<usize> {
+            (0..36).filter(|&i| x[74 + plane * 36 + i] == 1.0).collect()
+        };
+        enc.encode(&game.state_from_moves("12121").unwrap(), &mut x);
+        assert_eq!((on(&x, 3), on(&x, 4)), (vec![], vec![12]));
+        enc.encode(&game.state_from_moves("1212").unwrap(), &mut x);
+        assert_eq!((on(&x, 3), on(&x, 4)), (vec![], vec![]));
+        let threats = game.encoding("planes+threats").unwrap();
+        let mut t = vec![0.0; threats.size()];
+        let mut rng = crate::game::rng::stream(8, &[]);
+        let mut wins = 0;
+        for _ in 0..200 {
+            let mut s = game.initial_state();
+            while !s.is_terminal() {
+                enc.encode(&s, &mut x);
+                threats.encode(&s, &mut t);
+                assert_eq!(x[..t.len()], t[..]);
+                let playable = on(&x, 0);
+                for (now, of) in [(3, 1), (4, 2)] {
+                    let want: Vec<usize> =
+                        on(&x, of).into_iter().filter(|i| playable.contains(i)).collect();
+                    assert_eq!(on(&x, now), want);
+                }
+                wins += on(&x, 3).len();
+                let a = s.random_action(&mut rng);
+                s.apply(a);
+            }
+        }
+        assert!(wins > 100, "random games leave wins in one: {wins}");
     }
 
     /// `ntuple4` tables the lines a four can be made on: a position and its
