@@ -102,7 +102,9 @@ def optimal_moves(game, player, positions=1000, seed=1):
     how often it keeps the position's win/draw/loss value
     (``value_kept``, ``value_rate``), on distinct positions from random
     play drawn from ``seed``, with the counts ``by_value`` (won, drawn,
-    lost positions). ``game`` is a spec, an OpenSpiel game string or a
+    lost positions) and the moves that lost the value, ``value_misses``
+    (each position as printed, the move ``chosen`` and the moves
+    ``keeping`` the value). ``game`` is a spec, an OpenSpiel game string or a
     loaded game with an exact solver (Tic-Tac-Toe, Connect-4,
     Dots-and-Boxes, Reversi endgames); ``player`` a player spec."""
     return json.loads(optimal_moves_json(game, player, positions, seed))

@@ -647,7 +647,10 @@ fn optimal_move_misses_by_distance_on_connect4() {
     assert!(perfect["value_misses"].as_array().unwrap().is_empty());
     for m in misses {
         let keeping = m["keeping"].as_array().unwrap();
-        assert!(!keeping.is_empty() && !keeping.contains(&m["chosen"]), "{m}");
+        assert!(
+            !keeping.is_empty() && !keeping.contains(&m["chosen"]),
+            "{m}"
+        );
         assert!(m["value"] == 1 || m["value"] == 0, "{m}");
     }
 }

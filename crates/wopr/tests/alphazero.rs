@@ -105,6 +105,7 @@ fn options(lockstep: usize) -> AzOptions {
             noise: 0.25,
             temp_plies: 4,
             random_plies: 0,
+            decisive_moves: false,
         },
         games: 10,
         lockstep,
@@ -278,6 +279,74 @@ fn random_openings_start_the_games_and_their_targets_fit_the_positions_after_the
         .flat_map(|r| selfplay::play(&game, l.net(), &encoding, &search, vec![r]).unwrap())
         .collect();
     assert_eq!(played, alone);
+}
+
+/// With `decisive_moves`, every simulation of a position with a win in
+/// one goes to the first winning move, so its target is that move alone
+/// and the game ends there; without, on the same games, the visits of
+/// some such position go elsewhere too (the untrained net's priors and
+/// values spread them), which is what the option is for.
+#[test]
+fn decisive_moves_take_every_win_in_one() {
+    use wopr::game::encode::Encodable;
+    use wopr::train::alphazero::selfplay;
+    let game = TicTacToe;
+    let mut o = options(8);
+    o.search.random_plies = 4;
+    let base = o.search;
+    let l = AzLearner::new(TicTacToe, "raw", &[16], Activation::Relu, o).unwrap();
+    let encoding = game.encoding("raw").unwrap();
+    let rngs = || (0..60u64).map(|i| stream(6, &[i])).collect::<Vec<_>>();
+    // The share of each searched position's target on its wins in one,
+    // where it has any, and whether the move played was one.
+    let shares = |decisive: bool| {
+        let mut search = base;
+        search.decisive_moves = decisive;
+        let played = selfplay::play(&game, l.net(), &encoding, &search, rngs()).unwrap();
+        let mut out = Vec::new();
+        let mut legal = wopr::game::ActionList::new();
+        for p in &played {
+            let mut s = game.initial_state();
+            for &a in &p.opening {
+                s.apply(a);
+            }
+            for (k, &a) in p.actions.iter().enumerate() {
+                legal.clear();
+                s.legal_actions(&mut legal);
+                let wopr::game::Turn::Player(me) = s.turn() else {
+                    unreachable!()
+                };
+                let wins: Vec<bool> = legal
+                    .iter()
+                    .map(|&m| {
+                        let mut c = s.clone();
+                        c.apply(m);
+                        c.is_terminal() && c.returns(me) > 0.0
+                    })
+                    .collect();
+                if wins.iter().any(|&w| w) && legal.len() > 1 {
+                    let share: f32 = p.targets[k]
+                        .iter()
+                        .zip(&wins)
+                        .filter(|(_, &w)| w)
+                        .map(|(t, _)| t)
+                        .sum();
+                    let took = wins[legal.iter().position(|&m| m == a).unwrap()];
+                    out.push((share, took));
+                }
+                s.apply(a);
+            }
+        }
+        out
+    };
+    let on = shares(true);
+    assert!(on.len() >= 10, "positions with a win in one: {}", on.len());
+    assert!(
+        on.iter().all(|&(share, took)| share == 1.0 && took),
+        "{on:?}"
+    );
+    let off = shares(false);
+    assert!(off.iter().any(|&(share, _)| share < 1.0), "{off:?}");
 }
 
 /// One run over three ranks (threads standing in for MPI processes, each

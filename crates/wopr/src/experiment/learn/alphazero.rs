@@ -17,6 +17,7 @@
 //! noise = 0.25              # its share ε of the root's priors
 //! temp_plies = 4            # plies whose move is drawn by visits
 //! random_plies = 0          # each game starts after 0..=N random plies
+//! decisive_moves = false    # take a win in one at once in the search
 //! games = 64                # self-play games a round
 //! lockstep = 16             # games a forward pass serves at once
 //! window = 2000             # games in the replay window
@@ -114,6 +115,11 @@ pub struct AlphaZeroSettings {
     /// uniform in `0..=random_plies` (0, the default: from the start).
     #[serde(default)]
     pub random_plies: u32,
+    /// Whether the self-play search takes a win in one at once at every
+    /// node (off by default; [`crate::train::alphazero::selfplay`],
+    /// "Decisive moves").
+    #[serde(default)]
+    pub decisive_moves: bool,
     /// Self-play games a round.
     #[serde(default = "games")]
     pub games: usize,
@@ -306,6 +312,7 @@ where
             noise: l.noise,
             temp_plies: l.temp_plies,
             random_plies: l.random_plies,
+            decisive_moves: l.decisive_moves,
         },
         games: l.games,
         lockstep: l.lockstep,

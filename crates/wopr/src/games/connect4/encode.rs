@@ -134,13 +134,7 @@ impl Encoding<Connect4State> for Threats {
             state.winning_cells(me),
             state.winning_cells(1 - me),
         );
-        let planes = [
-            playable,
-            mine,
-            theirs,
-            playable & mine,
-            playable & theirs,
-        ];
+        let planes = [playable, mine, theirs, playable & mine, playable & theirs];
         let planes = &planes[..if self.now { 5 } else { 3 }];
         let n = self.index.len();
         for (plane, &bits) in out.chunks_exact_mut(n).zip(planes) {
@@ -331,8 +325,10 @@ mod tests {
                 assert_eq!(x[..t.len()], t[..]);
                 let playable = on(&x, 0);
                 for (now, of) in [(3, 1), (4, 2)] {
-                    let want: Vec<usize> =
-                        on(&x, of).into_iter().filter(|i| playable.contains(i)).collect();
+                    let want: Vec<usize> = on(&x, of)
+                        .into_iter()
+                        .filter(|i| playable.contains(i))
+                        .collect();
                     assert_eq!(on(&x, now), want);
                 }
                 wins += on(&x, 3).len();

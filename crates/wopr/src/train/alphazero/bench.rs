@@ -57,6 +57,7 @@ fn speed_on<G: Encodable>(
             noise: 0.25,
             temp_plies: 8,
             random_plies: 0,
+            decisive_moves: false,
         },
         games: lockstep,
         lockstep,
