@@ -319,7 +319,7 @@ fn decisive_moves_take_every_win_in_one() {
                 let wins: Vec<bool> = legal
                     .iter()
                     .map(|&m| {
-                        let mut c = s.clone();
+                        let mut c = s;
                         c.apply(m);
                         c.is_terminal() && c.returns(me) > 0.0
                     })
