@@ -230,6 +230,12 @@ mod tests {
             .all(|&(i, _)| digits(i).all(|d| d == 0 || d == 3)));
     }
 
+    /// The 6x6 squares set in hand-made plane `plane` of `x` (the planes
+    /// after `planes`' 74 inputs).
+    fn on(x: &[f32], plane: usize) -> Vec<usize> {
+        (0..36).filter(|&i| x[74 + plane * 36 + i] == 1.0).collect()
+    }
+
     /// `planes+threats`: `planes`, then the playable cells and each side's
     /// completing cells, here after X's three discs in column 1 (O to move:
     /// X's threat is the fourth cell of column 1, row 2 from the top), and
@@ -243,9 +249,6 @@ mod tests {
         let s = game.state_from_moves("12121").unwrap();
         let mut x = vec![0.0; enc.size()];
         enc.encode(&s, &mut x);
-        let on = |x: &[f32], plane: usize| -> Vec<usize> {
-            (0..36).filter(|&i| x[74 + plane * 36 + i] == 1.0).collect()
-        };
         assert_eq!(on(&x, 0), [12, 19, 32, 33, 34, 35]);
         assert_eq!(on(&x, 1), Vec::<usize>::new(), "O, to move, has no threat");
         assert_eq!(on(&x, 2), [12], "X completes four in column 1");
@@ -306,9 +309,6 @@ mod tests {
         let enc = game.encoding("planes+tactics").unwrap();
         assert_eq!(enc.size(), 74 + 5 * 36);
         let mut x = vec![0.0; enc.size()];
-        let on = |x: &[f32], plane: usize| -> Vec<usize> {
-            (0..36).filter(|&i| x[74 + plane * 36 + i] == 1.0).collect()
-        };
         enc.encode(&game.state_from_moves("12121").unwrap(), &mut x);
         assert_eq!((on(&x, 3), on(&x, 4)), (vec![], vec![12]));
         enc.encode(&game.state_from_moves("1212").unwrap(), &mut x);

@@ -317,14 +317,13 @@ fn descend<S: State>(s: &mut Slot<S>, c: f32) -> Reached {
 /// order gives); a child marked as a win in one before any other.
 fn select(tree: &[Node], node: &Node, c: f32) -> usize {
     let first = node.first as usize;
-    let kids = &tree[first..first + node.count as usize];
-    if let Some(i) = kids.iter().position(|k| k.wins) {
-        return first + i;
-    }
     let sqrt_n = (node.visits.max(1) as f32).sqrt();
     let mut best = first;
     let mut best_score = f32::NEG_INFINITY;
-    for (i, kid) in kids.iter().enumerate() {
+    for (i, kid) in tree[first..first + node.count as usize].iter().enumerate() {
+        if kid.wins {
+            return first + i;
+        }
         let n = kid.visits as f32;
         let q = if kid.visits > 0 { kid.value / n } else { 0.0 };
         let score = q + c * kid.prior * sqrt_n / (1.0 + n);
