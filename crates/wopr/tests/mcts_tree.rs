@@ -7,7 +7,7 @@ use wopr::game::{ActionList, Game, GameSpec, Player, State};
 use wopr::games::connect4::Connect4;
 use wopr::games::tictactoe::{TicTacToe, TicTacToeState};
 use wopr::players::mcts::{
-    parse_config, parse_config_for, Leaf, MctsConfig, MctsPlayer, Proven, RootChild, Select,
+    parse_config, parse_config_for, Fpu, Leaf, MctsConfig, MctsPlayer, Proven, RootChild, Select,
     DEFAULT_C, DEFAULT_PUCT_C,
 };
 use wopr::players::{parse_player, PlayerSpec};
@@ -307,4 +307,52 @@ fn the_best_move_so_far_is_posted_during_the_search() {
     assert!(seen.is_some_and(|a| a < 7) && during, "{seen:?} {during}");
     let chosen = thinking.join().unwrap();
     assert_eq!(cell.get(), Some(chosen));
+}
+
+/// First-play urgency under PUCT over a policy-value net. Here every
+/// position is worth +0.9 to its player to move (reward 0.95) and the
+/// priors are flat, and `c` = 0, so a child is chosen by its `Q` alone
+/// (the lowest action among equals). The first child tried from the empty
+/// board is worth 1 − 0.95 = 0.05 to X. With `fpu=even` an untried child
+/// counts ½, above that, so every one of the nine is tried before any is
+/// tried twice: 20 iterations reach all nine. With `fpu=mean` an untried
+/// child counts the mean of the tried ones, which is the first child's own
+/// `Q`, a tie that the lowest action (the first child) always wins: one
+/// child gets every visit.
+#[test]
+fn first_play_urgency_even_tries_every_child_and_mean_keeps_to_the_tried_one() {
+    let visited = |fpu: Fpu| {
+        let config = MctsConfig {
+            sims: 20,
+            c: 0.0,
+            select: Select::Puct,
+            reuse: false,
+            fpu,
+            ..MctsConfig::default()
+        };
+        let leaf = Leaf::PolicyValue {
+            eval: Box::new(|_: &TicTacToeState, legal: &[u16], priors: &mut Vec<f32>| {
+                priors.clear();
+                priors.resize(legal.len(), 1.0 / legal.len() as f32);
+                0.9
+            }),
+            spec: "net:flat".into(),
+        };
+        let mut p = MctsPlayer::new(&TicTacToe, config, leaf).unwrap();
+        let s = ttt(&[]);
+        p.choose(&s, &legal(&s), &mut stream(1, &[0]));
+        let kids = p.root_children();
+        assert_eq!(kids.len(), 9);
+        kids.iter().filter(|k| k.visits > 0).count()
+    };
+    assert_eq!(visited(Fpu::Even), 9);
+    assert_eq!(visited(Fpu::Mean), 1);
+    // The key parses, prints and is refused with what is accepted.
+    let spec = PlayerSpec::parse(&TicTacToe, "mcts:sims=5,fpu=mean").unwrap();
+    assert!(spec.to_string().contains("fpu=mean"), "{spec}");
+    let err = parse_player(&TicTacToe, "mcts:fpu=parent")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("accepted: fpu=even, fpu=mean"), "{err}");
 }

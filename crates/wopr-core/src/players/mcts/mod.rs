@@ -81,7 +81,9 @@
 //! leaf is first reached: its value is the leaf's evaluation, and its
 //! children are made there with the policy's priors (the softmax of the
 //! legal moves' logits). A child not yet visited counts `Q` = ½, an even
-//! position (AlphaZero's 0 on the [−1, 1] scale). So the net is run once
+//! position (AlphaZero's 0 on the [−1, 1] scale), or with `fpu=mean` the
+//! mean reward of the node's children visited so far (first-play urgency
+//! from the node's own standing, as Leela Zero's is). So the net is run once
 //! per new node, and each iteration adds one visited node and its
 //! children.
 //!
@@ -108,6 +110,8 @@
 //! it reads the encoding its file names (`raw` if none), as the `net:`
 //! players do. `solve=off` and `reuse=off` turn the solver and the kept
 //! tree off (plain UCT as before: `solve=off,reuse=off,c=1.414`).
+//! `fpu=even|mean` (default `even`) is the `Q` of an unvisited child under
+//! PUCT over a policy-value net (see above).
 //!
 //! **Determinism.** All randomness (untried children, rollouts, chance
 //! samples) comes from the `rng` handed to [`Player::choose`], the game's own
@@ -173,7 +177,7 @@ pub const DEFAULT_PUCT_C: f64 = 1.0;
 pub const MCTS_SYNTAX: &str = "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE][,select=uct|puct][,solve=on|off][,reuse=on|off][,exact=E][,clock=T]";
 
 /// What an `mcts` spec accepts, for error messages.
-const ACCEPTED: &str = "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE][,select=uct|puct][,solve=on|off][,reuse=on|off][,exact=E][,clock=T] with N in 1..=10000000, C ≥ 0, T in 1..=86400000 (ms), E in 1..=40; select=puct needs rollout=net:FILE; exact=E a game whose endgame solver counts empty squares";
+const ACCEPTED: &str = "mcts[:sims=N][,c=C][,ms=T][,rollout=random|net:FILE][,select=uct|puct][,solve=on|off][,reuse=on|off][,exact=E][,clock=T][,fpu=even|mean] with N in 1..=10000000, C ≥ 0, T in 1..=86400000 (ms), E in 1..=40; select=puct needs rollout=net:FILE; exact=E a game whose endgame solver counts empty squares";
 
 /// How a player's node picks the child to descend to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -207,6 +211,26 @@ pub struct MctsConfig {
     /// an equal share of what is left over the moves the game has left
     /// (`ms=` still caps a move). `None`: no game clock.
     pub clock: Option<Duration>,
+    /// `fpu=`: what PUCT over a policy-value net counts for a child not yet
+    /// visited.
+    pub fpu: Fpu,
+}
+
+/// First-play urgency: the `Q` that PUCT over a policy-value net gives a
+/// child before its first visit (a value net's PUCT has the child's own
+/// value and ignores this).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Fpu {
+    /// `fpu=even`: ½, an even position (AlphaZero's 0 on the [−1, 1]
+    /// scale), whatever the node's own standing.
+    #[default]
+    Even,
+    /// `fpu=mean`: the mean reward, for the player to move at the node, of
+    /// the node's visited children (½ while none is), so an untried move
+    /// is first assumed as good as the moves tried there: in a won
+    /// position the search does not flee to untried moves, and in a lost
+    /// one it does not try every move before the policy's best.
+    Mean,
 }
 
 impl Default for MctsConfig {
@@ -221,6 +245,7 @@ impl Default for MctsConfig {
             reuse: true,
             exact: None,
             clock: None,
+            fpu: Fpu::Even,
         }
     }
 }
@@ -244,7 +269,7 @@ impl MctsConfig {
     }
 
     /// The spec text of the settings that differ from the defaults among
-    /// `select`, `solve`, `reuse`, `exact` and `clock` (e.g.
+    /// `select`, `solve`, `reuse`, `exact`, `clock` and `fpu` (e.g.
     /// `["solve=off"]`), in that order.
     pub fn switches(&self) -> Vec<String> {
         let mut out = Vec::new();
@@ -262,6 +287,9 @@ impl MctsConfig {
         }
         if let Some(t) = self.clock {
             out.push(format!("clock={}", t.as_millis()));
+        }
+        if self.fpu == Fpu::Mean {
+            out.push("fpu=mean".to_string());
         }
         out
     }
@@ -461,7 +489,7 @@ pub fn parse_config(spec: &GameSpec) -> Result<(MctsConfig, Option<String>), Spe
     parse_config_for(spec, DEFAULT_C)
 }
 
-/// Reads `sims`, `c`, `ms`, `rollout`, `select`, `solve`, `reuse`, `exact` and `clock` from an
+/// Reads `sims`, `c`, `ms`, `rollout`, `select`, `solve`, `reuse`, `exact`, `clock` and `fpu` from an
 /// `mcts` spec: the search settings and the net file of `rollout=net:FILE`
 /// (`None` for random rollouts); `default_c` is the UCT constant when the
 /// spec gives no `c` (the game's own). Opens nothing.
@@ -470,7 +498,7 @@ pub fn parse_config_for(
     default_c: f64,
 ) -> Result<(MctsConfig, Option<String>), SpecError> {
     spec.check_keys(&[
-        "sims", "c", "ms", "rollout", "select", "solve", "reuse", "exact", "clock",
+        "sims", "c", "ms", "rollout", "select", "solve", "reuse", "exact", "clock", "fpu",
     ])?;
     let sims = spec
         .get("sims")
@@ -505,6 +533,16 @@ pub fn parse_config_for(
         ))),
     };
     let (solve, reuse) = (switch("solve")?, switch("reuse")?);
+    let fpu = match spec.get("fpu") {
+        None => Fpu::Even,
+        Some(v) if v.eq_ignore_ascii_case("even") => Fpu::Even,
+        Some(v) if v.eq_ignore_ascii_case("mean") => Fpu::Mean,
+        Some(v) => {
+            return Err(SpecError(format!(
+                "'mcts': fpu={v} is not known (accepted: fpu=even, fpu=mean)"
+            )))
+        }
+    };
     let c = spec
         .get("c")
         .map(|v| {
@@ -569,6 +607,7 @@ pub fn parse_config_for(
         reuse,
         exact,
         clock,
+        fpu,
     };
     Ok((config, rollout))
 }

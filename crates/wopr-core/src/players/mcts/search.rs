@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use rand::RngExt;
 
-use super::{Leaf, MctsConfig, Select};
+use super::{Fpu, Leaf, MctsConfig, Select};
 use crate::game::player::BestSoFar;
 use crate::game::rng::WoprRng;
 use crate::game::solver::Solver;
@@ -556,12 +556,26 @@ where
 
     /// The child of player node `at` to descend to (PUCT):
     /// `Q + c·P·sqrt(N)/(1 + n)`, where an unvisited child's `Q` is the
-    /// net's value of it (lowest action among equals).
+    /// net's value of it, or with a policy-value net the first-play
+    /// urgency of `fpu=` (lowest action among equals).
     fn select_puct(&mut self, at: usize) -> usize {
         let node = self.nodes[at];
         let first = node.first as usize;
         let sqrt_n = (node.visits.max(1) as f64).sqrt();
         let c = self.config.c;
+        let unvisited = match self.config.fpu {
+            Fpu::Even => 0.5,
+            Fpu::Mean => {
+                let (total, visits) = self.nodes[node.children()]
+                    .iter()
+                    .fold((0.0, 0u64), |(t, v), k| (t + k.total, v + k.visits as u64));
+                if visits == 0 {
+                    0.5
+                } else {
+                    total / visits as f64
+                }
+            }
+        };
         let mut best = first;
         let mut best_score = f64::NEG_INFINITY;
         let mut best_action = Action::MAX;
@@ -575,7 +589,7 @@ where
                 } else if kid.visits > 0 {
                     kid.total / n
                 } else if p.value.is_nan() {
-                    0.5
+                    unvisited
                 } else {
                     p.value as f64
                 };
