@@ -145,6 +145,7 @@ mod leaf;
 mod proof;
 mod reuse;
 mod search;
+mod select;
 
 use std::time::Duration;
 
