@@ -515,35 +515,17 @@ pub fn parse_config_for(
         })
         .transpose()?
         .unwrap_or(DEFAULT_SIMS);
-    let select = match spec.get("select") {
-        None => Select::Uct,
-        Some(v) if v.eq_ignore_ascii_case("uct") => Select::Uct,
-        Some(v) if v.eq_ignore_ascii_case("puct") => Select::Puct,
-        Some(v) => {
-            return Err(SpecError(format!(
-                "'mcts': select={v} is not known (accepted: select=uct, select=puct)"
-            )))
-        }
-    };
-    let switch = |key: &str| match spec.get(key) {
-        None => Ok(true),
-        Some(v) if v.eq_ignore_ascii_case("on") => Ok(true),
-        Some(v) if v.eq_ignore_ascii_case("off") => Ok(false),
-        Some(v) => Err(SpecError(format!(
-            "'mcts': {key}={v} is not known (accepted: {key}=on, {key}=off)"
-        ))),
-    };
-    let (solve, reuse) = (switch("solve")?, switch("reuse")?);
-    let fpu = match spec.get("fpu") {
-        None => Fpu::Even,
-        Some(v) if v.eq_ignore_ascii_case("even") => Fpu::Even,
-        Some(v) if v.eq_ignore_ascii_case("mean") => Fpu::Mean,
-        Some(v) => {
-            return Err(SpecError(format!(
-                "'mcts': fpu={v} is not known (accepted: fpu=even, fpu=mean)"
-            )))
-        }
-    };
+    let select = keyword(
+        spec,
+        "select",
+        &[("uct", Select::Uct), ("puct", Select::Puct)],
+    )?;
+    let on_off = [("on", true), ("off", false)];
+    let (solve, reuse) = (
+        keyword(spec, "solve", &on_off)?,
+        keyword(spec, "reuse", &on_off)?,
+    );
+    let fpu = keyword(spec, "fpu", &[("even", Fpu::Even), ("mean", Fpu::Mean)])?;
     let c = spec
         .get("c")
         .map(|v| {
@@ -611,6 +593,26 @@ pub fn parse_config_for(
         fpu,
     };
     Ok((config, rollout))
+}
+
+/// The value of `key` in `spec`, one of `options` (named without regard
+/// to case; the first when the spec does not name the key), or an error
+/// listing them all.
+fn keyword<T: Copy>(spec: &GameSpec, key: &str, options: &[(&str, T)]) -> Result<T, SpecError> {
+    let Some(v) = spec.get(key) else {
+        return Ok(options[0].1);
+    };
+    options
+        .iter()
+        .find(|(name, _)| v.eq_ignore_ascii_case(name))
+        .map(|&(_, value)| value)
+        .ok_or_else(|| {
+            let accepted: Vec<String> = options.iter().map(|(n, _)| format!("{key}={n}")).collect();
+            SpecError(format!(
+                "'mcts': {key}={v} is not known (accepted: {})",
+                accepted.join(", ")
+            ))
+        })
 }
 
 /// Builds the `mcts` player a net file's own `player` line names
